@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * ikebana.conf: libreswan's ipsec.conf syntax. The parser resolves
+ * include, conn %default and also= so that every consumer sees one flat
+ * list of keys per conn, each still carrying the file:line it came from.
+ */
+#ifndef IKB_CONFIG_H
+#define IKB_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <ikebana/host.h>
+#include <ikebana/plugin.h>
+
+enum cfg_kind { CFG_SETUP, CFG_CONN };
+
+/* A resolved section; plugins see it as the opaque struct ikb_section. */
+struct ikb_section {
+	const char *name; /* conn name, or "setup" */
+	enum cfg_kind kind;
+	const char *file; /* where the section header stands */
+	unsigned line;
+	size_t n, cap;
+	struct ikb_value *kv; /* unique keys, in first-written order */
+};
+
+struct cfg_arena;
+
+struct cfg {
+	const char *path;	   /* the top-level file as given */
+	struct ikb_section setup;  /* empty if the file has none */
+	size_t nconns;
+	struct ikb_section *conns; /* file order; %default not included */
+	struct cfg_arena *arena;   /* owns every string above */
+};
+
+/*
+ * Parse a file and everything it includes, and resolve %default and also=.
+ * Returns 0, or -1 if d gained errors; *out is set either way (so a caller
+ * can show a partial result) and must be freed with cfg_free().
+ */
+int cfg_parse_file(const char *path, struct cfg **out, struct ikb_diag *d);
+void cfg_free(struct cfg *c);
+
+const struct ikb_value *cfg_get(const struct ikb_section *s, const char *key);
+const struct ikb_section *cfg_conn_find(const struct cfg *c, const char *name);
+
+/* Who owns a key outside the core: the loaded plugins. */
+typedef bool (*cfg_owner_fn)(void *ctx, const char *key,
+			     enum ikb_key_scope scope);
+
+/*
+ * Every key must be owned by the core or a loaded plugin (else an error);
+ * a key that libreswan knows but ikebana does not implement is a warning.
+ */
+int cfg_check_keys(const struct cfg *c, cfg_owner_fn plugin_owns, void *ctx,
+		   struct ikb_diag *d);
+/* Validate the values of the keys the core owns (left=, auto=, ...). */
+int cfg_check_core(const struct cfg *c, struct ikb_diag *d);
+bool cfg_core_owns(const char *key, enum ikb_key_scope scope);
+bool cfg_libreswan_knows(const char *key, enum ikb_key_scope scope);
+
+/* checkconfig output: resolved sections with file:line for each value. */
+struct json_object;
+struct json_object *cfg_to_json(const struct cfg *c);
+void cfg_print(const struct cfg *c, FILE *f);
+
+#endif

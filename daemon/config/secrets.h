@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* ikebana.secrets: libreswan's ipsec.secrets format (PSK entries). */
+#ifndef IKB_CONFIG_SECRETS_H
+#define IKB_CONFIG_SECRETS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "config/diag.h"
+
+enum secret_type { SECRET_PSK };
+
+struct secret {
+	enum secret_type type;
+	size_t nsel;
+	char **selectors; /* "@id", an address, "%any"; none = any */
+	uint8_t *key;	  /* wiped when freed */
+	size_t keylen;
+	const char *file;
+	unsigned line;
+};
+
+struct secrets {
+	size_t n;
+	struct secret *s;
+	struct cfg_arena *arena;
+};
+
+/*
+ * Load a secrets file (and its `include`s). A file that is group- or
+ * world-readable is refused with its mode in the message.
+ */
+int secrets_load(const char *path, struct secrets **out, struct ikb_diag *d);
+void secrets_free(struct secrets *s);
+/* libreswan's matching: both IDs beat one, one beats %any/none. */
+const struct secret *secrets_find_psk(const struct secrets *s,
+				      const char *local_id,
+				      const char *remote_id);
+
+#endif

@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Levelled logging to stderr (with journald priority prefixes) or syslog. */
+#ifndef IKB_LOG_H
+#define IKB_LOG_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <ikebana/host.h>
+
+enum log_target { LOG_TO_STDERR, LOG_TO_SYSLOG };
+
+void log_setup(enum log_target target, enum ikb_log_level max,
+	       const char *ident);
+void log_set_level(enum ikb_log_level max);
+bool log_enabled(enum ikb_log_level level);
+void logm(enum ikb_log_level level, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void vlogm(enum ikb_log_level level, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
+/* Parse "err", "warning", "notice", "info", "debug"; -1 if unknown. */
+int log_level_parse(const char *name);
+
+#define log_err(...) logm(IKB_LOG_ERR, __VA_ARGS__)
+#define log_warn(...) logm(IKB_LOG_WARNING, __VA_ARGS__)
+#define log_notice(...) logm(IKB_LOG_NOTICE, __VA_ARGS__)
+#define log_info(...) logm(IKB_LOG_INFO, __VA_ARGS__)
+#define log_debug(...) logm(IKB_LOG_DEBUG, __VA_ARGS__)
+
+#endif

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The child hooks: how one conn becomes Child SAs, and their tuning. */
+#ifndef IKEBANA_CHILD_H
+#define IKEBANA_CHILD_H
+
+#include <ikebana/host.h>
+#include <ikebana/types.h>
+
+/* One Child SA that a conn asks for. */
+struct ikb_child_spec {
+	struct ikb_selector ts; /* local side = src, remote side = dst */
+	int32_t cpu;		/* RFC 9611 CPU id, -1 = none */
+};
+
+#define IKB_CHILD_PLAN_MAX 256
+
+struct ikb_child_plan {
+	unsigned n;
+	struct ikb_child_spec c[IKB_CHILD_PLAN_MAX];
+};
+
+struct ikb_child_ops {
+	/* One conn → N Child SAs. The core fills plan->c[0] first. */
+	int (*plan)(void *state, const struct ikb_section *conn,
+		    struct ikb_child_plan *plan, struct ikb_error *err);
+	/* Adjust one SA's parameters just before it is installed. */
+	int (*tune)(void *state, const struct ikb_section *conn,
+		    struct ikb_sa *sa, struct ikb_error *err);
+};
+
+#endif

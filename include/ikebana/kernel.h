@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The kernel hook: where SAs and policies are installed. */
+#ifndef IKEBANA_KERNEL_H
+#define IKEBANA_KERNEL_H
+
+#include <ikebana/types.h>
+
+enum ikb_kernel_event_type {
+	IKB_KEV_ACQUIRE,   /* traffic hit a policy with no SA */
+	IKB_KEV_EXPIRE,	   /* an SA reached its soft or hard limit */
+	IKB_KEV_POLEXPIRE, /* a policy expired */
+};
+
+struct ikb_kernel_event {
+	enum ikb_kernel_event_type type;
+	bool hard;
+	struct ikb_selector sel;
+	struct ikb_addr dst;
+	uint32_t spi;
+	uint8_t proto;
+	uint32_t reqid;
+	int32_t cpu;
+};
+
+typedef void (*ikb_kernel_event_cb)(void *ctx,
+				    const struct ikb_kernel_event *ev);
+
+/*
+ * Every function returns 0 or a negative errno, and on failure fills err
+ * with a message fit for the user (the kernel's extended ACK, if any).
+ */
+struct ikb_kernel_ops {
+	int (*spi_alloc)(void *state, const struct ikb_addr *src,
+			 const struct ikb_addr *dst, uint8_t proto,
+			 uint32_t reqid, uint32_t *spi, struct ikb_error *err);
+	int (*sa_add)(void *state, const struct ikb_sa *sa,
+		      struct ikb_error *err);
+	int (*sa_update)(void *state, const struct ikb_sa *sa,
+			 struct ikb_error *err);
+	int (*sa_del)(void *state, const struct ikb_addr *dst, uint32_t spi,
+		      uint8_t proto, struct ikb_error *err);
+	int (*policy_add)(void *state, const struct ikb_policy *pol,
+			  struct ikb_error *err);
+	int (*policy_del)(void *state, const struct ikb_policy *pol,
+			  struct ikb_error *err);
+	int (*sa_query)(void *state, const struct ikb_addr *dst, uint32_t spi,
+			uint8_t proto, struct ikb_sa_counters *out,
+			struct ikb_error *err);
+	/* Deliver ACQUIRE/EXPIRE/POLEXPIRE events to cb on the event loop. */
+	int (*events_subscribe)(void *state, ikb_kernel_event_cb cb, void *ctx,
+				struct ikb_error *err);
+	/* Walk what this backend installed (status, tests). Optional. */
+	int (*dump)(void *state, void (*sa_cb)(void *ctx, const struct ikb_sa *),
+		    void (*pol_cb)(void *ctx, const struct ikb_policy *),
+		    void *ctx);
+};
+
+#endif

@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The plugin ABI. A plugin is a shared object that exports one
+ * `const struct ikb_plugin ikb_plugin` and includes only include/ikebana/.
+ *
+ * The loader reads `abi` first and refuses a mismatch before it touches
+ * any other member, so bump IKB_PLUGIN_ABI whenever any struct in
+ * include/ikebana/ changes layout.
+ */
+#ifndef IKEBANA_PLUGIN_H
+#define IKEBANA_PLUGIN_H
+
+#include <ikebana/child.h>
+#include <ikebana/host.h>
+#include <ikebana/kernel.h>
+#include <ikebana/proposals.h>
+#include <ikebana/types.h>
+
+#define IKB_PLUGIN_ABI 1
+#define IKB_PLUGIN_SYMBOL "ikb_plugin"
+
+enum ikb_key_scope { IKB_KEY_CONN = 1, IKB_KEY_SETUP = 2 };
+
+/* A configuration key that a plugin owns and validates. */
+struct ikb_key {
+	const char *name;
+	enum ikb_key_scope scope;
+	const char *expects; /* human text: "an integer 0..2048" */
+};
+
+struct ikb_plugin {
+	uint32_t abi;  /* IKB_PLUGIN_ABI; must stay the first member */
+	uint32_t size; /* sizeof(struct ikb_plugin) */
+	const char *name;
+	const char *summary;
+	const char *const *requires; /* plugin names, NULL-terminated */
+	const struct ikb_key *keys;  /* terminated by a NULL name */
+
+	int (*init)(const struct ikb_host *host, void **state);
+	void (*fini)(void *state);
+	/* Validate owned keys; report through host->report. 0 = no errors. */
+	int (*check_setup)(void *state, const struct ikb_section *setup,
+			   struct ikb_diag *d);
+	int (*check_conn)(void *state, const struct ikb_section *conn,
+			  struct ikb_diag *d);
+
+	/* Hook tables; NULL where a plugin does not take part. */
+	const struct ikb_proposals_ops *proposals;
+	const struct ikb_child_ops *child;
+	const struct ikb_kernel_ops *kernel;
+};
+
+#define IKB_PLUGIN_INIT .abi = IKB_PLUGIN_ABI, .size = sizeof(struct ikb_plugin)
+
+/*
+ * Plugins build with -fvisibility=hidden; only the descriptor is exported:
+ *   IKB_PLUGIN_EXPORT const struct ikb_plugin ikb_plugin = { IKB_PLUGIN_INIT, ... };
+ */
+#define IKB_PLUGIN_EXPORT __attribute__((visibility("default")))
+
+#endif

@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Plain data shared by the daemon and its plugins: addresses, selectors,
+ * the parameters of one kernel SA and one kernel policy. No behaviour here,
+ * so that a plugin and the daemon agree on layout through the ABI number
+ * alone.
+ */
+#ifndef IKEBANA_TYPES_H
+#define IKEBANA_TYPES_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/socket.h>
+
+/* An IPv4 or IPv6 address in network byte order. family AF_UNSPEC is "any". */
+struct ikb_addr {
+	sa_family_t family;
+	uint8_t bytes[16];
+};
+
+/* A traffic selector as the kernel sees it: prefixes, protocol and ports. */
+struct ikb_selector {
+	struct ikb_addr src, dst;
+	uint8_t src_plen, dst_plen;
+	uint8_t proto;	      /* IPPROTO_*, 0 = any */
+	uint16_t sport, dport; /* host byte order, 0 = any */
+};
+
+enum ikb_mode { IKB_MODE_TRANSPORT, IKB_MODE_TUNNEL };
+enum ikb_dir { IKB_DIR_IN, IKB_DIR_OUT, IKB_DIR_FWD };
+enum ikb_offload {
+	IKB_OFFLOAD_NO,
+	IKB_OFFLOAD_YES, /* try crypto offload, fall back to software */
+	IKB_OFFLOAD_CRYPTO,
+	IKB_OFFLOAD_PACKET,
+};
+
+#define IKB_ALG_NAME_MAX 64
+#define IKB_KEY_MAX 128 /* bytes: covers AES-256 + salt and HMAC-SHA2-512 */
+
+/* One kernel algorithm: name as the kernel's crypto API spells it. */
+struct ikb_alg {
+	char name[IKB_ALG_NAME_MAX]; /* "" = not used */
+	uint16_t key_bits;	     /* for AEAD and CTR, includes the salt */
+	uint16_t icv_bits;	     /* AEAD ICV, or integrity truncation */
+	uint8_t key[IKB_KEY_MAX];
+};
+
+/* 0 means "no limit" for every field. */
+struct ikb_lifetime {
+	uint64_t soft_bytes, hard_bytes;
+	uint64_t soft_packets, hard_packets;
+	uint64_t soft_add_secs, hard_add_secs;
+};
+
+/* Everything needed to install one ESP SA in one direction. */
+struct ikb_sa {
+	struct ikb_addr src, dst;
+	uint32_t spi; /* host byte order */
+	uint8_t proto; /* IPPROTO_ESP */
+	enum ikb_mode mode;
+	enum ikb_dir dir; /* IKB_DIR_IN or IKB_DIR_OUT */
+	uint32_t reqid;
+	struct ikb_selector sel;
+	struct ikb_alg aead, encr, integ; /* aead, or encr (+ integ) */
+	uint32_t replay_window;		  /* packets; 0 disables */
+	bool esn;
+	struct ikb_lifetime life;
+	uint16_t encap_sport, encap_dport; /* UDP encapsulation if non-zero */
+	int32_t cpu;			   /* RFC 9611 CPU id, -1 = none */
+	bool pcrypt;
+	enum ikb_offload offload;
+	char offload_dev[16];
+	uint32_t mark, mark_mask;
+};
+
+/* One kernel policy (SPD entry) with a single ESP template. */
+struct ikb_policy {
+	struct ikb_selector sel;
+	enum ikb_dir dir;
+	uint32_t priority;
+	enum ikb_mode mode;
+	struct ikb_addr tmpl_src, tmpl_dst; /* SA endpoints (tunnel mode) */
+	uint8_t proto;			    /* IPPROTO_ESP */
+	uint32_t reqid;
+	bool cpu_acquire; /* XFRM_POLICY_CPU_ACQUIRE (RFC 9611) */
+	uint32_t mark, mark_mask;
+};
+
+struct ikb_sa_counters {
+	uint64_t bytes, packets;
+	uint64_t add_time, use_time; /* seconds since the epoch, 0 = never */
+	uint32_t replay_fail, integrity_fail;
+};
+
+/* A plugin's error for the daemon to log or send to the user. */
+struct ikb_error {
+	char msg[256];
+};
+
+#endif
