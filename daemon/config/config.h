@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <ikebana/host.h>
 #include <ikebana/plugin.h>
 
@@ -25,6 +26,7 @@ struct ikb_section {
 };
 
 struct cfg_arena;
+struct cfg_index;
 
 struct cfg {
 	const char *path;	   /* the top-level file as given */
@@ -32,6 +34,14 @@ struct cfg {
 	size_t nconns;
 	struct ikb_section *conns; /* file order; %default not included */
 	struct cfg_arena *arena;   /* owns every string above */
+	/*
+	 * The sections as written (setup, each conn %default and conn, with
+	 * their also= keys), in file order: key and value checks run on these
+	 * so that a key inherited by 10,000 conns is reported once.
+	 */
+	size_t nraw;
+	struct ikb_section *raw;
+	struct cfg_index *conn_index; /* conn name -> conns[i] */
 };
 
 /*
@@ -41,6 +51,12 @@ struct cfg {
  */
 int cfg_parse_file(const char *path, struct cfg **out, struct ikb_diag *d);
 void cfg_free(struct cfg *c);
+/*
+ * The same from memory; `name` stands for the file in messages, and
+ * include paths are relative to its directory.
+ */
+int cfg_parse_buffer(const char *name, const char *buf, size_t len,
+		     struct cfg **out, struct ikb_diag *d);
 
 const struct ikb_value *cfg_get(const struct ikb_section *s, const char *key);
 const struct ikb_section *cfg_conn_find(const struct cfg *c, const char *name);
@@ -59,6 +75,14 @@ int cfg_check_keys(const struct cfg *c, cfg_owner_fn plugin_owns, void *ctx,
 int cfg_check_core(const struct cfg *c, struct ikb_diag *d);
 bool cfg_core_owns(const char *key, enum ikb_key_scope scope);
 bool cfg_libreswan_knows(const char *key, enum ikb_key_scope scope);
+
+/*
+ * Value syntax shared with the daemon: a libreswan duration ("90", "30s",
+ * "8h", "1.5d") in milliseconds, and a yes/no spelling. Return false when
+ * the text is not one.
+ */
+bool cfg_parse_duration_ms(const char *s, unsigned long long *ms);
+bool cfg_parse_bool(const char *s, bool *out);
 
 /* checkconfig output: resolved sections with file:line for each value. */
 struct json_object;

@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Shared between the parser's files; nothing outside daemon/config/. */
+#ifndef IKB_CONFIG_INTERNAL_H
+#define IKB_CONFIG_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "config/arena.h"
+#include "config/config.h"
+#include "config/diag.h"
+
+/* libreswan allows 10 nested includes (lib/libipsecconf/parser.l). */
+#define CFG_MAX_INCLUDE_DEPTH 10
+
+struct include_frame {
+	dev_t dev;
+	ino_t ino;
+	const char *file;
+};
+
+struct parse_ctx {
+	struct cfg *cfg;
+	struct cfg_arena *a;
+	struct ikb_diag *d;
+	struct ikb_section *raw; /* malloc'd while parsing */
+	size_t nraw, capraw;
+	long cur; /* raw index of the open section, -1 for none */
+	long setup; /* raw index of the merged config setup, -1 */
+	struct include_frame stack[CFG_MAX_INCLUDE_DEPTH + 1];
+	unsigned depth;
+};
+
+/* parser.c */
+void parse_text(struct parse_ctx *p, const char *file, const char *buf,
+		size_t len);
+/* Read a whole file; NULL with errno on failure. */
+char *read_file(const char *path, size_t *len);
+void section_add(struct cfg_arena *a, struct ikb_section *s,
+		 const struct ikb_value *v);
+
+/* include.c: `include` at file:line with argument arg. */
+void parse_include(struct parse_ctx *p, const char *file, unsigned line,
+		   const char *arg);
+/* Parse one file (the top-level one or an included one). */
+void parse_path(struct parse_ctx *p, const char *path, const char *from,
+		unsigned line);
+
+/* resolve.c: %default and also= into cfg->conns. */
+void cfg_resolve(struct parse_ctx *p);
+
+/* keys_core.c: the name several spellings share (salifetime -> ipsec-lifetime). */
+const char *cfg_canonical_key(const char *key);
+
+/* values.c: checks of single values; false with `why` filled in. */
+typedef bool (*value_check_fn)(const char *v, char *why, size_t len);
+bool check_host(const char *v, char *why, size_t len);
+bool check_nexthop(const char *v, char *why, size_t len);
+bool check_subnet(const char *v, char *why, size_t len);
+bool check_subnets(const char *v, char *why, size_t len);
+bool check_protoport(const char *v, char *why, size_t len);
+bool check_port(const char *v, char *why, size_t len);
+bool check_id(const char *v, char *why, size_t len);
+bool check_authby(const char *v, char *why, size_t len);
+bool check_auto(const char *v, char *why, size_t len);
+bool check_type(const char *v, char *why, size_t len);
+bool check_ikev2(const char *v, char *why, size_t len);
+bool check_keyexchange(const char *v, char *why, size_t len);
+bool check_bool(const char *v, char *why, size_t len);
+bool check_lifetime(const char *v, char *why, size_t len);
+bool check_duration(const char *v, char *why, size_t len);
+bool check_duration_ms(const char *v, char *why, size_t len);
+bool check_percent(const char *v, char *why, size_t len);
+bool check_keyingtries(const char *v, char *why, size_t len);
+bool check_encapsulation(const char *v, char *why, size_t len);
+bool check_fragmentation(const char *v, char *why, size_t len);
+bool check_mark(const char *v, char *why, size_t len);
+bool check_plugins(const char *v, char *why, size_t len);
+bool check_nhelpers(const char *v, char *why, size_t len);
+bool check_unsigned(const char *v, char *why, size_t len);
+bool check_ddos_mode(const char *v, char *why, size_t len);
+bool check_listen(const char *v, char *why, size_t len);
+bool check_nonempty(const char *v, char *why, size_t len);
+bool check_any(const char *v, char *why, size_t len);
+
+/* An address literal's family: AF_INET, AF_INET6 or 0. */
+int addr_family(const char *s);
+/* A subnet's family (0 if not a subnet). */
+int subnet_family(const char *s);
+/* ikev2=permit: accepted, but worth a warning. */
+bool ikev2_is_permit(const char *v);
+
+#endif

@@ -1,0 +1,259 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The keys the core owns and the checks of their values. Plugins own the
+ * rest (esp=, replay-window=, ...) through the cfg_owner_fn callback.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <strings.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include "config/internal.h"
+
+struct core_key {
+	const char *name;
+	enum ikb_key_scope scope;
+	value_check_fn check;
+};
+
+static const struct core_key core_keys[] = {
+	{ "also", IKB_KEY_CONN, check_nonempty },
+	{ "left", IKB_KEY_CONN, check_host },
+	{ "right", IKB_KEY_CONN, check_host },
+	{ "leftid", IKB_KEY_CONN, check_id },
+	{ "rightid", IKB_KEY_CONN, check_id },
+	{ "leftsubnet", IKB_KEY_CONN, check_subnet },
+	{ "rightsubnet", IKB_KEY_CONN, check_subnet },
+	{ "leftsubnets", IKB_KEY_CONN, check_subnets },
+	{ "rightsubnets", IKB_KEY_CONN, check_subnets },
+	{ "leftprotoport", IKB_KEY_CONN, check_protoport },
+	{ "rightprotoport", IKB_KEY_CONN, check_protoport },
+	{ "leftnexthop", IKB_KEY_CONN, check_nexthop },
+	{ "rightnexthop", IKB_KEY_CONN, check_nexthop },
+	{ "leftikeport", IKB_KEY_CONN, check_port },
+	{ "rightikeport", IKB_KEY_CONN, check_port },
+	{ "authby", IKB_KEY_CONN, check_authby },
+	{ "auto", IKB_KEY_CONN, check_auto },
+	{ "type", IKB_KEY_CONN, check_type },
+	{ "ikev2", IKB_KEY_CONN, check_ikev2 },
+	{ "keyexchange", IKB_KEY_CONN, check_keyexchange },
+	{ "pfs", IKB_KEY_CONN, check_bool },
+	{ "ikelifetime", IKB_KEY_CONN, check_lifetime },
+	{ "ipsec-lifetime", IKB_KEY_CONN, check_lifetime },
+	{ "salifetime", IKB_KEY_CONN, check_lifetime },
+	{ "lifetime", IKB_KEY_CONN, check_lifetime },
+	{ "keylife", IKB_KEY_CONN, check_lifetime },
+	{ "rekey", IKB_KEY_CONN, check_bool },
+	{ "rekeymargin", IKB_KEY_CONN, check_duration },
+	{ "rekeyfuzz", IKB_KEY_CONN, check_percent },
+	{ "keyingtries", IKB_KEY_CONN, check_keyingtries },
+	{ "encapsulation", IKB_KEY_CONN, check_encapsulation },
+	{ "dpddelay", IKB_KEY_CONN, check_duration },
+	{ "dpdtimeout", IKB_KEY_CONN, check_duration },
+	{ "mark", IKB_KEY_CONN, check_mark },
+	{ "retransmit-timeout", IKB_KEY_CONN, check_duration },
+	/* libreswan: kt_milliseconds, a plain number is milliseconds */
+	{ "retransmit-interval", IKB_KEY_CONN, check_duration_ms },
+	{ "fragmentation", IKB_KEY_CONN, check_fragmentation },
+
+	{ "plugins", IKB_KEY_SETUP, check_plugins },
+	{ "nhelpers", IKB_KEY_SETUP, check_nhelpers },
+	{ "ddos-ike-threshold", IKB_KEY_SETUP, check_unsigned },
+	{ "max-halfopen-ike", IKB_KEY_SETUP, check_unsigned },
+	{ "ddos-mode", IKB_KEY_SETUP, check_ddos_mode },
+	{ "listen", IKB_KEY_SETUP, check_listen },
+	{ "ikeport", IKB_KEY_SETUP, check_port },
+	{ "nat-ikeport", IKB_KEY_SETUP, check_port },
+	{ "logfile", IKB_KEY_SETUP, check_nonempty },
+	{ "plutostderrlog", IKB_KEY_SETUP, check_nonempty },
+	/* accepted now, mapped onto ikebana's log levels later */
+	{ "plutodebug", IKB_KEY_SETUP, check_any },
+	{ "uniqueids", IKB_KEY_SETUP, check_bool },
+	{ "fips", IKB_KEY_SETUP, check_bool },
+	{ NULL, 0, NULL },
+};
+
+/* libreswan's aliases (kv_alias in keywords.c): one setting, many names. */
+static const struct {
+	const char *alias, *canonical;
+} aliases[] = {
+	{ "salifetime", "ipsec-lifetime" },
+	{ "lifetime", "ipsec-lifetime" },
+	{ "keylife", "ipsec-lifetime" },
+	{ "plutostderrlog", "logfile" },
+	{ NULL, NULL },
+};
+
+const char *cfg_canonical_key(const char *key)
+{
+	for (size_t i = 0; aliases[i].alias; i++)
+		if (!strcmp(aliases[i].alias, key))
+			return aliases[i].canonical;
+	return key;
+}
+
+static const struct core_key *core_key(const char *key,
+				       enum ikb_key_scope scope)
+{
+	for (const struct core_key *k = core_keys; k->name; k++)
+		if (k->scope == scope && !strcmp(k->name, key))
+			return k;
+	return NULL;
+}
+
+bool cfg_core_owns(const char *key, enum ikb_key_scope scope)
+{
+	return core_key(key, scope) != NULL;
+}
+
+static enum ikb_key_scope scope_of(const struct ikb_section *s)
+{
+	return s->kind == CFG_SETUP ? IKB_KEY_SETUP : IKB_KEY_CONN;
+}
+
+static void check_key(const struct ikb_section *s, const struct ikb_value *v,
+		      cfg_owner_fn owns, void *ctx, struct ikb_diag *d)
+{
+	enum ikb_key_scope scope = scope_of(s);
+	enum ikb_key_scope other =
+		scope == IKB_KEY_SETUP ? IKB_KEY_CONN : IKB_KEY_SETUP;
+	char label[300];
+
+	if (cfg_core_owns(v->key, scope) || (owns && owns(ctx, v->key, scope)))
+		return;
+	if (scope == IKB_KEY_SETUP)
+		snprintf(label, sizeof(label), "config setup");
+	else
+		snprintf(label, sizeof(label), "conn %s", s->name);
+	if (cfg_libreswan_knows(v->key, scope))
+		diag_at(d, IKB_SEV_WARNING, v->file, v->line,
+			"%s: %s: libreswan key not implemented by ikebana; ignored",
+			label, v->key);
+	else if (cfg_core_owns(v->key, other) ||
+		 cfg_libreswan_knows(v->key, other) ||
+		 (owns && owns(ctx, v->key, other)))
+		diag_at(d, IKB_SEV_ERROR, v->file, v->line,
+			"%s: %s: belongs in %s, not in %s", label, v->key,
+			scope == IKB_KEY_SETUP ? "a conn" : "config setup",
+			scope == IKB_KEY_SETUP ? "config setup" : "a conn");
+	else
+		diag_at(d, IKB_SEV_ERROR, v->file, v->line,
+			"%s: %s: unknown key", label, v->key);
+}
+
+int cfg_check_keys(const struct cfg *c, cfg_owner_fn plugin_owns, void *ctx,
+		   struct ikb_diag *d)
+{
+	unsigned before = d->errors;
+
+	for (size_t i = 0; i < c->nraw; i++) {
+		const struct ikb_section *s = &c->raw[i];
+
+		for (size_t k = 0; k < s->n; k++)
+			check_key(s, &s->kv[k], plugin_owns, ctx, d);
+	}
+	return d->errors > before ? -1 : 0;
+}
+
+static void check_values(const struct ikb_section *s, struct ikb_diag *d)
+{
+	char why[300];
+
+	for (size_t k = 0; k < s->n; k++) {
+		const struct ikb_value *v = &s->kv[k];
+		const struct core_key *ck = core_key(v->key, scope_of(s));
+
+		if (!ck)
+			continue;
+		if (!ck->check(v->value, why, sizeof(why)))
+			diag_report(d, s, v, IKB_SEV_ERROR, "%s", why);
+		else if (!strcmp(v->key, "ikev2") && ikev2_is_permit(v->value))
+			diag_report(
+				d, s, v, IKB_SEV_WARNING,
+				"libreswan 5 reads permit as IKEv1; ikebana uses IKEv2");
+	}
+}
+
+static bool is_any(const struct ikb_value *v)
+{
+	return v && (!strcmp(v->value, "%any") || !strcmp(v->value, "%any4") ||
+		     !strcmp(v->value, "%any6"));
+}
+
+static int host_family(const struct ikb_value *v)
+{
+	if (!v)
+		return 0;
+	if (!strcmp(v->value, "%any6") || !strcmp(v->value, "%defaultroute6"))
+		return AF_INET6;
+	if (!strcmp(v->value, "%any4") || !strcmp(v->value, "%defaultroute4"))
+		return AF_INET;
+	return addr_family(v->value);
+}
+
+static void check_ends(const struct ikb_section *s, struct ikb_diag *d)
+{
+	const struct ikb_value *l = cfg_get(s, "left"),
+			       *r = cfg_get(s, "right");
+	const struct ikb_value *a = cfg_get(s, "auto");
+
+	char why[200];
+
+	if (a && strcasecmp(a->value, "ignore") &&
+	    check_auto(a->value, why, sizeof(why)) && (!l || !r))
+		diag_report(
+			d, s, a, IKB_SEV_ERROR,
+			"needs left= and right=, but %s= is set neither in the conn, its also= conns nor conn %%default",
+			!l ? "left" : "right");
+	if (is_any(l) && is_any(r))
+		diag_report(
+			d, s, r, IKB_SEV_ERROR,
+			"left= is %s too (%s:%u): at least one end needs an address or name",
+			l->value, l->file, l->line);
+	int lf = host_family(l), rf = host_family(r);
+
+	if (lf && rf && lf != rf)
+		diag_report(d, s, r, IKB_SEV_ERROR,
+			    "mixes address families with left=%s (%s:%u)",
+			    l->value, l->file, l->line);
+	const struct ikb_value *ls = cfg_get(s, "leftsubnet"),
+			       *rs = cfg_get(s, "rightsubnet");
+	int lsf = ls ? subnet_family(ls->value) : 0,
+	    rsf = rs ? subnet_family(rs->value) : 0;
+
+	if (lsf && rsf && lsf != rsf)
+		diag_report(d, s, rs, IKB_SEV_ERROR,
+			    "mixes address families with leftsubnet=%s (%s:%u)",
+			    ls->value, ls->file, ls->line);
+}
+
+static void check_margin(const struct ikb_section *s, struct ikb_diag *d,
+			 const char *life_key)
+{
+	const struct ikb_value *m = cfg_get(s, "rekeymargin");
+	const struct ikb_value *lv = cfg_get(s, life_key);
+	unsigned long long mm, lm;
+
+	if (!m || !lv || !cfg_parse_duration_ms(m->value, &mm) ||
+	    !cfg_parse_duration_ms(lv->value, &lm))
+		return;
+	if (mm >= lm)
+		diag_report(d, s, m, IKB_SEV_ERROR,
+			    "must be shorter than %s=%s (%s:%u)", lv->key,
+			    lv->value, lv->file, lv->line);
+}
+
+int cfg_check_core(const struct cfg *c, struct ikb_diag *d)
+{
+	unsigned before = d->errors;
+
+	for (size_t i = 0; i < c->nraw; i++)
+		check_values(&c->raw[i], d);
+	for (size_t i = 0; i < c->nconns; i++) {
+		check_ends(&c->conns[i], d);
+		check_margin(&c->conns[i], d, "ikelifetime");
+		check_margin(&c->conns[i], d, "ipsec-lifetime");
+	}
+	return d->errors > before ? -1 : 0;
+}

@@ -1,0 +1,271 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * %default and also=, as libreswan's lib/libipsecconf/confread.c does them:
+ * every conn %default (wherever it stands; a later one overrides an
+ * earlier one) applies to every conn; also= pulls in another conn's keys,
+ * depth first in the order written. A conn's own keys win over its also=
+ * targets, which win over %default. A conn used only through also= is
+ * still a conn.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "config/internal.h"
+
+struct cfg_index {
+	size_t cap; /* power of two */
+	long *slot; /* index into raw[], -1 = empty */
+};
+
+static struct cfg_index *index_new(struct cfg_arena *a, size_t n)
+{
+	struct cfg_index *ix = arena_alloc(a, sizeof(*ix));
+
+	ix->cap = 16;
+	while (ix->cap < n * 2)
+		ix->cap *= 2;
+	ix->slot = arena_alloc(a, ix->cap * sizeof(long));
+	memset(ix->slot, 0xff, ix->cap * sizeof(long));
+	return ix;
+}
+
+/* The slot for name: holds its index, or -1 where it would go. */
+static long *index_slot(const struct cfg_index *ix, const struct ikb_section *v,
+			const char *name)
+{
+	size_t j = cfg_hash(name, strlen(name)) & (ix->cap - 1);
+
+	while (ix->slot[j] >= 0 && strcmp(v[ix->slot[j]].name, name))
+		j = (j + 1) & (ix->cap - 1);
+	return &ix->slot[j];
+}
+
+struct flat {
+	int state; /* 0 new, 1 in progress, 2 done */
+	size_t n, cap;
+	struct ikb_value *kv;
+};
+
+struct resolver {
+	struct parse_ctx *p;
+	struct ikb_section *raw;
+	struct cfg_index *byname; /* conn name -> raw index */
+	struct flat *flat; /* per raw index */
+	long *stack; /* raw indexes being flattened */
+	size_t depth;
+};
+
+static bool has_key(const struct ikb_value *kv, size_t n, const char *key)
+{
+	for (size_t i = 0; i < n; i++)
+		if (kv[i].key == key)
+			return true;
+	return false;
+}
+
+/* Append v under its canonical key unless that key is there already. */
+static void flat_add(struct cfg_arena *a, struct flat *f,
+		     const struct ikb_value *v)
+{
+	const char *key = arena_intern(a, cfg_canonical_key(v->key));
+
+	if (has_key(f->kv, f->n, key))
+		return;
+	if (f->n == f->cap) {
+		f->cap = f->cap ? f->cap * 2 : 16;
+		f->kv = realloc(f->kv, f->cap * sizeof(*f->kv));
+		if (!f->kv)
+			abort();
+	}
+	f->kv[f->n] = *v;
+	f->kv[f->n++].key = key;
+}
+
+static void report_cycle(struct resolver *r, long target,
+			 const struct ikb_value *at)
+{
+	const struct ikb_section *s = &r->raw[r->stack[r->depth - 1]];
+	size_t len = 64, from = 0;
+
+	while (r->stack[from] != target)
+		from++;
+	for (size_t i = from; i < r->depth; i++)
+		len += strlen(r->raw[r->stack[i]].name) + 8;
+	len += strlen(r->raw[target].name);
+	char *chain = malloc(len), *q = chain;
+
+	if (!chain)
+		abort();
+	for (size_t i = from; i < r->depth; i++)
+		q += sprintf(q, "%s → ", r->raw[r->stack[i]].name);
+	strcpy(q, r->raw[target].name);
+	diag_report(r->p->d, s, at, IKB_SEV_ERROR, "also= cycle: %s", chain);
+	free(chain);
+}
+
+static void flatten(struct resolver *r, long i)
+{
+	struct flat *f = &r->flat[i];
+	const struct ikb_section *s = &r->raw[i];
+
+	f->state = 1;
+	r->stack[r->depth++] = i;
+	for (size_t k = 0; k < s->n; k++)
+		if (strcmp(s->kv[k].key, "also"))
+			flat_add(r->p->a, f, &s->kv[k]);
+	for (size_t k = 0; k < s->n; k++) {
+		const struct ikb_value *v = &s->kv[k];
+
+		if (strcmp(v->key, "also"))
+			continue;
+		long t = *index_slot(r->byname, r->raw, v->value);
+
+		if (t < 0) {
+			diag_report(r->p->d, s, v, IKB_SEV_ERROR,
+				    "no conn named \"%s\"", v->value);
+			continue;
+		}
+		if (r->flat[t].state == 1) {
+			report_cycle(r, t, v);
+			continue;
+		}
+		if (r->flat[t].state == 0)
+			flatten(r, t);
+		for (size_t j = 0; j < r->flat[t].n; j++)
+			flat_add(r->p->a, f, &r->flat[t].kv[j]);
+	}
+	r->depth--;
+	f->state = 2;
+}
+
+static void index_conns(struct resolver *r, size_t nraw)
+{
+	for (size_t i = 0; i < nraw; i++) {
+		const struct ikb_section *s = &r->raw[i];
+
+		if (s->kind != CFG_CONN || !strcmp(s->name, "%default"))
+			continue;
+		long *slot = index_slot(r->byname, r->raw, s->name);
+
+		if (*slot >= 0) {
+			const struct ikb_section *o = &r->raw[*slot];
+
+			diag_at(r->p->d, IKB_SEV_ERROR, s->file, s->line,
+				"conn %s: defined twice (first at %s:%u)",
+				s->name, o->file, o->line);
+			continue;
+		}
+		*slot = (long)i;
+	}
+}
+
+/* All conn %default sections, later ones overriding earlier ones. */
+static struct flat collect_defaults(struct resolver *r, size_t nraw)
+{
+	struct flat def = { 0 };
+
+	for (size_t i = nraw; i-- > 0;) {
+		const struct ikb_section *s = &r->raw[i];
+
+		if (s->kind != CFG_CONN || strcmp(s->name, "%default"))
+			continue;
+		for (size_t k = 0; k < s->n; k++)
+			flat_add(r->p->a, &def, &s->kv[k]);
+	}
+	return def;
+}
+
+static void emit(struct cfg_arena *a, struct ikb_section *out,
+		 const struct ikb_section *s, const struct flat *own,
+		 const struct flat *def)
+{
+	size_t n = own->n + def->n;
+
+	*out = (struct ikb_section){
+		.name = s->name,
+		.kind = s->kind,
+		.file = s->file,
+		.line = s->line,
+		.kv = arena_alloc(a, (n + 1) * sizeof(struct ikb_value)),
+	};
+	out->cap = n;
+	for (size_t i = 0; i < own->n; i++)
+		out->kv[out->n++] = own->kv[i];
+	for (size_t i = 0; i < def->n; i++)
+		if (!has_key(out->kv, own->n, def->kv[i].key))
+			out->kv[out->n++] = def->kv[i];
+}
+
+void cfg_resolve(struct parse_ctx *p)
+{
+	struct cfg *c = p->cfg;
+	size_t nraw = c->nraw, nconns = 0;
+	struct resolver r = {
+		.p = p,
+		.raw = c->raw,
+		.flat = calloc(nraw + 1, sizeof(struct flat)),
+		.stack = calloc(nraw + 1, sizeof(long)),
+	};
+
+	if (!r.flat || !r.stack)
+		abort();
+	r.byname = index_new(p->a, nraw);
+	index_conns(&r, nraw);
+	struct flat def = collect_defaults(&r, nraw), none = { 0 };
+
+	c->conns = arena_alloc(p->a, (nraw + 1) * sizeof(*c->conns));
+	c->conn_index = index_new(p->a, nraw);
+	for (size_t i = 0; i < nraw; i++) {
+		const struct ikb_section *s = &c->raw[i];
+
+		if (s->kind == CFG_SETUP) {
+			flatten(&r, (long)i);
+			emit(p->a, &c->setup, s, &r.flat[i], &none);
+			continue;
+		}
+		if (!strcmp(s->name, "%default") ||
+		    *index_slot(r.byname, r.raw, s->name) != (long)i)
+			continue;
+		if (r.flat[i].state == 0)
+			flatten(&r, (long)i);
+		emit(p->a, &c->conns[nconns], s, &r.flat[i], &def);
+		*index_slot(c->conn_index, c->conns, s->name) = (long)nconns;
+		nconns++;
+	}
+	c->nconns = nconns;
+	for (size_t i = 0; i < nraw; i++)
+		free(r.flat[i].kv);
+	free(def.kv);
+	free(r.flat);
+	free(r.stack);
+}
+
+const struct ikb_value *cfg_get(const struct ikb_section *s, const char *key)
+{
+	if (!s || !key)
+		return NULL;
+	/* resolved sections store salifetime= and friends canonically */
+	const char *canon = s == NULL ? key : cfg_canonical_key(key);
+
+	for (size_t i = 0; i < s->n; i++)
+		if (!strcmp(s->kv[i].key, key) || !strcmp(s->kv[i].key, canon))
+			return &s->kv[i];
+	return NULL;
+}
+
+const struct ikb_section *cfg_conn_find(const struct cfg *c, const char *name)
+{
+	if (!c || !c->conn_index)
+		return NULL;
+	long i = *index_slot(c->conn_index, c->conns, name);
+
+	return i >= 0 ? &c->conns[i] : NULL;
+}
+
+void cfg_free(struct cfg *c)
+{
+	if (!c)
+		return;
+	arena_free(c->arena);
+	free(c);
+}

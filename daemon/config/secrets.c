@@ -1,0 +1,538 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * ikebana.secrets in libreswan's ipsec.secrets format:
+ *
+ *   @west @east : PSK "a secret"
+ *   192.0.2.1 %any : PSK 0sc2VjcmV0
+ *   : PSK 0x73_65_63      (no selectors: any peer)
+ *   include secrets.d/NAME.secrets (a glob pattern)
+ *
+ * An entry starts at column 0; lines that start with a blank continue it
+ * (RSA { ... } blocks). Only PSK entries are used; others are reported.
+ */
+#include <arpa/inet.h>
+#include <ctype.h>
+#include <errno.h>
+#include <glob.h>
+#include <nssb64.h>
+#include <stdbool.h>
+#include <secitem.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+#include "config/arena.h"
+#include "config/secrets.h"
+
+#define SECRETS_MAX_DEPTH 10
+
+struct sctx {
+	struct secrets *out;
+	size_t cap;
+	struct ikb_diag *d;
+	struct {
+		dev_t dev;
+		ino_t ino;
+	} stack[SECRETS_MAX_DEPTH + 1];
+	unsigned depth;
+};
+
+struct stok {
+	const char *s;
+	size_t len;
+	bool quoted;
+};
+
+#define MAX_TOKS 64
+
+static void load_path(struct sctx *c, const char *path, const char *from,
+		      unsigned line);
+
+/* Split an entry into tokens; false on an unterminated quote or brace. */
+static bool tokenize(const char *p, const char *end, struct stok *t, size_t *n)
+{
+	*n = 0;
+	while (p < end) {
+		if (isspace((unsigned char)*p)) {
+			p++;
+			continue;
+		}
+		if (*p == '#') {
+			const char *nl = memchr(p, '\n', end - p);
+
+			p = nl ? nl : end;
+			continue;
+		}
+		struct stok k = { .s = p };
+
+		if (*p == '"' || *p == '{') {
+			const char *q = memchr(p + 1, *p == '"' ? '"' : '}',
+					       end - p - 1);
+
+			if (!q)
+				return false;
+			k.s = p + 1;
+			k.len = q - p - 1;
+			k.quoted = *p == '"';
+			p = q + 1;
+		} else {
+			while (p < end && !isspace((unsigned char)*p))
+				p++;
+			k.len = p - k.s;
+		}
+		if (*n < MAX_TOKS)
+			t[*n] = k;
+		(*n)++;
+	}
+	return true;
+}
+
+static bool tok_is(const struct stok *t, const char *s)
+{
+	return !t->quoted && t->len == strlen(s) &&
+	       !strncasecmp(t->s, s, t->len);
+}
+
+static int hexval(int c)
+{
+	if (isdigit(c))
+		return c - '0';
+	c = tolower(c);
+	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+/* libreswan's ttodata(): 0x hex (with _ between digits allowed) */
+static uint8_t *decode_hex(const char *s, size_t len, size_t *out)
+{
+	uint8_t *k = malloc(len / 2 + 1);
+	size_t n = 0;
+	int hi = -1;
+
+	if (!k)
+		abort();
+	for (size_t i = 0; i < len; i++) {
+		int v = hexval((unsigned char)s[i]);
+
+		if (s[i] == '_')
+			continue;
+		if (v < 0)
+			goto bad;
+		if (hi < 0) {
+			hi = v;
+		} else {
+			k[n++] = (uint8_t)(hi << 4 | v);
+			hi = -1;
+		}
+	}
+	if (hi >= 0 || n == 0)
+		goto bad;
+	*out = n;
+	return k;
+bad:
+	explicit_bzero(k, len / 2 + 1);
+	free(k);
+	return NULL;
+}
+
+static uint8_t *decode_b64(const char *s, size_t len, size_t *out)
+{
+	SECItem *it = NSSBase64_DecodeBuffer(NULL, NULL, s, (unsigned)len);
+	uint8_t *k;
+
+	if (!it)
+		return NULL;
+	if (it->len == 0 || !(k = malloc(it->len))) {
+		SECITEM_ZfreeItem(it, PR_TRUE);
+		return NULL;
+	}
+	memcpy(k, it->data, it->len);
+	*out = it->len;
+	SECITEM_ZfreeItem(it, PR_TRUE);
+	return k;
+}
+
+static uint8_t *decode_psk(const struct stok *t, size_t *len, const char **why)
+{
+	uint8_t *k = NULL;
+
+	if (t->quoted) {
+		*why = "empty PSK";
+		if (t->len == 0)
+			return NULL;
+		k = malloc(t->len);
+		if (!k)
+			abort();
+		memcpy(k, t->s, t->len);
+		*len = t->len;
+		return k;
+	}
+	if (t->len > 2 &&
+	    (!strncmp(t->s, "0x", 2) || !strncmp(t->s, "0X", 2))) {
+		*why = "PSK 0x...: expected an even number of hex digits";
+		return decode_hex(t->s + 2, t->len - 2, len);
+	}
+	if (t->len > 2 &&
+	    (!strncmp(t->s, "0s", 2) || !strncmp(t->s, "0S", 2))) {
+		*why = "PSK 0s...: expected base64";
+		return decode_b64(t->s + 2, t->len - 2, len);
+	}
+	*why = "PSK: expected \"quoted text\", 0x hex or 0s base64";
+	return NULL;
+}
+
+static void add_secret(struct sctx *c, const char *file, unsigned line,
+		       const struct stok *sel, size_t nsel, uint8_t *key,
+		       size_t keylen)
+{
+	struct secrets *s = c->out;
+
+	if (s->n == c->cap) {
+		c->cap = c->cap ? c->cap * 2 : 8;
+		s->s = realloc(s->s, c->cap * sizeof(*s->s));
+		if (!s->s)
+			abort();
+	}
+	struct secret *e = &s->s[s->n++];
+
+	*e = (struct secret){
+		.type = SECRET_PSK,
+		.nsel = nsel,
+		.selectors = arena_alloc(s->arena, (nsel + 1) * sizeof(char *)),
+		.key = key,
+		.keylen = keylen,
+		.file = file,
+		.line = line,
+	};
+	for (size_t i = 0; i < nsel; i++)
+		e->selectors[i] = arena_strndup(s->arena, sel[i].s, sel[i].len);
+}
+
+static void include(struct sctx *c, const char *file, unsigned line,
+		    const struct stok *arg)
+{
+	char *pat = strndup(arg->s, arg->len), *path;
+	const char *slash = strrchr(file, '/');
+	glob_t g;
+
+	if (!pat)
+		abort();
+	if (pat[0] == '/' || !slash)
+		path = strdup(pat);
+	else if (asprintf(&path, "%.*s/%s", (int)(slash - file), file, pat) < 0)
+		path = NULL;
+	if (!path)
+		abort();
+	int r = glob(path, GLOB_BRACE, NULL, &g);
+
+	if (r == GLOB_NOMATCH && !strpbrk(pat, "*?[{"))
+		diag_at(c->d, IKB_SEV_ERROR, file, line, "include %s: %s: %s",
+			pat, path, strerror(ENOENT));
+	if (r == 0)
+		for (size_t i = 0; i < g.gl_pathc; i++)
+			load_path(c, g.gl_pathv[i], file, line);
+	if (r != GLOB_NOMATCH)
+		globfree(&g);
+	free(path);
+	free(pat);
+}
+
+static void entry(struct sctx *c, const char *file, unsigned line,
+		  const char *p, const char *end)
+{
+	struct stok t[MAX_TOKS];
+	size_t n, colon;
+
+	if (!tokenize(p, end, t, &n)) {
+		diag_at(c->d, IKB_SEV_ERROR, file, line,
+			"unterminated quote or { block");
+		return;
+	}
+	if (n == 0)
+		return;
+	if (n > MAX_TOKS) {
+		diag_at(c->d, IKB_SEV_ERROR, file, line,
+			"too many selectors (at most %d)", MAX_TOKS - 3);
+		return;
+	}
+	if (tok_is(&t[0], "include")) {
+		if (n != 2)
+			diag_at(c->d, IKB_SEV_ERROR, file, line,
+				"include: expected one file name or pattern");
+		else
+			include(c, file, line, &t[1]);
+		return;
+	}
+	for (colon = 0; colon < n && !tok_is(&t[colon], ":"); colon++)
+		;
+	if (colon == n || colon + 1 == n) {
+		diag_at(c->d, IKB_SEV_ERROR, file, line,
+			"expected SELECTORS : PSK \"secret\"");
+		return;
+	}
+	const struct stok *type = &t[colon + 1];
+
+	if (!tok_is(type, "PSK")) {
+		static const char *const others[] = { "RSA",  "ECDSA", "XAUTH",
+						      "EAP",  "PPK",   "PIN",
+						      "NULL", NULL };
+		for (size_t i = 0; others[i]; i++) {
+			if (tok_is(type, others[i])) {
+				diag_at(c->d, IKB_SEV_WARNING, file, line,
+					"%s entry ignored: RSA/ECDSA/XAUTH/PPK entries are not used by ikebana",
+					others[i]);
+				return;
+			}
+		}
+		diag_at(c->d, IKB_SEV_ERROR, file, line,
+			"unknown secret type \"%.*s\": expected PSK",
+			(int)type->len, type->s);
+		return;
+	}
+	if (colon + 3 != n) {
+		diag_at(c->d, IKB_SEV_ERROR, file, line,
+			"PSK: expected exactly one secret after PSK (quote a secret that contains blanks)");
+		return;
+	}
+	const char *why = NULL;
+	size_t keylen = 0;
+	uint8_t *key = decode_psk(&t[colon + 2], &keylen, &why);
+
+	if (!key) {
+		diag_at(c->d, IKB_SEV_ERROR, file, line, "%s", why);
+		return;
+	}
+	add_secret(c, file, line, t, colon, key, keylen);
+}
+
+static bool starts_entry(const char *p, const char *end)
+{
+	return p < end && !isspace((unsigned char)*p) && *p != '#';
+}
+
+static void parse(struct sctx *c, const char *file, const char *buf, size_t len)
+{
+	const char *p = buf, *end = buf + len, *start = NULL;
+	unsigned line = 0, start_line = 0;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', end - p);
+		const char *eol = nl ? nl : end;
+
+		line++;
+		if (starts_entry(p, eol)) {
+			if (start)
+				entry(c, file, start_line, start, p);
+			start = p;
+			start_line = line;
+		} else if (!start) {
+			const char *q = p;
+
+			while (q < eol && isspace((unsigned char)*q))
+				q++;
+			if (q < eol && *q != '#')
+				diag_at(c->d, IKB_SEV_ERROR, file, line,
+					"indented line outside an entry (an entry starts at column 0)");
+		}
+		p = eol + 1;
+	}
+	if (start)
+		entry(c, file, start_line, start, end);
+}
+
+static void load_path(struct sctx *c, const char *path, const char *from,
+		      unsigned line)
+{
+	const char *file = arena_intern(c->out->arena, path);
+	const char *at = from ? from : file;
+	struct stat st;
+	size_t len = 0;
+
+	if (stat(path, &st) < 0) {
+		diag_at(c->d, IKB_SEV_ERROR, at, line, "%s: %s", path,
+			strerror(errno));
+		return;
+	}
+	if (st.st_mode & 077) {
+		diag_at(c->d, IKB_SEV_ERROR, file, 0,
+			"mode %04o is group- or world-accessible; run chmod 600 %s",
+			(unsigned)(st.st_mode & 07777), path);
+		return;
+	}
+	for (unsigned i = 0; i < c->depth; i++) {
+		if (c->stack[i].dev == st.st_dev &&
+		    c->stack[i].ino == st.st_ino) {
+			diag_at(c->d, IKB_SEV_ERROR, at, line,
+				"include cycle: %s includes itself", path);
+			return;
+		}
+	}
+	if (c->depth > SECRETS_MAX_DEPTH) {
+		diag_at(c->d, IKB_SEV_ERROR, at, line,
+			"include %s: includes nest more than %d deep", path,
+			SECRETS_MAX_DEPTH);
+		return;
+	}
+	FILE *f = fopen(path, "re");
+	char *buf = NULL;
+
+	if (f && S_ISREG(st.st_mode)) {
+		buf = malloc((size_t)st.st_size + 1);
+		if (!buf)
+			abort();
+		len = fread(buf, 1, (size_t)st.st_size, f);
+	}
+	if (!buf) {
+		diag_at(c->d, IKB_SEV_ERROR, at, line, "%s: %s", path,
+			strerror(f ? EISDIR : errno));
+		if (f)
+			fclose(f);
+		return;
+	}
+	fclose(f);
+	c->stack[c->depth].dev = st.st_dev;
+	c->stack[c->depth].ino = st.st_ino;
+	c->depth++;
+	parse(c, file, buf, len);
+	c->depth--;
+	explicit_bzero(buf, len);
+	free(buf);
+}
+
+int secrets_load(const char *path, struct secrets **out, struct ikb_diag *d)
+{
+	struct secrets *s = calloc(1, sizeof(*s));
+	unsigned before = d->errors;
+
+	if (!s)
+		abort();
+	s->arena = arena_new();
+	struct sctx c = { .out = s, .d = d };
+
+	load_path(&c, path, NULL, 0);
+	*out = s;
+	return d->errors > before ? -1 : 0;
+}
+
+void secrets_free(struct secrets *s)
+{
+	if (!s)
+		return;
+	for (size_t i = 0; i < s->n; i++) {
+		explicit_bzero(s->s[i].key, s->s[i].keylen);
+		free(s->s[i].key);
+	}
+	free(s->s);
+	arena_free(s->arena);
+	free(s);
+}
+
+/* libreswan's match bits (programs/pluto/secrets.c): higher is better. */
+enum {
+	MATCH_DEFAULT = 01,
+	MATCH_ANY = 02,
+	MATCH_HIM = 04,
+	MATCH_ME = 010,
+};
+
+static bool is_wildcard(const char *sel)
+{
+	return !strcmp(sel, "%any") || !strcmp(sel, "%any4") ||
+	       !strcmp(sel, "%any6") || !strcmp(sel, "0.0.0.0") ||
+	       !strcmp(sel, "::");
+}
+
+static bool same_addr(const char *a, const char *b)
+{
+	unsigned char x[16], y[16];
+
+	if (inet_pton(AF_INET, a, x) == 1)
+		return inet_pton(AF_INET, b, y) == 1 && !memcmp(x, y, 4);
+	if (inet_pton(AF_INET6, a, x) == 1)
+		return inet_pton(AF_INET6, b, y) == 1 && !memcmp(x, y, 16);
+	return false;
+}
+
+/* An FQDN compares without case and without a trailing dot. */
+static bool same_name(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+
+	if (la && a[la - 1] == '.')
+		la--;
+	if (lb && b[lb - 1] == '.')
+		lb--;
+	return la == lb && !strncasecmp(a, b, la);
+}
+
+static bool same_id(const char *sel, const char *id)
+{
+	if (!id)
+		return false;
+	if (same_addr(sel, id))
+		return true;
+	if (sel[0] == '@' && id[0] == '@') {
+		if (sel[1] == '[' || sel[1] == '#' || id[1] == '[' ||
+		    id[1] == '#')
+			return !strcmp(sel, id);
+		return same_name(sel + 1, id + 1);
+	}
+	return !strcmp(sel, id);
+}
+
+static unsigned match_of(const struct secret *e, const char *me,
+			 const char *him)
+{
+	unsigned m = 0;
+
+	if (e->nsel == 0)
+		return MATCH_DEFAULT;
+	for (size_t i = 0; i < e->nsel; i++) {
+		const char *sel = e->selectors[i];
+
+		if (is_wildcard(sel)) {
+			m |= MATCH_ANY;
+			continue;
+		}
+		if (same_id(sel, me))
+			m |= MATCH_ME;
+		if (same_id(sel, him))
+			m |= MATCH_HIM;
+	}
+	/* our id as the only selector: any peer, unless a better match */
+	if (m == MATCH_ME && e->nsel == 1)
+		m |= MATCH_DEFAULT;
+	return m;
+}
+
+const struct secret *secrets_find_psk(const struct secrets *s,
+				      const char *local_id,
+				      const char *remote_id)
+{
+	const struct secret *best = NULL;
+	unsigned best_match = 0;
+
+	for (size_t i = 0; s && i < s->n; i++) {
+		const struct secret *e = &s->s[i];
+		unsigned m = match_of(e, local_id, remote_id);
+
+		switch (m) {
+		case MATCH_DEFAULT:
+		case MATCH_ANY:
+		case MATCH_ME | MATCH_DEFAULT:
+		case MATCH_ME | MATCH_ANY:
+		case MATCH_HIM | MATCH_ANY:
+		case MATCH_ME | MATCH_HIM:
+			/* equal matches: the first in the file wins */
+			if (m > best_match) {
+				best_match = m;
+				best = e;
+			}
+			break;
+		default:
+			break;
+		}
+	}
+	return best;
+}

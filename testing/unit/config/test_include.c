@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* include: globs, relative paths, missing files, cycles, depth. */
+#include <limits.h>
+
+#include "helpers.h"
+
+static const char *fixtures;
+
+static char *fx(const char *rel)
+{
+	static char buf[PATH_MAX];
+
+	snprintf(buf, sizeof(buf), "%s/%s", fixtures, rel);
+	return buf;
+}
+
+static struct cfg *load(const char *rel, const char *want)
+{
+	char path[PATH_MAX], *w = NULL, *got;
+	struct ikb_diag d;
+	struct cfg *c = NULL;
+
+	snprintf(path, sizeof(path), "%s", fx(rel));
+	diag_init(&d);
+	cfg_parse_file(path, &c, &d);
+	got = diag_text(&d);
+	/* messages name fixture paths: write them as @/ in `want` */
+	size_t n = 0;
+	FILE *f = open_memstream(&w, &n);
+
+	for (const char *p = want; *p; p++) {
+		if (p[0] == '@' && p[1] == '/')
+			fprintf(f, "%s", fixtures);
+		else
+			fputc(*p, f);
+	}
+	fclose(f);
+	assert_string_equal(got, w);
+	free(w);
+	free(got);
+	diag_free(&d);
+	return c;
+}
+
+static void test_include_tree(void **state)
+{
+	struct cfg *c = load("inc/main.conf", "");
+
+	assert_int_equal(c->nconns, 4);
+	/* file order follows the includes: conf.d sorted, then sub/ */
+	assert_string_equal(c->conns[0].name, "from-confd");
+	assert_string_equal(c->conns[1].name, "second");
+	assert_string_equal(c->conns[2].name, "deeper");
+	assert_string_equal(c->conns[3].name, "last");
+	const struct ikb_section *s = cfg_conn_find(c, "second");
+
+	assert_string_equal(value_of(s, "ikelifetime"), "2h");
+	assert_string_equal(value_of(s, "left"), "192.0.2.1");
+	assert_string_equal(cfg_get(s, "left")->file,
+			    fx("inc/conf.d/10-a.conf"));
+	assert_string_equal(value_of(s, "authby"), "secret");
+	assert_string_equal(cfg_get(s, "authby")->file, fx("inc/main.conf"));
+	const struct ikb_section *d = cfg_conn_find(c, "deeper");
+
+	assert_string_equal(d->file, fx("inc/sub/more/deeper.conf"));
+	assert_int_equal(d->line, 1);
+	/* interned: equal file names are one pointer */
+	assert_ptr_equal(cfg_get(s, "left")->file, c->conns[0].file);
+	assert_string_equal(value_of(cfg_conn_find(c, "last"), "right"),
+			    "192.0.2.9");
+	cfg_free(c);
+}
+
+static void test_include_missing(void **state)
+{
+	cfg_free(load(
+		"missing.conf",
+		"@/missing.conf:3: error: include does-not-exist.conf: @/does-not-exist.conf: No such file or directory\n"));
+}
+
+static void test_include_cycle(void **state)
+{
+	cfg_free(load(
+		"cycle/a.conf",
+		"@/cycle/b.conf:1: error: include cycle: @/cycle/a.conf → @/cycle/b.conf → @/cycle/a.conf\n"));
+}
+
+static void test_include_depth(void **state)
+{
+	cfg_free(load(
+		"deep/d0.conf",
+		"@/deep/d10.conf:1: error: include @/deep/d11.conf: includes nest more than 10 deep\n"));
+}
+
+static void test_top_missing(void **state)
+{
+	cfg_free(load(
+		"nope.conf",
+		"@/nope.conf: error: cannot read @/nope.conf: No such file or directory\n"));
+}
+
+static void test_include_directory(void **state)
+{
+	/* an include that names a directory */
+	char text[PATH_MAX + 32];
+	struct ikb_diag d;
+	struct cfg *c;
+
+	snprintf(text, sizeof(text), "include %s\n", fx("inc/conf.d"));
+	diag_init(&d);
+	cfg_parse_buffer("t.conf", text, strlen(text), &c, &d);
+	assert_int_equal(d.errors, 1);
+	assert_non_null(strstr(d.msgs[0].text, "Is a directory"));
+	diag_free(&d);
+	cfg_free(c);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_include_tree),
+		cmocka_unit_test(test_include_missing),
+		cmocka_unit_test(test_include_cycle),
+		cmocka_unit_test(test_include_depth),
+		cmocka_unit_test(test_top_missing),
+		cmocka_unit_test(test_include_directory),
+	};
+
+	fixtures = getenv("CFG_FIXTURES");
+	if (!fixtures) {
+		fprintf(stderr, "CFG_FIXTURES is not set\n");
+		return 1;
+	}
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
