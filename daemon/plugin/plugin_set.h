@@ -48,4 +48,24 @@ int plugin_set_child_plan(struct plugin_set *ps, const struct ikb_section *conn,
 int plugin_set_child_tune(struct plugin_set *ps, const struct ikb_section *conn,
 			  struct ikb_sa *sa, struct ikb_error *err);
 
+/*
+ * Where plugin `name` is loaded from: dir if non-NULL, else
+ * $IKEBANA_PLUGIN_DIR, else the build tree when this executable runs from
+ * it, else IKB_PLUGINDIR. Fills buf and returns where the directory came
+ * from (for error messages), or NULL if buf is too small.
+ */
+const char *plugin_set_path(const char *dir, const char *name, char *buf,
+			    size_t len);
+/* A plugin name is [a-z0-9-], 1..63 characters: never a path. */
+bool plugin_name_valid(const char *name);
+/* The loaded plugin called name, or NULL. */
+const struct ikb_plugin *plugin_set_find(const struct plugin_set *ps,
+					 const char *name, void **state);
+/*
+ * A symbol a plugin exports beside its descriptor (kernel-mem's event
+ * injector for tests); NULL if the plugin is not loaded or lacks it.
+ */
+void *plugin_set_symbol(const struct plugin_set *ps, const char *name,
+			const char *symbol);
+
 #endif

@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* What loader.c, rules.c, check.c and dispatch.c share about a plugin set. */
+#ifndef IKB_PLUGIN_PRIV_H
+#define IKB_PLUGIN_PRIV_H
+
+#include "config/diag.h"
+#include "plugin/plugin_set.h"
+
+struct loaded_plugin {
+	char *name; /* as written in plugins= */
+	char *path;
+	void *handle;
+	const struct ikb_plugin *desc; /* NULL until the descriptor passed */
+	void *state;
+	bool inited;
+};
+
+struct plugin_set {
+	size_t n;
+	struct loaded_plugin *p;
+	const struct ikb_host *host;
+};
+
+/* An error against the plugins= value (file:line), or against nothing. */
+void plugin_err(struct ikb_diag *d, const struct ikb_value *at, const char *fmt,
+		...) __attribute__((format(printf, 3, 4)));
+
+/* Cross-plugin rules once every descriptor is read: 0 or -1. */
+int plugin_rules_check(const struct plugin_set *ps, const struct ikb_value *at,
+		       struct ikb_diag *d);
+
+#endif

@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* kernel-mem internals: the tables that stand in for the kernel's SAD/SPD. */
+#ifndef IKB_KERNEL_MEM_INTERNAL_H
+#define IKB_KERNEL_MEM_INTERNAL_H
+
+#include <stddef.h>
+#include <ikebana/plugin.h>
+
+#include "kernel_mem.h"
+
+#define MEM_EXPORT __attribute__((visibility("default")))
+/* XFRMA_REPLAY_ESN_MAX: 128 words of bitmap. */
+#define MEM_REPLAY_MAX 4096
+
+struct mem_sa {
+	struct ikb_sa sa;
+	bool larval; /* from spi_alloc, waiting for sa_update */
+	bool soft_sent;
+	struct ikb_sa_counters c;
+};
+
+struct mem_state {
+	const struct ikb_host *host;
+	struct mem_sa *sas;
+	size_t nsa, capsa;
+	struct ikb_policy *pols;
+	size_t npol, cappol;
+	uint64_t rng;
+	ikb_kernel_event_cb cb;
+	void *cb_ctx;
+};
+
+extern const struct ikb_kernel_ops mem_kernel_ops;
+
+/* Fill err and return -errno. */
+int mem_fail(struct ikb_error *err, int errnum, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+bool mem_addr_eq(const struct ikb_addr *a, const struct ikb_addr *b);
+const char *mem_addr_str(const struct ikb_addr *a, char *buf, size_t len);
+
+int mem_sa_validate(const struct ikb_sa *sa, struct ikb_error *err);
+int mem_policy_validate(const struct ikb_policy *pol, struct ikb_error *err);
+
+struct mem_sa *mem_sa_find(struct mem_state *st, const struct ikb_addr *dst,
+			   uint32_t spi, uint8_t proto);
+void mem_sa_remove(struct mem_state *st, struct mem_sa *m);
+
+int mem_spi_alloc(void *state, const struct ikb_addr *src,
+		  const struct ikb_addr *dst, uint8_t proto, uint32_t reqid,
+		  uint32_t *spi, struct ikb_error *err);
+int mem_sa_add(void *state, const struct ikb_sa *sa, struct ikb_error *err);
+int mem_sa_update(void *state, const struct ikb_sa *sa, struct ikb_error *err);
+int mem_sa_del(void *state, const struct ikb_addr *dst, uint32_t spi,
+	       uint8_t proto, struct ikb_error *err);
+int mem_sa_query(void *state, const struct ikb_addr *dst, uint32_t spi,
+		 uint8_t proto, struct ikb_sa_counters *out,
+		 struct ikb_error *err);
+int mem_policy_add(void *state, const struct ikb_policy *pol,
+		   struct ikb_error *err);
+int mem_policy_del(void *state, const struct ikb_policy *pol,
+		   struct ikb_error *err);
+int mem_events_subscribe(void *state, ikb_kernel_event_cb cb, void *ctx,
+			 struct ikb_error *err);
+int mem_dump(void *state, void (*sa_cb)(void *ctx, const struct ikb_sa *),
+	     void (*pol_cb)(void *ctx, const struct ikb_policy *), void *ctx);
+
+#endif

@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Validate clones=, leftprotoports= and rightprotoports=. */
+#include <stdio.h>
+#include <string.h>
+
+#include "ms.h"
+
+static const char *const side_name[2] = { "left", "right" };
+
+static void key_name(char *buf, size_t len, int side, bool list)
+{
+	snprintf(buf, len, "%sprotoport%s", side_name[side], list ? "s" : "");
+}
+
+/* Parse one side's list; *has says whether it is set and valid. */
+static int check_list(const struct ms_state *st, const struct ikb_section *conn,
+		      int side, struct ms_pp_list *l, bool *has,
+		      struct ikb_diag *d)
+{
+	char key[32], why[128];
+	const struct ikb_value *v, *single;
+
+	key_name(key, sizeof(key), side, true);
+	v = st->host->get(conn, key);
+	*has = false;
+	if (!v)
+		return 0;
+	key_name(key, sizeof(key), side, false);
+	single = st->host->get(conn, key);
+	if (single) {
+		st->host->report(
+			d, conn, v, IKB_SEV_ERROR,
+			"%s and %sprotoports cannot both be set (%s at %s:%u)",
+			key, side_name[side], key, single->file, single->line);
+		return -1;
+	}
+	if (ms_parse_pp_list(v->value, l, why, sizeof(why)) < 0) {
+		st->host->report(
+			d, conn, v, IKB_SEV_ERROR,
+			"expected PROTO/PORT entries separated by commas or spaces (such as tcp/443, udp/53), got '%s': %s",
+			v->value, why);
+		return -1;
+	}
+	*has = true;
+	return 0;
+}
+
+/* Both lists pair up entry by entry, so they must agree. */
+static int check_pairs(const struct ms_state *st,
+		       const struct ikb_section *conn,
+		       const struct ms_pp_list *l, const struct ms_pp_list *r,
+		       struct ikb_diag *d)
+{
+	const struct ikb_value *v = st->host->get(conn, "rightprotoports");
+
+	if (l->n != r->n) {
+		st->host->report(
+			d, conn, v, IKB_SEV_ERROR,
+			"has %u entries but leftprotoports has %u; the lists pair up one Child SA per entry",
+			r->n, l->n);
+		return -1;
+	}
+	for (unsigned i = 0; i < l->n; i++) {
+		if (l->e[i].proto == r->e[i].proto || !l->e[i].proto ||
+		    !r->e[i].proto)
+			continue;
+		st->host->report(
+			d, conn, v, IKB_SEV_ERROR,
+			"entry %u has protocol %u but leftprotoports' entry %u has %u",
+			i + 1, r->e[i].proto, i + 1, l->e[i].proto);
+		return -1;
+	}
+	return 0;
+}
+
+static int check_clones(const struct ms_state *st,
+			const struct ikb_section *conn, struct ikb_diag *d)
+{
+	const struct ikb_value *v = st->host->get(conn, "clones");
+	unsigned n;
+
+	if (!v)
+		return 0;
+	if (ms_parse_clones(v->value, &n) == 0) {
+		st->host->report(
+			d, conn, v, IKB_SEV_NOTICE,
+			"per-CPU SAs are not negotiated yet: this conn gets one SA per protoports entry, not %u",
+			n);
+		return 0;
+	}
+	st->host->report(
+		d, conn, v, IKB_SEV_ERROR,
+		"expected an integer 1..%u or yes (one per online CPU), got '%s'",
+		IKB_CHILD_PLAN_MAX, v->value);
+	return -1;
+}
+
+int ms_check_conn(void *state, const struct ikb_section *conn,
+		  struct ikb_diag *d)
+{
+	const struct ms_state *st = state;
+	struct ms_pp_list l, r;
+	bool has_l, has_r;
+	int rc = check_clones(st, conn, d);
+
+	if (check_list(st, conn, 0, &l, &has_l, d) < 0)
+		rc = -1;
+	if (check_list(st, conn, 1, &r, &has_r, d) < 0)
+		rc = -1;
+	if (has_l && has_r && check_pairs(st, conn, &l, &r, d) < 0)
+		rc = -1;
+	return rc;
+}

@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * One Child SA per protoports entry: each is the core's c[0] narrowed to
+ * that protocol and port. clones= is validated but not yet planned: per-CPU
+ * SAs (RFC 9611) come with the ACQUIRE handling that creates them.
+ */
+#include <errno.h>
+#include <stdio.h>
+
+#include "ms.h"
+
+static int side_list(const struct ms_state *st, const struct ikb_section *conn,
+		     const char *key, struct ms_pp_list *l, bool *has,
+		     struct ikb_error *err)
+{
+	const struct ikb_value *v = st->host->get(conn, key);
+	char why[128];
+
+	*has = v != NULL;
+	if (!v || ms_parse_pp_list(v->value, l, why, sizeof(why)) == 0)
+		return 0;
+	snprintf(err->msg, sizeof(err->msg), "%s=%s: %s", key, v->value, why);
+	return -EINVAL;
+}
+
+static void narrow(struct ikb_child_spec *c, const struct ms_pp *local,
+		   const struct ms_pp *remote)
+{
+	if (local) {
+		c->ts.proto = local->proto ? local->proto : c->ts.proto;
+		c->ts.sport = local->port;
+	}
+	if (remote) {
+		c->ts.proto = remote->proto ? remote->proto : c->ts.proto;
+		c->ts.dport = remote->port;
+	}
+}
+
+int ms_plan(void *state, const struct ikb_section *conn,
+	    struct ikb_child_plan *plan, struct ikb_error *err)
+{
+	const struct ms_state *st = state;
+	struct ms_pp_list l, r;
+	bool has_l, has_r;
+	unsigned n;
+	int rc;
+
+	rc = side_list(st, conn, "leftprotoports", &l, &has_l, err);
+	if (!rc)
+		rc = side_list(st, conn, "rightprotoports", &r, &has_r, err);
+	if (rc || (!has_l && !has_r))
+		return rc;
+	n = has_l ? l.n : r.n;
+	if (has_l && has_r && l.n != r.n) {
+		snprintf(err->msg, sizeof(err->msg),
+			 "leftprotoports has %u entries, rightprotoports %u",
+			 l.n, r.n);
+		return -EINVAL;
+	}
+	for (unsigned i = 0; i < n; i++) {
+		plan->c[i] = plan->c[0];
+		narrow(&plan->c[i], has_l ? &l.e[i] : NULL,
+		       has_r ? &r.e[i] : NULL);
+	}
+	plan->n = n;
+	return 0;
+}

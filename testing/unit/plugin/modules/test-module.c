@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Test plugins built from one source: MOD_NAME names it, and one MOD_*
+ * flag gives it the defect or the feature a loader test needs. init and
+ * fini log through the host so that tests see their order.
+ */
+#include <errno.h>
+#include <stddef.h>
+#include <ikebana/plugin.h>
+
+static const struct ikb_host *host;
+
+static int mod_init(const struct ikb_host *h, void **state)
+{
+	host = h;
+	h->log(MOD_NAME, IKB_LOG_INFO, "init abi %u", h->abi);
+#ifdef MOD_INIT_FAILS
+	return -EPERM;
+#else
+	*state = (void *)host;
+	return 0;
+#endif
+}
+
+static void mod_fini(void *state)
+{
+	host->log(MOD_NAME, IKB_LOG_INFO, "fini %s",
+		  state == host ? "own state" : "wrong state");
+}
+
+#ifdef MOD_KEY
+static const struct ikb_key keys[] = {
+	{ MOD_KEY, IKB_KEY_CONN, "anything" },
+	{ NULL, 0, NULL },
+};
+#endif
+
+#ifdef MOD_KERNEL
+static const struct ikb_kernel_ops kernel;
+#endif
+#ifdef MOD_PROPOSALS
+static const struct ikb_proposals_ops proposals;
+#endif
+
+IKB_PLUGIN_EXPORT const struct ikb_plugin ikb_plugin = {
+	IKB_PLUGIN_INIT,
+#ifdef MOD_DESC_NAME
+	.name = MOD_DESC_NAME,
+#else
+	.name = MOD_NAME,
+#endif
+	.summary = "test module",
+	.init = mod_init,
+	.fini = mod_fini,
+#ifdef MOD_KEY
+	.keys = keys,
+#endif
+#ifdef MOD_KERNEL
+	.kernel = &kernel,
+#endif
+#ifdef MOD_PROPOSALS
+	.proposals = &proposals,
+#endif
+};

@@ -1,0 +1,217 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* multi-sa: clones= and protoports lists, and the plan they make. */
+#include <dlfcn.h>
+#include <netinet/in.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "fake_host.h"
+
+static void *handle;
+static const struct ikb_plugin *p;
+static void *st;
+
+static int setup(void **state)
+{
+	p = fake_open("multi-sa", &handle);
+	return p->init(fake_host(), &st);
+}
+
+static int teardown(void **state)
+{
+	p->fini(st);
+	dlclose(handle);
+	return 0;
+}
+
+static int check(const char *const *kv)
+{
+	struct ikb_section s;
+	int rc;
+
+	fake_reset();
+	fake_conn(&s, "c", kv);
+	rc = p->check_conn(st, &s, NULL);
+	fake_section_free(&s);
+	return rc;
+}
+
+static void test_descriptor(void **state)
+{
+	assert_string_equal(p->requires[0], "esp-proposals");
+	assert_null(p->requires[1]);
+	assert_string_equal(p->keys[0].name, "clones");
+	assert_string_equal(p->keys[1].name, "leftprotoports");
+	assert_string_equal(p->keys[2].name, "rightprotoports");
+	assert_null(p->keys[3].name);
+	assert_null(p->kernel);
+	assert_non_null(p->child->plan);
+}
+
+static void test_clones(void **state)
+{
+	static const char *const good[] = { "1", "4", "256", "yes", "YES" };
+	static const char *const bad[] = { "0", "257", "-1", "no", "", "2x" };
+
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		const char *kv[] = { "clones", good[i], NULL };
+
+		assert_int_equal(check(kv), 0);
+		/* Honest about what is not negotiated yet. */
+		assert_int_equal(
+			fake_count(IKB_SEV_NOTICE,
+				   "per-CPU SAs are not negotiated yet"),
+			1);
+	}
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		const char *kv[] = { "clones", bad[i], NULL };
+		char want[96];
+
+		snprintf(
+			want, sizeof(want),
+			"expected an integer 1..256 or yes (one per online CPU), got '%s'",
+			bad[i]);
+		assert_int_equal(check(kv), -1);
+		assert_int_equal(fake_count(IKB_SEV_ERROR, want), 1);
+	}
+}
+
+static void test_protoports_values(void **state)
+{
+	static const char *const good[] = {
+		"tcp/443",	  "tcp/443,udp/53",
+		"tcp/443 udp/53", "tcp/443, udp/53",
+		"17/%any",	  "icmp",
+		"tcp/0",	  "tcp/65535",
+		"sctp/9",	  "%any",
+		"udp/domain",
+	};
+	static const struct {
+		const char *v, *why;
+	} bad[] = {
+		{ "tcp/99999", "port 99999 is not 0..65535" },
+		{ "tcp/-1", "unknown port or service '-1'" },
+		{ "bogus/80", "unknown protocol 'bogus'" },
+		{ "256/80", "protocol 256 is not 0..255" },
+		{ "tcp/80,,udp/x-no-such",
+		  "unknown port or service 'x-no-such'" },
+		{ " , ", "the list is empty" },
+		{ "%any/80", "a port needs a protocol" },
+	};
+
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		const char *kv[] = { "leftprotoports", good[i], NULL };
+
+		if (check(kv) != 0)
+			fail_msg("'%s' refused: %s", good[i],
+				 fake_msgs[0].text);
+	}
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		const char *kv[] = { "rightprotoports", bad[i].v, NULL };
+
+		assert_int_equal(check(kv), -1);
+		assert_int_equal(fake_nmsgs, 1);
+		assert_non_null(strstr(fake_msgs[0].text, bad[i].why));
+		assert_non_null(
+			strstr(fake_msgs[0].text, "expected PROTO/PORT"));
+		assert_string_equal(fake_msgs[0].key, "rightprotoports");
+	}
+}
+
+static void test_protoport_and_protoports(void **state)
+{
+	const char *kv[] = { "leftprotoport", "tcp/80", "leftprotoports",
+			     "tcp/443", NULL };
+
+	assert_int_equal(check(kv), -1);
+	assert_string_equal(
+		fake_msgs[0].text,
+		"leftprotoport and leftprotoports cannot both be set (leftprotoport at test.conf:10)");
+	assert_int_equal(fake_msgs[0].line, 11);
+}
+
+static void test_pairs(void **state)
+{
+	const char *len[] = { "leftprotoports", "tcp/1 tcp/2",
+			      "rightprotoports", "tcp/3", NULL };
+	const char *proto[] = { "leftprotoports", "tcp/1 tcp/2",
+				"rightprotoports", "tcp/3 udp/4", NULL };
+	const char *ok[] = { "leftprotoports", "tcp/1 %any", "rightprotoports",
+			     "tcp/3 udp/4", NULL };
+
+	assert_int_equal(check(len), -1);
+	assert_non_null(strstr(fake_msgs[0].text,
+			       "has 1 entries but leftprotoports has 2"));
+	assert_int_equal(check(proto), -1);
+	assert_non_null(strstr(
+		fake_msgs[0].text,
+		"entry 2 has protocol 17 but leftprotoports' entry 2 has 6"));
+	assert_int_equal(check(ok), 0);
+}
+
+static void base_plan(struct ikb_child_plan *plan)
+{
+	memset(plan, 0, sizeof(*plan));
+	plan->n = 1;
+	plan->c[0].ts.src_plen = 24;
+	plan->c[0].ts.dst_plen = 16;
+	plan->c[0].cpu = -1;
+}
+
+static void test_plan(void **state)
+{
+	const char *none[] = { "clones", "4", NULL };
+	const char *left[] = { "leftprotoports", "tcp/443 udp/53", NULL };
+	const char *both[] = { "leftprotoports", "tcp/1,udp/2",
+			       "rightprotoports", "tcp/3,%any", NULL };
+	static struct ikb_child_plan plan;
+	struct ikb_error err = { { 0 } };
+	struct ikb_section s;
+
+	base_plan(&plan);
+	fake_conn(&s, "c", none);
+	assert_int_equal(p->child->plan(st, &s, &plan, &err), 0);
+	fake_section_free(&s);
+	assert_int_equal(plan.n, 1); /* clones are not planned yet */
+
+	fake_conn(&s, "c", left);
+	assert_int_equal(p->child->plan(st, &s, &plan, &err), 0);
+	fake_section_free(&s);
+	assert_int_equal(plan.n, 2);
+	assert_int_equal(plan.c[0].ts.proto, IPPROTO_TCP);
+	assert_int_equal(plan.c[0].ts.sport, 443);
+	assert_int_equal(plan.c[1].ts.proto, IPPROTO_UDP);
+	assert_int_equal(plan.c[1].ts.sport, 53);
+	assert_int_equal(plan.c[1].ts.dport, 0);
+	assert_int_equal(plan.c[1].ts.dst_plen, 16);
+	assert_int_equal(plan.c[1].cpu, -1);
+
+	base_plan(&plan);
+	fake_conn(&s, "c", both);
+	assert_int_equal(p->child->plan(st, &s, &plan, &err), 0);
+	fake_section_free(&s);
+	assert_int_equal(plan.n, 2);
+	assert_int_equal(plan.c[0].ts.sport, 1);
+	assert_int_equal(plan.c[0].ts.dport, 3);
+	assert_int_equal(plan.c[1].ts.proto, IPPROTO_UDP);
+	assert_int_equal(plan.c[1].ts.sport, 2);
+	assert_int_equal(plan.c[1].ts.dport, 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_descriptor),
+		cmocka_unit_test(test_clones),
+		cmocka_unit_test(test_protoports_values),
+		cmocka_unit_test(test_protoport_and_protoports),
+		cmocka_unit_test(test_pairs),
+		cmocka_unit_test(test_plan),
+	};
+
+	return cmocka_run_group_tests_name("multi-sa", tests, setup, teardown);
+}

@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* replay-window: the values it accepts, and what child.tune does to an SA. */
+#include <dlfcn.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "fake_host.h"
+
+static void *handle;
+static const struct ikb_plugin *p;
+static void *st;
+
+static int setup(void **state)
+{
+	p = fake_open("replay-window", &handle);
+	return p->init(fake_host(), &st);
+}
+
+static int teardown(void **state)
+{
+	p->fini(st);
+	dlclose(handle);
+	return 0;
+}
+
+/* Run check_conn on one conn; returns its result. */
+static int check(const char *const *kv)
+{
+	struct ikb_section s;
+	int rc;
+
+	fake_reset();
+	fake_conn(&s, "c", kv);
+	rc = p->check_conn(st, &s, NULL);
+	fake_section_free(&s);
+	return rc;
+}
+
+static void test_keys(void **state)
+{
+	assert_string_equal(p->keys[0].name, "replay-window");
+	assert_int_equal(p->keys[0].scope, IKB_KEY_CONN);
+	assert_string_equal(p->keys[1].name, "esn");
+	assert_null(p->keys[2].name);
+	assert_non_null(p->child->tune);
+	assert_null(p->child->plan);
+}
+
+static void test_window_values(void **state)
+{
+	static const char *const good[] = { "0",   "1",	   "32",
+					    "128", "2048", "0064" };
+	static const char *const bad[] = { "2049", "-1",  "+5",
+					   " 5",   "5 ",  "0x80",
+					   "",	   "abc", "99999999999" };
+
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		const char *kv[] = { "replay-window", good[i], NULL };
+
+		assert_int_equal(check(kv), 0);
+		assert_int_equal(fake_nmsgs, 0);
+	}
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		const char *kv[] = { "replay-window", bad[i], NULL };
+		char want[64];
+
+		snprintf(want, sizeof(want),
+			 "expected an integer 0..2048, got '%s'", bad[i]);
+		assert_int_equal(check(kv), -1);
+		assert_int_equal(fake_count(IKB_SEV_ERROR, want), 1);
+		assert_string_equal(fake_msgs[0].key, "replay-window");
+		assert_int_equal(fake_msgs[0].line, 10);
+	}
+}
+
+static void test_window_kernel_range_hint(void **state)
+{
+	const char *kv[] = { "replay-window", "4096", NULL };
+
+	assert_int_equal(check(kv), -1);
+	assert_string_equal(
+		fake_msgs[0].text,
+		"expected an integer 0..2048, got '4096' (the kernel allows 4096, but ikebana caps the window at 2048 like libreswan)");
+}
+
+static void test_esn_values(void **state)
+{
+	static const char *const good[] = { "yes",   "no",  "either", "true",
+					    "false", "on",  "off",    "y",
+					    "n",     "YES", "Either" };
+	static const char *const bad[] = { "maybe", "1", "0", "", "yess" };
+
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		const char *kv[] = { "esn", good[i], NULL };
+
+		assert_int_equal(check(kv), 0);
+	}
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		const char *kv[] = { "esn", bad[i], NULL };
+		char want[64];
+
+		snprintf(want, sizeof(want),
+			 "expected yes, no or either, got '%s'", bad[i]);
+		assert_int_equal(check(kv), -1);
+		assert_int_equal(fake_count(IKB_SEV_ERROR, want), 1);
+	}
+}
+
+static void test_esn_without_window_warns(void **state)
+{
+	const char *kv[] = { "replay-window", "0", "esn", "yes", NULL };
+	const char *either[] = { "replay-window", "0", "esn", "either", NULL };
+
+	assert_int_equal(check(kv), 0);
+	assert_int_equal(fake_nmsgs, 1);
+	assert_int_equal(
+		fake_count(
+			IKB_SEV_WARNING,
+			"ESN is forced off because the kernel refuses ESN without a replay window"),
+		1);
+	assert_string_equal(fake_msgs[0].key, "esn");
+	assert_int_equal(fake_msgs[0].line, 11);
+	assert_int_equal(check(either), 0);
+	assert_int_equal(fake_nmsgs, 0);
+}
+
+struct tune_case {
+	const char *window, *esn; /* NULL: not set */
+	enum ikb_dir dir;
+	bool esn_in; /* what negotiation put in the SA */
+	uint32_t want_window;
+	bool want_esn;
+};
+
+static void test_tune_table(void **state)
+{
+	static const struct tune_case cases[] = {
+		/* libreswan's default window, negotiation decides ESN */
+		{ NULL, NULL, IKB_DIR_IN, false, 128, false },
+		{ NULL, NULL, IKB_DIR_IN, true, 128, true },
+		{ "2048", NULL, IKB_DIR_IN, false, 2048, false },
+		{ "32", "yes", IKB_DIR_IN, false, 32, true },
+		{ "32", "no", IKB_DIR_IN, true, 32, false },
+		{ "32", "either", IKB_DIR_IN, true, 32, true },
+		/* window 0: no anti-replay, so no ESN */
+		{ "0", NULL, IKB_DIR_IN, true, 0, false },
+		{ "0", "yes", IKB_DIR_IN, true, 0, false },
+		{ "0", "yes", IKB_DIR_OUT, true, 0, false },
+		/* outbound checks no replays: window 0 unless ESN */
+		{ NULL, NULL, IKB_DIR_OUT, false, 0, false },
+		{ "1024", "no", IKB_DIR_OUT, true, 0, false },
+		{ "1024", "yes", IKB_DIR_OUT, false, 1024, true },
+		{ NULL, "either", IKB_DIR_OUT, true, 128, true },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const struct tune_case *c = &cases[i];
+		const char *kv[5] = { NULL };
+		struct ikb_sa sa = { .dir = c->dir,
+				     .esn = c->esn_in,
+				     .replay_window = 77 };
+		struct ikb_error err = { { 0 } };
+		struct ikb_section s;
+		int n = 0;
+
+		if (c->window) {
+			kv[n++] = "replay-window";
+			kv[n++] = c->window;
+		}
+		if (c->esn) {
+			kv[n++] = "esn";
+			kv[n++] = c->esn;
+		}
+		fake_conn(&s, "c", kv);
+		assert_int_equal(p->child->tune(st, &s, &sa, &err), 0);
+		fake_section_free(&s);
+		if (sa.replay_window != c->want_window || sa.esn != c->want_esn)
+			fail_msg(
+				"case %zu: window=%s esn=%s dir=%d: got window %u esn %d, want %u %d",
+				i, c->window ? c->window : "-",
+				c->esn ? c->esn : "-", (int)c->dir,
+				sa.replay_window, sa.esn, c->want_window,
+				c->want_esn);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_keys),
+		cmocka_unit_test(test_window_values),
+		cmocka_unit_test(test_window_kernel_range_hint),
+		cmocka_unit_test(test_esn_values),
+		cmocka_unit_test(test_esn_without_window_warns),
+		cmocka_unit_test(test_tune_table),
+	};
+
+	return cmocka_run_group_tests_name("replay-window", tests, setup,
+					   teardown);
+}
