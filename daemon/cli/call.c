@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <json-c/json.h>
+
+#include "cli/cli.h"
+#include "control/client.h"
+#include "control/proto.h"
+
+/* A reload may load plugins and big files: give it time. */
+#define CLI_TIMEOUT_MS 30000
+
+static void unreachable(const struct cli *c, int err)
+{
+	char path[256];
+
+	if (ctl_socket_path(c->rundir, path, sizeof(path)) < 0)
+		snprintf(path, sizeof(path), "%s/%s", c->rundir,
+			 CTL_SOCKET_NAME);
+	fprintf(stderr,
+		"%s: cannot reach ikebanad at %s: %s — is it running? "
+		"(for a daemon with its own run directory: %s --rundir DIR)\n",
+		c->prog, path, strerror(err), c->prog);
+}
+
+struct json_object *cli_call(const struct cli *c, const char *cmd)
+{
+	struct json_object *req, *resp = NULL;
+	const char *why = "";
+	int fd = ctl_connect(c->rundir), r;
+
+	if (fd < 0) {
+		unreachable(c, errno);
+		return NULL;
+	}
+	req = json_object_new_object();
+	json_object_object_add(req, "cmd", json_object_new_string(cmd));
+	r = ctl_call(fd, req, &resp, CLI_TIMEOUT_MS, &why);
+	json_object_put(req);
+	close(fd);
+	if (r < 0) {
+		fprintf(stderr, "%s: %s: no answer from ikebanad: %s\n",
+			c->prog, cmd, errno == EPROTO ? why : strerror(errno));
+		return NULL;
+	}
+	return resp;
+}
+
+struct json_object *cli_response_data(const struct cli *c,
+				      struct json_object *resp)
+{
+	struct json_object *ok, *v;
+
+	if (json_object_object_get_ex(resp, "ok", &ok) &&
+	    json_object_get_boolean(ok) &&
+	    json_object_object_get_ex(resp, "data", &v))
+		return v;
+	if (json_object_object_get_ex(resp, "error", &v))
+		fprintf(stderr, "%s: %s\n", c->prog, json_object_get_string(v));
+	else
+		fprintf(stderr, "%s: malformed response from ikebanad\n",
+			c->prog);
+	return NULL;
+}
+
+int cli_no_args(const struct cli *c, int argc, char **argv)
+{
+	if (argc <= 1)
+		return 0;
+	fprintf(stderr, "%s %s: unexpected argument '%s'\n", c->prog, argv[0],
+		argv[1]);
+	return -1;
+}

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The ikebana client: one file per subcommand, dispatched from main.c. */
+#ifndef IKB_CLI_H
+#define IKB_CLI_H
+
+struct json_object;
+
+struct cli {
+	const char *prog;
+	const char *rundir;
+};
+
+/* Exit codes: also in ikebana(8). */
+enum { CLI_OK = 0, CLI_FAIL = 1, CLI_USAGE = 2 };
+
+/* Each gets argv[0] = the subcommand's name. */
+int status_main(const struct cli *c, int argc, char **argv);
+int reload_main(const struct cli *c, int argc, char **argv);
+int version_main(const struct cli *c, int argc, char **argv);
+int checkconfig_main(const struct cli *c, int argc, char **argv);
+
+/*
+ * call.c: send {"cmd": cmd} and return the response (the caller puts it).
+ * NULL when the daemon cannot be reached; the reason is already printed.
+ */
+struct json_object *cli_call(const struct cli *c, const char *cmd);
+/* The "data" of an ok response; else prints its error and returns NULL. */
+struct json_object *cli_response_data(const struct cli *c,
+				      struct json_object *resp);
+/* For subcommands that take no arguments. */
+int cli_no_args(const struct cli *c, int argc, char **argv);
+
+#endif

@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+#include <json-c/json.h>
+
+#include "cli/cli.h"
+
+static const char *str(struct json_object *o, const char *key)
+{
+	struct json_object *v;
+
+	if (!json_object_object_get_ex(o, key, &v) || !v)
+		return NULL;
+	return json_object_get_string(v);
+}
+
+static long long num(struct json_object *o, const char *key)
+{
+	struct json_object *v;
+
+	if (!json_object_object_get_ex(o, key, &v))
+		return 0;
+	return json_object_get_int64(v);
+}
+
+static struct json_object *array(struct json_object *o, const char *key)
+{
+	struct json_object *v;
+
+	if (!json_object_object_get_ex(o, key, &v) ||
+	    !json_object_is_type(v, json_type_array))
+		return NULL;
+	return v;
+}
+
+static void print_uptime(long long s)
+{
+	if (s >= 86400)
+		printf("%lldd ", s / 86400);
+	if (s >= 3600)
+		printf("%lldh ", s / 3600 % 24);
+	if (s >= 60)
+		printf("%lldm ", s / 60 % 60);
+	printf("%llds", s % 60);
+}
+
+static void print_daemon(struct json_object *d)
+{
+	printf("ikebanad %s (pid %lld), up ", str(d, "version"), num(d, "pid"));
+	print_uptime(num(d, "uptime"));
+	printf(", %lld reload(s)\n", num(d, "reloads"));
+	printf("config:  %s\n", str(d, "config"));
+	printf("secrets: %s\n", str(d, "secrets") ? str(d, "secrets") : "none");
+	printf("rundir:  %s\n", str(d, "rundir"));
+}
+
+static void print_plugins(struct json_object *a)
+{
+	size_t n = a ? json_object_array_length(a) : 0;
+
+	printf("plugins:");
+	for (size_t i = 0; i < n; i++)
+		printf("%s %s", i ? "," : "",
+		       str(json_object_array_get_idx(a, i), "name"));
+	printf("%s\n", n ? "" : " none");
+}
+
+static int name_width(struct json_object *a, size_t n)
+{
+	size_t w = 4;
+	const char *s;
+
+	for (size_t i = 0; i < n; i++) {
+		s = str(json_object_array_get_idx(a, i), "name");
+		if (s && strlen(s) > w)
+			w = strlen(s);
+	}
+	return (int)w;
+}
+
+static const char *or_unset(const char *s)
+{
+	return s ? s : "-";
+}
+
+static void print_conns(struct json_object *a)
+{
+	size_t n = a ? json_object_array_length(a) : 0;
+	int w = name_width(a, n);
+
+	printf("\nconnections (%zu):\n", n);
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *c = json_object_array_get_idx(a, i);
+
+		printf("  %-*s  auto=%s left=%s right=%s  (%s:%lld)\n", w,
+		       str(c, "name"), or_unset(str(c, "auto")),
+		       or_unset(str(c, "left")), or_unset(str(c, "right")),
+		       or_unset(str(c, "file")), num(c, "line"));
+	}
+}
+
+static void print_ike_sas(struct json_object *a)
+{
+	size_t n = a ? json_object_array_length(a) : 0;
+
+	printf("\nIKE SAs (%zu):%s\n", n, n ? "" : " none");
+	for (size_t i = 0; i < n; i++)
+		printf("  %s\n", json_object_to_json_string(
+					 json_object_array_get_idx(a, i)));
+}
+
+static void print_human(struct json_object *data)
+{
+	struct json_object *d;
+
+	if (json_object_object_get_ex(data, "daemon", &d))
+		print_daemon(d);
+	print_plugins(array(data, "plugins"));
+	print_conns(array(data, "conns"));
+	print_ike_sas(array(data, "ike_sas"));
+}
+
+int status_main(const struct cli *c, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' }, { 0 }
+	};
+	struct json_object *resp, *data;
+	int json = 0, o;
+
+	optind = 1;
+	while ((o = getopt_long(argc, argv, "j", opts, NULL)) != -1) {
+		if (o != 'j')
+			return CLI_USAGE;
+		json = 1;
+	}
+	if (optind < argc) {
+		fprintf(stderr, "%s status: unexpected argument '%s'\n",
+			c->prog, argv[optind]);
+		return CLI_USAGE;
+	}
+	resp = cli_call(c, "status");
+	if (!resp)
+		return CLI_FAIL;
+	data = cli_response_data(c, resp);
+	if (data && json)
+		printf("%s\n",
+		       json_object_to_json_string_ext(
+			       data, JSON_C_TO_STRING_PRETTY |
+					     JSON_C_TO_STRING_NOSLASHESCAPE));
+	else if (data)
+		print_human(data);
+	json_object_put(resp);
+	return data ? CLI_OK : CLI_FAIL;
+}

@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <limits.h>
+#include <stdio.h>
+#include <time.h>
+
+#include "config/diag.h"
+#include "daemon.h"
+#include "log.h"
+#include "notify.h"
+
+int ikbd_conf_load(struct ikbd *d, struct loaded_conf *out,
+		   struct ikb_diag *diag)
+{
+	const struct daemon_opts *o = d->opts;
+	struct conf_load_opts lo = {
+		.config = o->config,
+		.secrets = opts_secrets(o),
+		.plugindir = o->plugindir[0] ? o->plugindir : NULL,
+		.base = d->base,
+	};
+
+	if (!lo.secrets)
+		log_info("no secrets file %s: loading none", o->secrets);
+	return conf_load(&lo, out, diag);
+}
+
+void ikbd_log_diag(const struct ikbd *d, const struct ikb_diag *diag)
+{
+	char line[1024];
+
+	if (d->diag_to_stderr) {
+		diag_print(diag, stderr);
+		return;
+	}
+	for (size_t i = 0; i < diag->n; i++)
+		logm(diag->msgs[i].sev == IKB_SEV_ERROR ? IKB_LOG_ERR :
+							  IKB_LOG_WARNING,
+		     "%s", diag_format(diag, i, line, sizeof(line)));
+}
+
+static void status_line(const struct ikbd *d, char *buf, size_t len)
+{
+	snprintf(buf, len, "%zu conns loaded from %s", d->conf.cfg->nconns,
+		 d->opts->config);
+}
+
+int ikbd_reload(struct ikbd *d, struct ikb_diag *diag)
+{
+	struct loaded_conf next = { 0 }, old;
+	char status[PATH_MAX + 64];
+
+	notify_reloading();
+	log_notice("reloading %s", d->opts->config);
+	if (ikbd_conf_load(d, &next, diag) < 0) {
+		ikbd_log_diag(d, diag);
+		log_err("reload failed with %u error(s); the previous "
+			"configuration stays in use",
+			diag->errors);
+		status_line(d, status, sizeof(status));
+		notify_ready(status);
+		return -1;
+	}
+	ikbd_log_diag(d, diag);
+	old = d->conf;
+	d->conf = next;
+	conf_unload(&old);
+	d->reloads++;
+	status_line(d, status, sizeof(status));
+	log_notice("reloaded: %s", status);
+	notify_ready(status);
+	return 0;
+}
+
+long long ikbd_uptime(const struct ikbd *d)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (long long)(now.tv_sec - d->started.tv_sec);
+}

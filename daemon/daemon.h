@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The running daemon's state: everything the event loop owns. */
+#ifndef IKB_DAEMON_H
+#define IKB_DAEMON_H
+
+#include <stdbool.h>
+#include <time.h>
+
+#include "opts.h"
+#include "pidfile.h"
+#include "plugin/conf_load.h"
+
+struct event_base;
+struct event;
+struct ctl_server;
+struct signals;
+
+struct ikbd {
+	const struct daemon_opts *opts;
+	struct event_base *base;
+	struct loaded_conf conf;
+	struct pidfile pid;
+	struct ctl_server *ctl;
+	struct signals *sig;
+	struct event *watchdog;
+	struct timespec started; /* CLOCK_MONOTONIC */
+	time_t started_wall;
+	unsigned reloads; /* successful ones */
+	/* Diagnostics straight to stderr ("FILE:LINE: error: ...") */
+	bool diag_to_stderr;
+};
+
+/* conf.c: load the configuration files named by the options. */
+int ikbd_conf_load(struct ikbd *d, struct loaded_conf *out,
+		   struct ikb_diag *diag);
+/* Log every diagnostic line (errors at err, the rest at warning). */
+void ikbd_log_diag(const struct ikbd *d, const struct ikb_diag *diag);
+/*
+ * Load the files again and swap on success; on failure the running
+ * configuration stays and diag holds the reasons. Also logs the outcome
+ * and tells systemd. Returns 0 or -1.
+ */
+int ikbd_reload(struct ikbd *d, struct ikb_diag *diag);
+
+/* Seconds since start. */
+long long ikbd_uptime(const struct ikbd *d);
+
+#endif

@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * ikebanad: args → pid file → config (and plugins) → sockets → drop
+ * privileges → loop. The pid file comes first so that a second daemon
+ * pointed at the same run directory stops before its plugins touch
+ * anything.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <event2/event.h>
+
+#include "build-config.h"
+#include "caps.h"
+#include "commands.h"
+#include "config/diag.h"
+#include "control/server.h"
+#include "daemon.h"
+#include "detach.h"
+#include "log.h"
+#include "notify.h"
+#include "signals.h"
+
+/* Exit codes, also in ikebanad(8). */
+enum { EXIT_START_FAILED = 1, EXIT_USAGE = 2 };
+
+static void on_stop(void *ctx, int signo)
+{
+	struct ikbd *d = ctx;
+
+	log_notice("%s: stopping", strsignal(signo));
+	event_base_loopbreak(d->base);
+}
+
+static void on_reload(void *ctx)
+{
+	struct ikb_diag diag;
+
+	diag_init(&diag);
+	ikbd_reload(ctx, &diag);
+	diag_free(&diag);
+}
+
+static int claim_rundir(struct ikbd *d)
+{
+	pid_t other;
+
+	if (pidfile_acquire(&d->pid, d->opts->rundir, &other) == 0)
+		return 0;
+	if (errno == EEXIST && other)
+		log_err("another ikebanad (pid %d) is running with --rundir %s "
+			"(%s); stop it or choose another --rundir",
+			(int)other, d->opts->rundir, d->pid.path);
+	else if (errno == EEXIST)
+		log_err("%s is locked by another process; is another ikebanad "
+			"starting with --rundir %s?",
+			d->pid.path, d->opts->rundir);
+	else
+		log_err("cannot create the pid file in %s: %s", d->opts->rundir,
+			strerror(errno));
+	return -1;
+}
+
+static int load_config(struct ikbd *d)
+{
+	struct ikb_diag diag;
+	int r;
+
+	diag_init(&diag);
+	r = ikbd_conf_load(d, &d->conf, &diag);
+	ikbd_log_diag(d, &diag);
+	if (r < 0)
+		log_err("%s: %u error(s); not starting", d->opts->config,
+			diag.errors);
+	diag_free(&diag);
+	return r;
+}
+
+static int open_control(struct ikbd *d)
+{
+	d->ctl = ctl_server_open(d->base, d->opts->rundir, commands_handle, d);
+	if (!d->ctl) {
+		log_err("cannot open the control socket in %s: %s",
+			d->opts->rundir, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static int start(struct ikbd *d)
+{
+	struct signal_handlers sh = { on_stop, on_reload, d };
+
+	clock_gettime(CLOCK_MONOTONIC, &d->started);
+	d->started_wall = time(NULL);
+	d->base = event_base_new();
+	if (!d->base) {
+		log_err("cannot create the event loop");
+		return -1;
+	}
+	if (claim_rundir(d) < 0 || load_config(d) < 0 || open_control(d) < 0)
+		return -1;
+	d->sig = signals_setup(d->base, &sh);
+	if (!d->sig) {
+		log_err("cannot install the signal handlers");
+		return -1;
+	}
+	/* Sockets are open: from here on only NET_ADMIN/NET_BIND_SERVICE. */
+	if (caps_drop() < 0)
+		return -1;
+	d->watchdog = notify_watchdog_start(d->base);
+	return 0;
+}
+
+static void stop(struct ikbd *d)
+{
+	notify_watchdog_stop(d->watchdog);
+	signals_free(d->sig);
+	ctl_server_close(d->ctl);
+	if (d->conf.cfg)
+		conf_unload(&d->conf);
+	pidfile_release(&d->pid);
+	if (d->base)
+		event_base_free(d->base);
+}
+
+static void announce(const struct ikbd *d)
+{
+	char status[PATH_MAX + 64];
+
+	snprintf(status, sizeof(status), "%zu conns loaded from %s",
+		 d->conf.cfg->nconns, d->opts->config);
+	log_notice("ikebanad %s started (pid %d): %s; control socket %s",
+		   IKB_VERSION, (int)getpid(), status, ctl_server_path(d->ctl));
+	notify_ready(status);
+}
+
+static enum log_target log_target_for(const struct daemon_opts *o)
+{
+	return o->syslog ? LOG_TO_SYSLOG : LOG_TO_STDERR;
+}
+
+int main(int argc, char **argv)
+{
+	struct daemon_opts o;
+	struct ikbd d = { .opts = &o, .pid = { .fd = -1 } };
+	struct detach dt = { .fd = -1 };
+
+	switch (opts_parse(&o, argc, argv, stdout, stderr)) {
+	case OPTS_EXIT_OK:
+		return 0;
+	case OPTS_EXIT_USAGE:
+		return EXIT_USAGE;
+	case OPTS_RUN:
+		break;
+	}
+	umask(022);
+	/* Until detached, errors go to the terminal that started us. */
+	log_setup(log_target_for(&o), o.log_level, "ikebanad");
+	d.diag_to_stderr = !o.syslog && !getenv("JOURNAL_STREAM");
+	if (!o.nofork && detach_begin(&dt) < 0) {
+		log_err("cannot fork: %s", strerror(errno));
+		return EXIT_START_FAILED;
+	}
+	if (start(&d) < 0) {
+		stop(&d);
+		return EXIT_START_FAILED;
+	}
+	announce(&d);
+	if (!o.nofork) {
+		if (detach_finish(&dt) < 0)
+			log_err("cannot detach: %s", strerror(errno));
+		log_setup(LOG_TO_SYSLOG, o.log_level, "ikebanad");
+		d.diag_to_stderr = false;
+	}
+	event_base_dispatch(d.base);
+	notify_stopping();
+	stop(&d);
+	log_notice("stopped");
+	return 0;
+}

@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "build-config.h"
+#include "log.h"
+#include "opts.h"
+
+enum { OPT_SYSLOG = 256, OPT_LOG_LEVEL };
+
+static const struct option long_opts[] = {
+	{ "config", required_argument, NULL, 'c' },
+	{ "secrets", required_argument, NULL, 's' },
+	{ "rundir", required_argument, NULL, 'r' },
+	{ "plugindir", required_argument, NULL, 'p' },
+	{ "nofork", no_argument, NULL, 'n' },
+	{ "debug", no_argument, NULL, 'd' },
+	{ "log-level", required_argument, NULL, OPT_LOG_LEVEL },
+	{ "syslog", no_argument, NULL, OPT_SYSLOG },
+	{ "version", no_argument, NULL, 'V' },
+	{ "help", no_argument, NULL, 'h' },
+	{ 0 },
+};
+
+static void usage(FILE *f, const char *prog)
+{
+	fprintf(f,
+		"Usage: %s [OPTIONS]\n"
+		"IKEv2 keying daemon.\n\n"
+		"  -c, --config FILE     configuration (default %s)\n"
+		"  -s, --secrets FILE    secrets (default ikebana.secrets next to\n"
+		"                        the configuration, if it exists)\n"
+		"  -r, --rundir DIR      pid file and control socket (default %s)\n"
+		"  -p, --plugindir DIR   where plugins are loaded from\n"
+		"  -n, --nofork          stay in the foreground, log to stderr\n"
+		"  -d, --debug           same as --log-level debug\n"
+		"      --log-level LEVEL err, warning, notice, info or debug\n"
+		"      --syslog          log to syslog even with --nofork\n"
+		"  -V, --version         print the version and exit\n"
+		"  -h, --help            print this help and exit\n",
+		prog, IKB_DEFAULT_CONFIG, IKB_DEFAULT_RUNDIR);
+}
+
+/* Relative paths are made absolute against the starting directory. */
+static int set_path(char *dst, const char *src, const char *what, FILE *err)
+{
+	char cwd[PATH_MAX];
+	int n;
+
+	if (!*src) {
+		fprintf(err, "ikebanad: %s: empty path\n", what);
+		return -1;
+	}
+	if (src[0] == '/') {
+		n = snprintf(dst, PATH_MAX, "%s", src);
+	} else {
+		if (!getcwd(cwd, sizeof(cwd))) {
+			fprintf(err, "ikebanad: cannot resolve %s: %m\n", src);
+			return -1;
+		}
+		n = snprintf(dst, PATH_MAX, "%s/%s", cwd, src);
+	}
+	if (n < 0 || n >= PATH_MAX) {
+		fprintf(err, "ikebanad: %s: path too long\n", what);
+		return -1;
+	}
+	return 0;
+}
+
+static void default_secrets(struct daemon_opts *o)
+{
+	const char *slash = strrchr(o->config, '/');
+	int dirlen = (int)(slash - o->config);
+
+	/* config is absolute, so slash is never NULL. */
+	snprintf(o->secrets, sizeof(o->secrets), "%.*s/ikebana.secrets", dirlen,
+		 o->config);
+}
+
+static int parse_one(struct daemon_opts *o, int c, const char *arg, FILE *err)
+{
+	switch (c) {
+	case 'c':
+		return set_path(o->config, arg, "--config", err);
+	case 's':
+		o->secrets_given = true;
+		return set_path(o->secrets, arg, "--secrets", err);
+	case 'r':
+		return set_path(o->rundir, arg, "--rundir", err);
+	case 'p':
+		return set_path(o->plugindir, arg, "--plugindir", err);
+	case 'n':
+		o->nofork = true;
+		return 0;
+	case 'd':
+		o->log_level = IKB_LOG_DEBUG;
+		return 0;
+	case OPT_SYSLOG:
+		o->syslog = true;
+		return 0;
+	case OPT_LOG_LEVEL:
+		o->log_level = log_level_parse(arg);
+		if (o->log_level >= 0)
+			return 0;
+		fprintf(err,
+			"ikebanad: --log-level %s: expected err, warning, "
+			"notice, info or debug\n",
+			arg);
+		return -1;
+	}
+	return -1;
+}
+
+enum opts_result opts_parse(struct daemon_opts *o, int argc, char **argv,
+			    FILE *out, FILE *err)
+{
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	o->log_level = IKB_LOG_INFO;
+	set_path(o->config, IKB_DEFAULT_CONFIG, "config", err);
+	set_path(o->rundir, IKB_DEFAULT_RUNDIR, "rundir", err);
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":c:s:r:p:ndVh", long_opts,
+				NULL)) != -1) {
+		if (c == 'h') {
+			usage(out, argv[0]);
+			return OPTS_EXIT_OK;
+		}
+		if (c == 'V') {
+			fprintf(out, "ikebanad %s\n", IKB_VERSION);
+			return OPTS_EXIT_OK;
+		}
+		if (c == '?' || c == ':') {
+			fprintf(err, "ikebanad: %s: %s\n", argv[optind - 1],
+				c == ':' ? "missing argument" :
+					   "unknown option");
+			usage(err, argv[0]);
+			return OPTS_EXIT_USAGE;
+		}
+		if (parse_one(o, c, optarg, err) < 0)
+			return OPTS_EXIT_USAGE;
+	}
+	if (optind < argc) {
+		fprintf(err, "ikebanad: unexpected argument '%s'\n",
+			argv[optind]);
+		usage(err, argv[0]);
+		return OPTS_EXIT_USAGE;
+	}
+	if (!o->secrets_given)
+		default_secrets(o);
+	return OPTS_RUN;
+}
+
+const char *opts_secrets(const struct daemon_opts *o)
+{
+	if (o->secrets_given || access(o->secrets, F_OK) == 0)
+		return o->secrets;
+	return NULL;
+}

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* ikebanad's command line. */
+#ifndef IKB_DAEMON_OPTS_H
+#define IKB_DAEMON_OPTS_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+struct daemon_opts {
+	/* Absolute paths: the daemon changes to / when it detaches. */
+	char config[PATH_MAX];
+	char secrets[PATH_MAX];
+	bool secrets_given; /* else: the default, used only if it exists */
+	char rundir[PATH_MAX];
+	char plugindir[PATH_MAX]; /* empty: automatic */
+	bool nofork;
+	bool syslog;
+	int log_level; /* enum ikb_log_level */
+};
+
+enum opts_result { OPTS_RUN, OPTS_EXIT_OK, OPTS_EXIT_USAGE };
+
+/* Messages (usage, version, errors) go to out and err. */
+enum opts_result opts_parse(struct daemon_opts *o, int argc, char **argv,
+			    FILE *out, FILE *err);
+/* The secrets path to load now, or NULL when the default does not exist. */
+const char *opts_secrets(const struct daemon_opts *o);
+
+#endif

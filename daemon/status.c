@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The status object is assembled from parts, one function per top-level
+ * key: a new subsystem (the IKE SA table) replaces or adds one entry in
+ * status_parts[] and nothing else.
+ */
+#include <time.h>
+#include <unistd.h>
+#include <json-c/json.h>
+
+#include "build-config.h"
+#include "config/config.h"
+#include "daemon.h"
+#include "status.h"
+
+static struct json_object *str_or_null(const char *s)
+{
+	return s ? json_object_new_string(s) : NULL;
+}
+
+static struct json_object *part_daemon(const struct ikbd *d)
+{
+	struct json_object *o = json_object_new_object();
+	char started[64];
+	struct tm tm;
+
+	gmtime_r(&d->started_wall, &tm);
+	strftime(started, sizeof(started), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	json_object_object_add(o, "version",
+			       json_object_new_string(IKB_VERSION));
+	json_object_object_add(o, "pid", json_object_new_int(getpid()));
+	json_object_object_add(o, "started", json_object_new_string(started));
+	json_object_object_add(o, "uptime",
+			       json_object_new_int64(ikbd_uptime(d)));
+	json_object_object_add(o, "config",
+			       json_object_new_string(d->opts->config));
+	json_object_object_add(o, "secrets",
+			       str_or_null(opts_secrets(d->opts)));
+	json_object_object_add(o, "rundir",
+			       json_object_new_string(d->opts->rundir));
+	json_object_object_add(o, "reloads",
+			       json_object_new_int((int)d->reloads));
+	return o;
+}
+
+static struct json_object *part_plugins(const struct ikbd *d)
+{
+	struct json_object *a = json_object_new_array();
+	size_t n = d->conf.plugins ? plugin_set_count(d->conf.plugins) : 0;
+
+	for (size_t i = 0; i < n; i++) {
+		void *state;
+		const struct ikb_plugin *p =
+			plugin_set_get(d->conf.plugins, i, &state);
+		struct json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "name", str_or_null(p->name));
+		json_object_object_add(o, "summary", str_or_null(p->summary));
+		json_object_array_add(a, o);
+	}
+	return a;
+}
+
+static void add_key(struct json_object *o, const struct ikb_section *s,
+		    const char *key)
+{
+	const struct ikb_value *v = cfg_get(s, key);
+
+	json_object_object_add(o, key, v ? str_or_null(v->value) : NULL);
+}
+
+static struct json_object *conn_json(const struct ikb_section *s)
+{
+	struct json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "name", str_or_null(s->name));
+	add_key(o, s, "auto");
+	add_key(o, s, "left");
+	add_key(o, s, "right");
+	json_object_object_add(o, "file", str_or_null(s->file));
+	json_object_object_add(o, "line", json_object_new_int((int)s->line));
+	return o;
+}
+
+static struct json_object *part_conns(const struct ikbd *d)
+{
+	struct json_object *a = json_object_new_array();
+	const struct cfg *c = d->conf.cfg;
+
+	for (size_t i = 0; c && i < c->nconns; i++)
+		json_object_array_add(a, conn_json(&c->conns[i]));
+	return a;
+}
+
+/* The IKE engine does not exist yet: no SA can be up. */
+static struct json_object *part_ike_sas(const struct ikbd *d)
+{
+	return json_object_new_array();
+}
+
+static const struct {
+	const char *key;
+	struct json_object *(*fn)(const struct ikbd *d);
+} status_parts[] = {
+	{ "daemon", part_daemon },
+	{ "plugins", part_plugins },
+	{ "conns", part_conns },
+	{ "ike_sas", part_ike_sas },
+};
+
+struct json_object *status_json(const struct ikbd *d)
+{
+	struct json_object *o = json_object_new_object();
+
+	for (size_t i = 0; i < sizeof(status_parts) / sizeof(status_parts[0]);
+	     i++)
+		json_object_object_add(o, status_parts[i].key,
+				       status_parts[i].fn(d));
+	return o;
+}
