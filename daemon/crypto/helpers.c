@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <errno.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include <event2/event.h>
+
+#include "crypto/helpers.h"
+#include "log.h"
+
+struct job {
+	helper_job_fn *run;
+	helper_done_fn *done;
+	void *arg;
+	struct job *next;
+};
+
+struct queue {
+	struct job *head, *tail;
+};
+
+static struct {
+	pthread_mutex_t lock;
+	pthread_cond_t wake;
+	struct queue todo, done;
+	bool stopping;
+	pthread_t *threads;
+	unsigned nthreads;
+	int efd;
+	struct event *ev;
+} pool = { .lock = PTHREAD_MUTEX_INITIALIZER,
+	   .wake = PTHREAD_COND_INITIALIZER,
+	   .efd = -1 };
+
+static void push(struct queue *q, struct job *j)
+{
+	j->next = NULL;
+	if (q->tail)
+		q->tail->next = j;
+	else
+		q->head = j;
+	q->tail = j;
+}
+
+static struct job *pop(struct queue *q)
+{
+	struct job *j = q->head;
+
+	if (j) {
+		q->head = j->next;
+		if (!q->head)
+			q->tail = NULL;
+	}
+	return j;
+}
+
+static struct job *take_all(struct queue *q)
+{
+	struct job *j = q->head;
+
+	q->head = q->tail = NULL;
+	return j;
+}
+
+static void *worker(void *unused)
+{
+	const uint64_t one = 1;
+	struct job *j;
+
+	for (;;) {
+		pthread_mutex_lock(&pool.lock);
+		while (!pool.stopping && !pool.todo.head)
+			pthread_cond_wait(&pool.wake, &pool.lock);
+		j = pool.stopping ? NULL : pop(&pool.todo);
+		pthread_mutex_unlock(&pool.lock);
+		if (!j)
+			return NULL;
+		j->run(j->arg);
+		pthread_mutex_lock(&pool.lock);
+		push(&pool.done, j);
+		pthread_mutex_unlock(&pool.lock);
+		/* Only fails if the counter would overflow: then it is set. */
+		if (write(pool.efd, &one, sizeof(one)) < 0 && errno != EAGAIN)
+			log_err("helpers: eventfd write: errno %d", errno);
+	}
+}
+
+static void deliver(struct job *j, int status)
+{
+	while (j) {
+		struct job *next = j->next;
+
+		j->done(j->arg, status);
+		free(j);
+		j = next;
+	}
+}
+
+static void on_completion(evutil_socket_t fd, short what, void *unused)
+{
+	uint64_t n;
+	struct job *j;
+
+	if (read(fd, &n, sizeof(n)) < 0 && errno != EAGAIN)
+		log_err("helpers: eventfd read: errno %d", errno);
+	pthread_mutex_lock(&pool.lock);
+	j = take_all(&pool.done);
+	pthread_mutex_unlock(&pool.lock);
+	deliver(j, 0);
+}
+
+unsigned helpers_default_count(void)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return cpus > 1 ? (unsigned)(cpus - 1) : 1;
+}
+
+static int start_threads(unsigned n)
+{
+	pool.threads = calloc(n, sizeof(*pool.threads));
+	if (!pool.threads)
+		return -ENOMEM;
+	for (pool.nthreads = 0; pool.nthreads < n; pool.nthreads++) {
+		int rc = pthread_create(&pool.threads[pool.nthreads], NULL,
+					worker, NULL);
+
+		if (rc) {
+			log_err("helpers: cannot start thread %u: errno %d",
+				pool.nthreads, rc);
+			return -rc;
+		}
+	}
+	return 0;
+}
+
+int helpers_start(unsigned n, struct event_base *base)
+{
+	int rc;
+
+	if (pool.ev)
+		return -EALREADY;
+	if (!base)
+		return -EINVAL;
+	if (n == 0)
+		n = helpers_default_count();
+	pool.stopping = false;
+	pool.efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	if (pool.efd < 0)
+		return -errno;
+	pool.ev = event_new(base, pool.efd, EV_READ | EV_PERSIST, on_completion,
+			    NULL);
+	if (!pool.ev || event_add(pool.ev, NULL) < 0) {
+		helpers_stop();
+		return -ENOMEM;
+	}
+	rc = start_threads(n);
+	if (rc)
+		helpers_stop();
+	return rc;
+}
+
+int helpers_submit(helper_job_fn *run, helper_done_fn *done, void *arg)
+{
+	struct job *j;
+
+	if (!run || !done)
+		return -EINVAL;
+	j = calloc(1, sizeof(*j));
+	if (!j)
+		return -ENOMEM;
+	*j = (struct job){ .run = run, .done = done, .arg = arg };
+	pthread_mutex_lock(&pool.lock);
+	if (pool.stopping || !pool.ev) {
+		pthread_mutex_unlock(&pool.lock);
+		free(j);
+		return -ESHUTDOWN;
+	}
+	push(&pool.todo, j);
+	pthread_cond_signal(&pool.wake);
+	pthread_mutex_unlock(&pool.lock);
+	return 0;
+}
+
+void helpers_stop(void)
+{
+	struct job *ran, *dropped;
+
+	pthread_mutex_lock(&pool.lock);
+	pool.stopping = true;
+	pthread_cond_broadcast(&pool.wake);
+	pthread_mutex_unlock(&pool.lock);
+	for (unsigned i = 0; i < pool.nthreads; i++)
+		pthread_join(pool.threads[i], NULL);
+	free(pool.threads);
+	pool.threads = NULL;
+	pool.nthreads = 0;
+	if (pool.ev)
+		event_free(pool.ev);
+	pool.ev = NULL;
+	if (pool.efd >= 0)
+		close(pool.efd);
+	pool.efd = -1;
+	pthread_mutex_lock(&pool.lock);
+	ran = take_all(&pool.done);
+	dropped = take_all(&pool.todo);
+	pthread_mutex_unlock(&pool.lock);
+	deliver(ran, 0);
+	deliver(dropped, -ECANCELED);
+}

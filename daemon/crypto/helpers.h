@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The helper pool: key exchange, signatures and SKEYSEED run on worker
+ * threads so that the event loop never blocks on them. A job owns its
+ * argument while it runs; its done callback then runs on the loop thread
+ * (from an eventfd the loop watches), where it may touch SA state.
+ */
+#ifndef IKB_CRYPTO_HELPERS_H
+#define IKB_CRYPTO_HELPERS_H
+
+struct event_base;
+
+/* Runs on a helper thread. Must not touch loop-owned state. */
+typedef void helper_job_fn(void *arg);
+/*
+ * Runs on the loop thread. status is 0 after the job ran, or -ECANCELED
+ * when helpers_stop() dropped the job before it started; either way the
+ * callback owns arg again and must free it.
+ */
+typedef void helper_done_fn(void *arg, int status);
+
+/* CPUs - 1, at least 1: the nhelpers= default. */
+unsigned helpers_default_count(void);
+
+/* n == 0 picks the default. Returns 0 or a negative errno. */
+int helpers_start(unsigned n, struct event_base *base);
+int helpers_submit(helper_job_fn *job, helper_done_fn *done, void *arg);
+/*
+ * Lets running jobs finish, joins the threads, then calls every pending
+ * done callback (with -ECANCELED for jobs that never ran). Call from the
+ * loop thread, but not from inside a done callback: it frees the event
+ * that is running it.
+ */
+void helpers_stop(void);
+
+#endif
