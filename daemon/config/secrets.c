@@ -194,9 +194,9 @@ static void add_secret(struct sctx *c, const char *file, unsigned line,
 		if (!s->s)
 			abort();
 	}
-	struct secret *e = &s->s[s->n++];
+	struct secret_entry *e = &s->s[s->n++];
 
-	*e = (struct secret){
+	*e = (struct secret_entry){
 		.type = SECRET_PSK,
 		.nsel = nsel,
 		.selectors = arena_alloc(s->arena, (nsel + 1) * sizeof(char *)),
@@ -481,7 +481,7 @@ static bool same_id(const char *sel, const char *id)
 	return !strcmp(sel, id);
 }
 
-static unsigned match_of(const struct secret *e, const char *me,
+static unsigned match_of(const struct secret_entry *e, const char *me,
 			 const char *him)
 {
 	unsigned m = 0;
@@ -506,15 +506,15 @@ static unsigned match_of(const struct secret *e, const char *me,
 	return m;
 }
 
-const struct secret *secrets_find_psk(const struct secrets *s,
+const struct secret_entry *secrets_find_psk(const struct secrets *s,
 				      const char *local_id,
 				      const char *remote_id)
 {
-	const struct secret *best = NULL;
+	const struct secret_entry *best = NULL;
 	unsigned best_match = 0;
 
 	for (size_t i = 0; s && i < s->n; i++) {
-		const struct secret *e = &s->s[i];
+		const struct secret_entry *e = &s->s[i];
 		unsigned m = match_of(e, local_id, remote_id);
 
 		switch (m) {

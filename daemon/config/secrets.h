@@ -9,7 +9,7 @@
 
 enum secret_type { SECRET_PSK };
 
-struct secret {
+struct secret_entry {
 	enum secret_type type;
 	size_t nsel;
 	char **selectors; /* "@id", an address, "%any"; none = any */
@@ -21,7 +21,7 @@ struct secret {
 
 struct secrets {
 	size_t n;
-	struct secret *s;
+	struct secret_entry *s;
 	struct cfg_arena *arena;
 };
 
@@ -32,7 +32,7 @@ struct secrets {
 int secrets_load(const char *path, struct secrets **out, struct ikb_diag *d);
 void secrets_free(struct secrets *s);
 /* libreswan's matching: both IDs beat one, one beats %any/none. */
-const struct secret *secrets_find_psk(const struct secrets *s,
+const struct secret_entry *secrets_find_psk(const struct secrets *s,
 				      const char *local_id,
 				      const char *remote_id);
 

@@ -51,7 +51,7 @@ static struct secrets *load_expect(const char *name, const char *text,
 	return s;
 }
 
-static void assert_key(const struct secret *e, const char *want)
+static void assert_key(const struct secret_entry *e, const char *want)
 {
 	assert_non_null(e);
 	assert_int_equal(e->keylen, strlen(want));
