@@ -1,0 +1,303 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The first Child SA, carried by IKE_AUTH (RFC 7296 §1.2): SA with the
+ * ESP SPI, TSi/TSr, USE_TRANSPORT_MODE and ESP_TFC_PADDING_NOT_SUPPORTED.
+ * A Child SA that fails leaves the IKE SA established (§2.21).
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ike/child_sa.h"
+#include "ike/engine.h"
+#include "ike/ts.h"
+#include "plugin/plugin_set.h"
+
+int child_out_init(struct child_out *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->store = calloc(1, sizeof(*o->store));
+	return o->store ? 0 : -ENOMEM;
+}
+
+void child_out_fini(struct child_out *o)
+{
+	free(o->store);
+	o->store = NULL;
+}
+
+static int esp_list(struct ike_sa *sa, const struct ikb_section *conn,
+		    struct ikb_proposal_list *l, struct ikb_error *err)
+{
+	int rc = conn_proposals(sa->e, conn, IKB_PROTO_ESP, l, err);
+
+	if (!rc && (rc = child_esn_offer(conn, l)))
+		snprintf(err->msg, sizeof(err->msg),
+			 "esn: too many transforms");
+	return rc;
+}
+
+/* The conn's selector, through the child.plan hook (its first entry). */
+static int plan_ts(struct ike_sa *sa, const struct conn_view *v,
+		   struct ikb_selector *ts, struct ikb_error *err)
+{
+	struct ikb_child_plan *plan = calloc(1, sizeof(*plan));
+	int rc;
+
+	if (!plan)
+		return -ENOMEM;
+	ts_from_conn(v, &plan->c[0].ts);
+	plan->c[0].cpu = -1;
+	plan->n = 1;
+	rc = plugin_set_child_plan(engine_plugins(sa->e), v->s, plan, err);
+	*ts = plan->c[0].ts;
+	if (!rc && plan->n > 1)
+		ike_sa_log(
+			sa, IKB_LOG_NOTICE,
+			"the plan has %u Child SAs; IKE_AUTH brings the first, the others need CREATE_CHILD_SA (not implemented yet)",
+			plan->n);
+	free(plan);
+	return rc;
+}
+
+static void add_ts(struct ikb_wire_msg *m, struct child_out *o,
+		   const struct ikb_selector *ts, bool initiator)
+{
+	struct ikb_wire_payload *p;
+
+	/* TSi is the initiator's side: our src when we initiated */
+	ts_to_wire(initiator ? &ts->src : &ts->dst,
+		   initiator ? ts->src_plen : ts->dst_plen, ts->proto,
+		   initiator ? ts->sport : ts->dport, &o->ts_i);
+	ts_to_wire(initiator ? &ts->dst : &ts->src,
+		   initiator ? ts->dst_plen : ts->src_plen, ts->proto,
+		   initiator ? ts->dport : ts->sport, &o->ts_r);
+	p = msg_add(m, IKB_PT_TSI);
+	p->u.ts = (struct ikb_wire_ts_pld){ 1, &o->ts_i };
+	p = msg_add(m, IKB_PT_TSR);
+	p->u.ts = (struct ikb_wire_ts_pld){ 1, &o->ts_r };
+}
+
+static int add_sa(struct ikb_wire_msg *m, struct child_out *o,
+		  const struct ikb_proposal_list *l, uint8_t num, uint32_t spi)
+{
+	struct ikb_wire_payload *p;
+	uint32_t nspi = htonl(spi);
+
+	memcpy(o->spi, &nspi, 4);
+	p = msg_add(m, IKB_PT_SA);
+	return ikb_wire_sa_from_proposals(o->store, l, num, o->spi, 4,
+					  &p->u.sa);
+}
+
+int child_offer(struct ike_sa *sa, const struct conn_view *v,
+		struct ikb_wire_msg *m, struct child_out *o,
+		struct ikb_error *err)
+{
+	struct child_sa *c = child_sa_new(sa, v->mode);
+	int rc = c ? 0 : -ENOMEM;
+
+	if (!rc)
+		sa->pending = c;
+	if (!rc)
+		rc = esp_list(sa, v->s, &o->l, err);
+	if (!rc)
+		rc = plan_ts(sa, v, &c->ts, err);
+	if (!rc)
+		rc = child_sa_alloc_spi(sa, c, err);
+	if (rc)
+		return rc;
+	if (v->mode == IKB_MODE_TRANSPORT)
+		msg_notify(m, IKB_N_USE_TRANSPORT_MODE, NULL, 0);
+	msg_notify(m, IKB_N_ESP_TFC_PADDING_NOT_SUPPORTED, NULL, 0);
+	rc = add_sa(m, o, &o->l, 1, c->spi_in);
+	add_ts(m, o, &c->ts, true);
+	return rc;
+}
+
+/* The wire proposal numbered num: where the peer's ESP SPI is. */
+static const struct ikb_wire_proposal *wire_prop(const struct ikb_wire_sa *w,
+						 uint8_t num)
+{
+	for (unsigned i = 0; i < w->n_prop; i++)
+		if (w->prop[i].num == num)
+			return &w->prop[i];
+	return NULL;
+}
+
+/* Select one of the offered proposals: 0, or the notify to answer. */
+static uint16_t select_esp(struct ike_sa *sa, const struct ikb_section *conn,
+			   const struct ikb_wire_sa *w, struct child_sa *c,
+			   uint8_t *num, const char *who)
+{
+	struct ikb_proposal_list *ours = calloc(1, sizeof(*ours));
+	struct ikb_proposal_list *got = calloc(1, sizeof(*got));
+	uint8_t nums[IKB_PROPOSALS_MAX];
+	struct ikb_error err = { "" };
+	void *st;
+	const struct ikb_proposals_ops *ops = engine_proposals(sa->e, &st);
+	const struct ikb_wire_proposal *wp = NULL;
+	unsigned n = 0;
+	uint16_t rc = IKB_N_NO_PROPOSAL_CHOSEN;
+
+	if (ours && got && !esp_list(sa, conn, ours, &err) &&
+	    ikb_wire_sa_to_proposals(w, got, nums) > 0 &&
+	    !ops->select(st, ours, got, &c->prop, &n, &err) && n &&
+	    n <= got->n && (wp = wire_prop(w, nums[n - 1])) &&
+	    wp->spi_size == 4) {
+		uint32_t spi;
+
+		memcpy(&spi, wp->spi, 4);
+		*num = nums[n - 1];
+		c->spi_out = ntohl(spi);
+		rc = 0;
+	}
+	if (rc)
+		ike_sa_log(sa, IKB_LOG_WARNING, "Child SA: %s: %s", who,
+			   err.msg[0] ? err.msg : "no usable ESP proposal");
+	free(ours);
+	free(got);
+	return rc;
+}
+
+static uint16_t respond_child(struct ike_sa *sa, const struct conn_view *v,
+			      const struct ikb_wire_msg *req,
+			      struct child_sa *c, uint8_t *num)
+{
+	const struct ikb_wire_payload *w = ikb_wire_find(req, IKB_PT_SA);
+	const struct ikb_wire_payload *tsi = ikb_wire_find(req, IKB_PT_TSI);
+	const struct ikb_wire_payload *tsr = ikb_wire_find(req, IKB_PT_TSR);
+	bool transport = ikb_wire_find_notify(req, IKB_N_USE_TRANSPORT_MODE);
+	struct ikb_selector ours;
+	struct ikb_error err = { "" };
+	uint16_t n;
+
+	if (!tsi || !tsr)
+		return IKB_N_TS_UNACCEPTABLE;
+	if ((n = select_esp(sa, v->s, &w->u.sa, c, num, "peer's offer")))
+		return n;
+	if (transport != (v->mode == IKB_MODE_TRANSPORT)) {
+		ike_sa_log(sa, IKB_LOG_WARNING,
+			   "Child SA: peer asks for %s mode, conn has type=%s",
+			   transport ? "transport" : "tunnel",
+			   v->mode == IKB_MODE_TRANSPORT ? "transport" :
+							   "tunnel");
+		return IKB_N_NO_PROPOSAL_CHOSEN;
+	}
+	if (plan_ts(sa, v, &ours, &err) ||
+	    ts_select(&ours, &tsr->u.ts, &tsi->u.ts, false, &c->ts)) {
+		ike_sa_log(
+			sa, IKB_LOG_WARNING,
+			"Child SA: TS_UNACCEPTABLE: the peer's selectors do not meet ours %s",
+			err.msg);
+		return IKB_N_TS_UNACCEPTABLE;
+	}
+	if (child_sa_alloc_spi(sa, c, &err) || child_sa_install(sa, c, &err)) {
+		ike_sa_log(sa, IKB_LOG_ERR, "Child SA: kernel: %s", err.msg);
+		return IKB_N_NO_PROPOSAL_CHOSEN;
+	}
+	return 0;
+}
+
+void child_respond(struct ike_sa *sa, const struct conn_view *v,
+		   const struct ikb_wire_msg *req, struct ikb_wire_msg *resp,
+		   struct child_out *o)
+{
+	struct child_sa *c;
+	uint8_t num = 1;
+	uint16_t n;
+
+	if (!ikb_wire_find(req, IKB_PT_SA))
+		return; /* no Child SA asked for */
+	c = child_sa_new(sa, v->mode);
+	n = c ? respond_child(sa, v, req, c, &num) : IKB_N_NO_PROPOSAL_CHOSEN;
+	if (n) {
+		if (c)
+			child_sa_free(sa, c);
+		msg_notify(resp, n, NULL, 0);
+		return;
+	}
+	c->next = sa->children;
+	sa->children = c;
+	if (c->mode == IKB_MODE_TRANSPORT)
+		msg_notify(resp, IKB_N_USE_TRANSPORT_MODE, NULL, 0);
+	msg_notify(resp, IKB_N_ESP_TFC_PADDING_NOT_SUPPORTED, NULL, 0);
+	o->l.n = 1;
+	o->l.p[0] = c->prop;
+	add_sa(resp, o, &o->l, num, c->spi_in);
+	add_ts(resp, o, &c->ts, false);
+	ike_sa_log(sa, IKB_LOG_NOTICE,
+		   "Child SA established: reqid %u, SPIs in %08x out %08x",
+		   c->reqid, c->spi_in, c->spi_out);
+}
+
+static int accept_child(struct ike_sa *sa, const struct ikb_wire_msg *resp,
+			struct child_sa *c)
+{
+	const struct ikb_section *conn = engine_conn(sa->e, sa->conn);
+	const struct ikb_wire_payload *w = ikb_wire_find(resp, IKB_PT_SA);
+	const struct ikb_wire_payload *tsi = ikb_wire_find(resp, IKB_PT_TSI);
+	const struct ikb_wire_payload *tsr = ikb_wire_find(resp, IKB_PT_TSR);
+	bool transport = ikb_wire_find_notify(resp, IKB_N_USE_TRANSPORT_MODE);
+	struct ikb_selector got;
+	struct ikb_error err = { "" };
+	uint8_t num;
+
+	if (!conn || !w || !tsi || !tsr || w->u.sa.n_prop != 1) {
+		ike_sa_log(sa, IKB_LOG_WARNING,
+			   "Child SA: response lacks SA, TSi or TSr");
+		return -EBADMSG;
+	}
+	if (select_esp(sa, conn, &w->u.sa, c, &num, "responder's choice"))
+		return -EBADMSG;
+	if (transport != (c->mode == IKB_MODE_TRANSPORT)) {
+		ike_sa_log(sa, IKB_LOG_WARNING,
+			   "Child SA: responder did not agree to %s mode",
+			   c->mode == IKB_MODE_TRANSPORT ? "transport" :
+							   "tunnel");
+		return -EBADMSG;
+	}
+	if (ts_select(&c->ts, &tsi->u.ts, &tsr->u.ts, true, &got)) {
+		ike_sa_log(sa, IKB_LOG_WARNING,
+			   "Child SA: responder's TS are not within ours");
+		return -EBADMSG;
+	}
+	c->ts = got;
+	if (child_sa_install(sa, c, &err)) {
+		ike_sa_log(sa, IKB_LOG_ERR, "Child SA: kernel: %s", err.msg);
+		return -EIO;
+	}
+	return 0;
+}
+
+void child_accept(struct ike_sa *sa, const struct ikb_wire_msg *resp)
+{
+	struct child_sa *c = sa->pending;
+	const struct ikb_wire_payload *p = NULL;
+
+	if (!c)
+		return;
+	sa->pending = NULL;
+	while ((p = ikb_wire_next_notify(resp, p))) {
+		if (!ikb_wire_notify_is_error(p->u.notify.type))
+			continue;
+		ike_sa_log(
+			sa, IKB_LOG_WARNING,
+			"Child SA refused by the peer: %s; the IKE SA stays up",
+			ikb_wire_notify_name(p->u.notify.type) ?: "error");
+		child_sa_free(sa, c);
+		return;
+	}
+	if (accept_child(sa, resp, c)) {
+		/* Deleting it at the peer needs INFORMATIONAL: next piece. */
+		child_sa_free(sa, c);
+		return;
+	}
+	c->next = sa->children;
+	sa->children = c;
+	ike_sa_log(sa, IKB_LOG_NOTICE,
+		   "Child SA established: reqid %u, SPIs in %08x out %08x",
+		   c->reqid, c->spi_in, c->spi_out);
+}

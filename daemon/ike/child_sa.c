@@ -1,0 +1,242 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * A Child SA's life in the kernel: the inbound SPI first (a larval SA),
+ * then KEYMAT, both SAs and their policies; any failure takes back what
+ * was installed so that the kernel never keeps half a Child SA.
+ */
+#include <errno.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "config/config.h"
+#include "crypto/crypto.h"
+#include "ike/child_sa.h"
+#include "ike/engine.h"
+#include "plugin/plugin_set.h"
+
+struct child_sa *child_sa_new(struct ike_sa *sa, enum ikb_mode mode)
+{
+	struct child_sa *c = calloc(1, sizeof(*c));
+
+	if (!c)
+		return NULL;
+	c->reqid = sa->e->next_reqid++;
+	c->mode = mode;
+	c->created = time(NULL);
+	return c;
+}
+
+int child_sa_alloc_spi(struct ike_sa *sa, struct child_sa *c,
+		       struct ikb_error *err)
+{
+	void *st;
+	const struct ikb_kernel_ops *k = engine_kernel(sa->e, &st);
+	int rc;
+
+	if (!k) {
+		snprintf(err->msg, sizeof(err->msg),
+			 "no kernel plugin is loaded");
+		return -ENOTSUP;
+	}
+	rc = k->spi_alloc(st, &sa->path.remote, &sa->path.local, IPPROTO_ESP,
+			  c->reqid, &c->spi_in, err);
+	c->spi_allocated = rc == 0;
+	return rc;
+}
+
+static void swap_sel(const struct ikb_selector *in, struct ikb_selector *out)
+{
+	*out = *in;
+	out->src = in->dst;
+	out->dst = in->src;
+	out->src_plen = in->dst_plen;
+	out->dst_plen = in->src_plen;
+	out->sport = in->dport;
+	out->dport = in->sport;
+}
+
+/* out: this host → peer. The initiator's "i" keys protect i → r. */
+static void fill_sa(const struct ike_sa *ike, const struct child_sa *c,
+		    const struct child_keys *k, bool out, struct ikb_sa *sa)
+{
+	bool use_i = out == ike->initiator;
+	const struct secret *ek = use_i ? &k->encr_i : &k->encr_r;
+	const struct secret *ik = use_i ? &k->integ_i : &k->integ_r;
+	const struct ikb_transform *esn = prop_xf(&c->prop, IKB_XF_ESN);
+	struct ikb_alg *enc = sa->aead.name[0] ? &sa->aead : &sa->encr;
+
+	sa->src = out ? ike->path.local : ike->path.remote;
+	sa->dst = out ? ike->path.remote : ike->path.local;
+	sa->spi = out ? c->spi_out : c->spi_in;
+	sa->proto = IPPROTO_ESP;
+	sa->mode = c->mode;
+	sa->dir = out ? IKB_DIR_OUT : IKB_DIR_IN;
+	sa->reqid = c->reqid;
+	if (out)
+		sa->sel = c->ts;
+	else
+		swap_sel(&c->ts, &sa->sel);
+	sa->esn = esn && esn->id == 1;
+	sa->cpu = -1;
+	memcpy(enc->key, ek->ptr,
+	       ek->len < IKB_KEY_MAX ? ek->len : IKB_KEY_MAX);
+	if (ik->len && sa->integ.name[0])
+		memcpy(sa->integ.key, ik->ptr,
+		       ik->len < IKB_KEY_MAX ? ik->len : IKB_KEY_MAX);
+}
+
+static int keymat(const struct ike_sa *ike, const struct ikb_sa *tmpl,
+		  struct child_keys *k, struct ikb_error *err)
+{
+	const struct ikb_alg *enc =
+		tmpl->aead.name[0] ? &tmpl->aead : &tmpl->encr;
+	struct crypto_err cerr = { 0 };
+	int rc = child_keys_derive(
+		ike->prf_id, secret_view(&ike->keys->sk_d), CBYTES(NULL, 0),
+		CBYTES(ike->ni, ike->ni_len), CBYTES(ike->nr, ike->nr_len),
+		enc->key_bits / 8u, tmpl->integ.key_bits / 8u, k, &cerr);
+
+	if (rc)
+		snprintf(err->msg, sizeof(err->msg), "KEYMAT: %s", cerr.msg);
+	return rc;
+}
+
+static void policy(const struct ike_sa *ike, const struct child_sa *c,
+		   enum ikb_dir dir, struct ikb_policy *p)
+{
+	bool out = dir == IKB_DIR_OUT;
+
+	memset(p, 0, sizeof(*p));
+	if (out)
+		p->sel = c->ts;
+	else
+		swap_sel(&c->ts, &p->sel);
+	p->dir = dir;
+	/* more specific selectors first, as the kernel has no LPM here */
+	p->priority =
+		2000u - c->ts.src_plen - c->ts.dst_plen - (c->ts.proto ? 1 : 0);
+	p->mode = c->mode;
+	p->tmpl_src = out ? ike->path.local : ike->path.remote;
+	p->tmpl_dst = out ? ike->path.remote : ike->path.local;
+	p->proto = IPPROTO_ESP;
+	p->reqid = c->reqid;
+}
+
+static void uninstall(struct ike_sa *ike, struct child_sa *c)
+{
+	void *st;
+	const struct ikb_kernel_ops *k = engine_kernel(ike->e, &st);
+	struct ikb_error err;
+
+	if (!k)
+		return;
+	while (c->npol > 0)
+		k->policy_del(st, &c->pol[--c->npol], &err);
+	if (c->sa_out_done)
+		k->sa_del(st, &ike->path.remote, c->spi_out, IPPROTO_ESP, &err);
+	if (c->sa_in_done || c->spi_allocated)
+		k->sa_del(st, &ike->path.local, c->spi_in, IPPROTO_ESP, &err);
+	c->sa_out_done = c->sa_in_done = c->spi_allocated = false;
+}
+
+static int kernel_install(struct ike_sa *ike, struct child_sa *c,
+			  struct ikb_error *err)
+{
+	void *st;
+	const struct ikb_kernel_ops *k = engine_kernel(ike->e, &st);
+	enum ikb_dir dirs[3] = { IKB_DIR_OUT, IKB_DIR_IN, IKB_DIR_FWD };
+	unsigned n = c->mode == IKB_MODE_TUNNEL ? 3 : 2;
+	int rc = k->sa_add(st, &c->sa_out, err);
+
+	c->sa_out_done = rc == 0;
+	if (!rc && !(rc = k->sa_update(st, &c->sa_in, err)))
+		c->sa_in_done = true;
+	for (unsigned i = 0; !rc && i < n; i++) {
+		policy(ike, c, dirs[i], &c->pol[i]);
+		if (!(rc = k->policy_add(st, &c->pol[i], err)))
+			c->npol++;
+	}
+	if (rc)
+		uninstall(ike, c);
+	return rc;
+}
+
+int child_sa_install(struct ike_sa *ike, struct child_sa *c,
+		     struct ikb_error *err)
+{
+	const struct ikb_section *conn = engine_conn(ike->e, ike->conn);
+	void *st;
+	const struct ikb_proposals_ops *ops = engine_proposals(ike->e, &st);
+	struct ikb_sa tmpl = { 0 };
+	struct child_keys k = { 0 };
+	int rc = conn ? 0 : -ENOENT;
+
+	if (rc)
+		snprintf(err->msg, sizeof(err->msg), "conn was removed");
+	if (!rc)
+		rc = ops->kernel_algs(st, &c->prop, &tmpl, err);
+	if (!rc)
+		rc = keymat(ike, &tmpl, &k, err);
+	c->sa_out = c->sa_in = tmpl;
+	if (!rc) {
+		fill_sa(ike, c, &k, true, &c->sa_out);
+		fill_sa(ike, c, &k, false, &c->sa_in);
+		rc = plugin_set_child_tune(engine_plugins(ike->e), conn,
+					   &c->sa_out, err);
+	}
+	if (!rc)
+		rc = plugin_set_child_tune(engine_plugins(ike->e), conn,
+					   &c->sa_in, err);
+	if (!rc)
+		rc = kernel_install(ike, c, err);
+	child_keys_free(&k);
+	/* the kernel has the keys now; keep only what status shows */
+	secret_wipe(c->sa_in.aead.key, IKB_KEY_MAX);
+	secret_wipe(c->sa_in.encr.key, IKB_KEY_MAX);
+	secret_wipe(c->sa_in.integ.key, IKB_KEY_MAX);
+	secret_wipe(c->sa_out.aead.key, IKB_KEY_MAX);
+	secret_wipe(c->sa_out.encr.key, IKB_KEY_MAX);
+	secret_wipe(c->sa_out.integ.key, IKB_KEY_MAX);
+	return rc;
+}
+
+void child_sa_free(struct ike_sa *sa, struct child_sa *c)
+{
+	uninstall(sa, c);
+	secret_wipe(c, sizeof(*c));
+	free(c);
+}
+
+static int add_esn(struct ikb_proposal *p, uint16_t id)
+{
+	if (p->n >= IKB_PROPOSAL_MAX_XFORMS)
+		return -E2BIG;
+	p->xf[p->n++] = (struct ikb_transform){ IKB_XF_ESN, id, 0 };
+	return 0;
+}
+
+int child_esn_offer(const struct ikb_section *conn, struct ikb_proposal_list *l)
+{
+	const struct ikb_value *esn = cfg_get(conn, "esn");
+	const struct ikb_value *w = cfg_get(conn, "replay-window");
+	bool yes = esn && (!strcasecmp(esn->value, "yes") ||
+			   !strcasecmp(esn->value, "either"));
+	bool no = !esn || strcasecmp(esn->value, "yes");
+	int rc = 0;
+
+	/* the kernel refuses ESN without a replay window */
+	if (w && strtoul(w->value, NULL, 0) == 0)
+		yes = false, no = true;
+	for (unsigned i = 0; !rc && i < l->n; i++) {
+		if (prop_xf(&l->p[i], IKB_XF_ESN))
+			continue; /* esp= said it */
+		if (yes)
+			rc = add_esn(&l->p[i], 1);
+		if (!rc && no)
+			rc = add_esn(&l->p[i], 0);
+	}
+	return rc;
+}

@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * A conn seen from one side: left/right become local/remote, and the
+ * values the engine needs are parsed once. The config checker has already
+ * refused bad syntax, so an error here means a value ikebana cannot use
+ * yet (a DNS name for left=, say) and is reported, not assumed.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "config/config.h"
+#include "ike/engine.h"
+#include "plugin/conf_load.h"
+
+static const char *get(const struct ikb_section *s, const char *side,
+		       const char *key)
+{
+	char k[64];
+	const struct ikb_value *v;
+
+	snprintf(k, sizeof(k), "%s%s", side, key);
+	v = cfg_get(s, k);
+	return v ? v->value : NULL;
+}
+
+static int parse_addr(const char *t, struct ikb_addr *a)
+{
+	memset(a, 0, sizeof(*a));
+	if (!t || !strncmp(t, "%any", 4))
+		return 0; /* AF_UNSPEC: any */
+	if (inet_pton(AF_INET, t, a->bytes) == 1)
+		return a->family = AF_INET, 0;
+	if (inet_pton(AF_INET6, t, a->bytes) == 1)
+		return a->family = AF_INET6, 0;
+	return -EINVAL;
+}
+
+static int parse_subnet(const char *t, struct ikb_addr *a, uint8_t *plen)
+{
+	char buf[64];
+	char *slash;
+	unsigned long n;
+
+	snprintf(buf, sizeof(buf), "%s", t);
+	slash = strchr(buf, '/');
+	if (slash)
+		*slash = '\0';
+	if (parse_addr(buf, a) || a->family == AF_UNSPEC)
+		return -EINVAL;
+	*plen = a->family == AF_INET ? 32 : 128;
+	if (!slash)
+		return 0;
+	n = strtoul(slash + 1, NULL, 10);
+	if (n > *plen)
+		return -EINVAL;
+	*plen = (uint8_t)n;
+	return 0;
+}
+
+static const struct {
+	const char *name;
+	unsigned num;
+} protos[] = { { "icmp", 1 },	 { "tcp", 6 },	  { "udp", 17 },
+	       { "gre", 47 },	 { "esp", 50 },	  { "ah", 51 },
+	       { "icmpv6", 58 }, { "sctp", 132 }, { "%any", 0 } },
+  services[] = { { "ssh", 22 },	   { "domain", 53 },  { "http", 80 },
+		 { "https", 443 }, { "isakmp", 500 }, { "%any", 0 } };
+
+static unsigned lookup(const char *t, size_t len, bool ports)
+{
+	size_t n = ports ? sizeof(services) / sizeof(services[0]) :
+			   sizeof(protos) / sizeof(protos[0]);
+
+	for (size_t i = 0; i < n; i++) {
+		const char *name = ports ? services[i].name : protos[i].name;
+
+		if (strlen(name) == len && !strncasecmp(name, t, len))
+			return ports ? services[i].num : protos[i].num;
+	}
+	return (unsigned)strtoul(t, NULL, 10);
+}
+
+static void parse_protoport(const char *t, struct conn_end *end)
+{
+	const char *slash;
+
+	if (!t)
+		return;
+	slash = strchr(t, '/');
+	end->proto = (uint8_t)lookup(t, slash ? (size_t)(slash - t) : strlen(t),
+				     false);
+	if (slash)
+		end->port =
+			(uint16_t)lookup(slash + 1, strlen(slash + 1), true);
+}
+
+static int parse_end(const struct ikb_section *s, const char *side,
+		     struct conn_end *end, struct ikb_error *err)
+{
+	const char *host = get(s, side, ""), *net = get(s, side, "subnet");
+
+	memset(end, 0, sizeof(*end));
+	if (parse_addr(host, &end->addr)) {
+		snprintf(
+			err->msg, sizeof(err->msg),
+			"conn %s: %s=%s: only IP addresses and %%any are supported for now",
+			s->name, side, host);
+		return -EINVAL;
+	}
+	end->id = get(s, side, "id");
+	end->net = end->addr;
+	end->plen = end->addr.family == AF_INET ? 32 : 128;
+	if (net && parse_subnet(net, &end->net, &end->plen)) {
+		snprintf(err->msg, sizeof(err->msg),
+			 "conn %s: %ssubnet=%s: not a subnet", s->name, side,
+			 net);
+		return -EINVAL;
+	}
+	parse_protoport(get(s, side, "protoport"), end);
+	return 0;
+}
+
+int conn_view_init(const struct ikb_section *s, bool left_is_local,
+		   struct conn_view *v, struct ikb_error *err)
+{
+	const struct ikb_value *type = cfg_get(s, "type");
+	int rc;
+
+	v->s = s;
+	rc = parse_end(s, left_is_local ? "left" : "right", &v->local, err);
+	if (!rc)
+		rc = parse_end(s, left_is_local ? "right" : "left", &v->remote,
+			       err);
+	v->mode = type && !strcasecmp(type->value, "transport") ?
+			  IKB_MODE_TRANSPORT :
+			  IKB_MODE_TUNNEL;
+	return rc;
+}
+
+int conn_view_local(const struct ike_engine *e, const struct ikb_section *s,
+		    struct conn_view *v, struct ikb_error *err)
+{
+	int rc = conn_view_init(s, true, v, err);
+
+	if (!rc && v->local.addr.family &&
+	    e->io.is_local(e->io.ctx, &v->local.addr) && v->remote.addr.family)
+		return 0;
+	rc = conn_view_init(s, false, v, err);
+	if (!rc && v->local.addr.family &&
+	    e->io.is_local(e->io.ctx, &v->local.addr) && v->remote.addr.family)
+		return 0;
+	if (!rc)
+		snprintf(
+			err->msg, sizeof(err->msg),
+			"conn %s: neither left= nor right= is an address of this host with a known peer address",
+			s->name);
+	return -EADDRNOTAVAIL;
+}
+
+/* retransmit-interval: libreswan's kt_milliseconds, plain numbers are ms. */
+static unsigned long long ms_value(const char *t, unsigned long long plain)
+{
+	unsigned long long ms;
+	size_t n = strspn(t, "0123456789");
+
+	if (n && !t[n])
+		return strtoull(t, NULL, 10) * plain;
+	return cfg_parse_duration_ms(t, &ms) ? ms : 0;
+}
+
+void conn_timing(const struct ikb_section *s, unsigned *interval_ms,
+		 unsigned long long *timeout_ms)
+{
+	const struct ikb_value *iv =
+		s ? cfg_get(s, "retransmit-interval") : NULL;
+	const struct ikb_value *to =
+		s ? cfg_get(s, "retransmit-timeout") : NULL;
+	unsigned long long x;
+
+	*interval_ms = 500;
+	*timeout_ms = 60000;
+	if (iv && (x = ms_value(iv->value, 1)) > 0 && x < 60000)
+		*interval_ms = (unsigned)x;
+	if (to && (x = ms_value(to->value, 1000)) > 0)
+		*timeout_ms = x;
+}
+
+int conn_proposals(const struct ike_engine *e, const struct ikb_section *s,
+		   enum ikb_protocol proto, struct ikb_proposal_list *out,
+		   struct ikb_error *err)
+{
+	const struct ikb_value *v =
+		cfg_get(s, proto == IKB_PROTO_IKE ? "ike" : "esp");
+	void *st;
+	const struct ikb_proposals_ops *ops = engine_proposals(e, &st);
+
+	memset(out, 0, sizeof(*out));
+	if (!ops) {
+		snprintf(err->msg, sizeof(err->msg),
+			 "no plugin provides proposals (load esp-proposals)");
+		return -ENOTSUP;
+	}
+	if (v)
+		return ops->parse(st, proto, v->value, out, err);
+	if (ops->defaults(st, proto, out)) {
+		snprintf(err->msg, sizeof(err->msg),
+			 "the proposals plugin has no defaults");
+		return -EINVAL;
+	}
+	return 0;
+}

@@ -1,0 +1,271 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The engine: life cycle, the operator's verbs (up, down, auto=start) and
+ * the first look at every datagram. Before anything is decrypted a
+ * message must name an SA we have, come from its peer, and carry the
+ * message id the window expects; anything else is dropped with a log
+ * line and changes no state.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <event2/event.h>
+
+#include "config/config.h"
+#include "ike/engine.h"
+#include "log.h"
+#include "plugin/conf_load.h"
+
+const struct ikb_section *engine_conn(const struct ike_engine *e,
+				      const char *name)
+{
+	return cfg_conn_find(e->lc->cfg, name);
+}
+
+struct plugin_set *engine_plugins(const struct ike_engine *e)
+{
+	return e->lc->plugins;
+}
+
+const struct ikb_proposals_ops *engine_proposals(const struct ike_engine *e,
+						 void **state)
+{
+	return plugin_set_proposals(e->lc->plugins, state);
+}
+
+const struct ikb_kernel_ops *engine_kernel(const struct ike_engine *e,
+					   void **state)
+{
+	return plugin_set_kernel(e->lc->plugins, state);
+}
+
+static unsigned setup_uint(const struct cfg *c, const char *key, unsigned dflt)
+{
+	const struct ikb_value *v = cfg_get(&c->setup, key);
+
+	return v ? (unsigned)strtoul(v->value, NULL, 10) : dflt;
+}
+
+void ike_engine_set_conf(struct ike_engine *e, const struct loaded_conf *lc)
+{
+	e->lc = lc;
+	/* libreswan's defaults */
+	e->ddos_threshold = setup_uint(lc->cfg, "ddos-ike-threshold", 25000);
+	e->max_halfopen = setup_uint(lc->cfg, "max-halfopen-ike", 50000);
+}
+
+struct ike_engine *ike_engine_new(struct event_base *base,
+				  const struct loaded_conf *lc,
+				  const struct ike_io *io)
+{
+	struct ike_engine *e = calloc(1, sizeof(*e));
+
+	if (!e)
+		return NULL;
+	e->base = base;
+	e->io = *io;
+	e->next_reqid = 1;
+	ike_engine_set_conf(e, lc);
+	if (cookie_init(e)) {
+		ike_engine_free(e);
+		return NULL;
+	}
+	return e;
+}
+
+void ike_engine_free(struct ike_engine *e)
+{
+	if (!e)
+		return;
+	ike_sa_free_all(e);
+	cookie_fini(e);
+	free(e);
+}
+
+int ike_engine_up(struct ike_engine *e, const char *name, struct ikb_error *err)
+{
+	const struct ikb_section *conn = engine_conn(e, name);
+	struct ike_path p = { .lport = 500, .rport = 500 };
+	struct conn_view v;
+	struct ike_sa *sa;
+	int rc;
+
+	if (!conn) {
+		snprintf(err->msg, sizeof(err->msg), "no conn %s", name);
+		return -ENOENT;
+	}
+	if (ike_sa_find_conn(e, name, NULL)) {
+		snprintf(err->msg, sizeof(err->msg),
+			 "conn %s already has an IKE SA", name);
+		return -EALREADY;
+	}
+	rc = conn_view_local(e, conn, &v, err);
+	if (rc)
+		return rc;
+	p.local = v.local.addr;
+	p.remote = v.remote.addr;
+	sa = ike_sa_new(e, name, &p, NULL);
+	if (!sa) {
+		snprintf(err->msg, sizeof(err->msg), "out of memory");
+		return -ENOMEM;
+	}
+	conn_timing(conn, &sa->rtx.interval_ms, &sa->rtx.timeout_ms);
+	ike_sa_log(sa, IKB_LOG_INFO, "initiating IKE_SA_INIT");
+	rc = ike_sa_init_start(sa, err);
+	if (rc)
+		ike_sa_delete(sa, err->msg);
+	return rc;
+}
+
+int ike_engine_down(struct ike_engine *e, const char *name,
+		    struct ikb_error *err)
+{
+	struct ike_sa *sa;
+	unsigned n = 0;
+
+	/* TODO(next piece): send Delete in an INFORMATIONAL exchange. */
+	while ((sa = ike_sa_find_conn(e, name, NULL))) {
+		ike_sa_delete(sa, "ikebana down");
+		n++;
+	}
+	if (n)
+		return 0;
+	snprintf(err->msg, sizeof(err->msg), "conn %s has no IKE SA", name);
+	return -ENOENT;
+}
+
+void ike_engine_start_auto(struct ike_engine *e)
+{
+	const struct cfg *c = e->lc->cfg;
+
+	for (size_t i = 0; i < c->nconns; i++) {
+		const struct ikb_value *a = cfg_get(&c->conns[i], "auto");
+		struct ikb_error err = { "" };
+
+		if (a && !strcasecmp(a->value, "start") &&
+		    ike_engine_up(e, c->conns[i].name, &err))
+			log_warn("conn %s: auto=start: %s", c->conns[i].name,
+				 err.msg);
+	}
+}
+
+static void on_response(struct ike_sa *sa, const struct ikb_wire_hdr *h,
+			const uint8_t *buf, size_t len)
+{
+	char why[96];
+
+	if (!sa->rtx.req) {
+		log_wire_drop(&sa->path, "response without a request", NULL);
+	} else if (h->msgid != sa->rtx.req_msgid) {
+		snprintf(why, sizeof(why),
+			 "response message id %" PRIu32 ", expected %" PRIu32,
+			 h->msgid, sa->rtx.req_msgid);
+		log_wire_drop(&sa->path, why, NULL);
+	} else if (h->exchange == IKB_EXCH_IKE_SA_INIT &&
+		   sa->state == IKE_SA_INIT_I) {
+		ike_sa_init_response(sa, buf, len);
+	} else if (h->exchange == IKB_EXCH_IKE_AUTH &&
+		   sa->state == IKE_SA_AUTH_I) {
+		ike_auth_response(sa, buf, len);
+	} else {
+		snprintf(why, sizeof(why), "unexpected %s response (%s)",
+			 ikb_wire_exchange_name(h->exchange) ?: "unknown",
+			 ike_sa_state_name(sa->state));
+		log_wire_drop(&sa->path, why, NULL);
+	}
+}
+
+static void on_request(struct ike_sa *sa, const struct ikb_wire_hdr *h,
+		       const uint8_t *buf, size_t len)
+{
+	char why[96];
+
+	if (sa->rtx.resp && h->msgid == sa->rtx.resp_msgid &&
+	    h->msgid + 1 == sa->next_peer_msgid) {
+		rtx_replay(sa);
+	} else if (h->msgid != sa->next_peer_msgid) {
+		snprintf(why, sizeof(why),
+			 "request message id %" PRIu32 ", expected %" PRIu32,
+			 h->msgid, sa->next_peer_msgid);
+		log_wire_drop(&sa->path, why, NULL);
+	} else if (h->exchange == IKB_EXCH_IKE_AUTH &&
+		   sa->state == IKE_SA_INIT_R) {
+		ike_auth_request(sa, buf, len);
+	} else {
+		/* CREATE_CHILD_SA and INFORMATIONAL come with the next piece */
+		snprintf(why, sizeof(why), "unexpected %s request (%s)",
+			 ikb_wire_exchange_name(h->exchange) ?: "unknown",
+			 ike_sa_state_name(sa->state));
+		log_wire_drop(&sa->path, why, NULL);
+	}
+}
+
+static bool same_addr(const struct ikb_addr *a, const struct ikb_addr *b)
+{
+	return a->family == b->family &&
+	       !memcmp(a->bytes, b->bytes, a->family == AF_INET ? 4 : 16);
+}
+
+/* The SA this message belongs to, or NULL after logging why not. */
+static struct ike_sa *lookup(struct ike_engine *e, const struct ike_path *p,
+			     const struct ikb_wire_hdr *h)
+{
+	bool from_initiator = h->flags & IKB_WIRE_FLAG_I;
+	struct ike_sa *sa =
+		ike_sa_find(e, from_initiator ? h->spi_r : h->spi_i);
+	const char *why = NULL;
+
+	if (!sa)
+		why = "no IKE SA for its SPI";
+	else if (memcmp(h->spi_i, sa->spi_i, 8))
+		why = "SPIi does not match the IKE SA";
+	else if (from_initiator == sa->initiator)
+		why = "Initiator flag does not match our role";
+	else if (h->exchange != IKB_EXCH_IKE_SA_INIT &&
+		 memcmp(h->spi_r, sa->spi_r, 8))
+		why = "SPIr does not match the IKE SA";
+	else if (!same_addr(&p->remote, &sa->path.remote))
+		why = "from another address than the IKE SA's peer (NAT-T float not implemented yet)";
+	if (why)
+		log_wire_drop(p, why, NULL);
+	else if (sa->job)
+		log_debug(
+			"conn %s #%lu: message while the key exchange runs: dropped",
+			sa->conn, sa->serial);
+	return why || sa->job ? NULL : sa;
+}
+
+void ike_engine_input(struct ike_engine *e, const struct ike_path *p,
+		      const uint8_t *buf, size_t len)
+{
+	struct ikb_wire_hdr h;
+	struct ikb_wire_error werr;
+	struct ike_sa *sa;
+
+	if (ikb_wire_parse_hdr(&h, buf, len, &werr)) {
+		log_wire_drop(p, "malformed", &werr);
+		return;
+	}
+	if (h.exchange == IKB_EXCH_IKE_SA_INIT &&
+	    !(h.flags & IKB_WIRE_FLAG_R)) {
+		if (!(h.flags & IKB_WIRE_FLAG_I) ||
+		    memcmp(h.spi_r, "\0\0\0\0\0\0\0\0", 8))
+			log_wire_drop(
+				p,
+				"IKE_SA_INIT request with SPIr set or without the Initiator flag",
+				NULL);
+		else
+			ike_sa_init_request(e, p, buf, len);
+		return;
+	}
+	sa = lookup(e, p, &h);
+	if (!sa)
+		return;
+	if (h.flags & IKB_WIRE_FLAG_R)
+		on_response(sa, &h, buf, len);
+	else
+		on_request(sa, &h, buf, len);
+}

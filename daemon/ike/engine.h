@@ -1,0 +1,190 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Engine internals shared by the exchange files: the engine itself, the
+ * view of a conn from one side, IDs, and the helpers every exchange uses
+ * to build, protect and send messages. Not for use outside daemon/ike/.
+ */
+#ifndef IKB_IKE_ENGINE_H
+#define IKB_IKE_ENGINE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <ikebana/plugin.h>
+
+#include "ike/ike.h"
+#include "ike/ike_sa.h"
+#include "ike/wire.h"
+
+#define IKE_SA_BUCKETS 1024
+#define IKE_NONCE_LEN 32
+#define IKE_COOKIE_LEN 33 /* version octet | SHA2-256 */
+
+struct event;
+
+struct ike_engine {
+	struct event_base *base;
+	const struct loaded_conf *lc;
+	struct ike_io io;
+	struct ike_sa *by_local[IKE_SA_BUCKETS]; /* our SPI */
+	struct ike_sa *by_init[IKE_SA_BUCKETS]; /* responder: peer's SPIi */
+	struct ike_sa *by_conn[IKE_SA_BUCKETS]; /* conn name */
+	struct ike_sa *all; /* every SA, for status and teardown */
+	unsigned halfopen; /* responder SAs before IKE_AUTH completes */
+	unsigned long serial;
+	uint32_t next_reqid;
+	unsigned ddos_threshold, max_halfopen;
+	/* COOKIE secrets (§2.6): the current and the previous version. */
+	uint8_t cookie_secret[2][32];
+	uint8_t cookie_version;
+	struct event *cookie_timer;
+};
+
+/* One end of a conn, parsed. */
+struct conn_end {
+	struct ikb_addr addr; /* AF_UNSPEC: %any */
+	const char *id; /* leftid= text, NULL: the address */
+	struct ikb_addr net; /* leftsubnet=, else addr */
+	uint8_t plen;
+	uint8_t proto; /* leftprotoport= */
+	uint16_t port;
+};
+
+/* A conn seen from this host: which side is local decides everything. */
+struct conn_view {
+	const struct ikb_section *s;
+	struct conn_end local, remote;
+	enum ikb_mode mode;
+};
+
+/* conn.c */
+int conn_view_init(const struct ikb_section *s, bool left_is_local,
+		   struct conn_view *v, struct ikb_error *err);
+/* Initiator: which side is ours, by io->is_local. */
+int conn_view_local(const struct ike_engine *e, const struct ikb_section *s,
+		    struct conn_view *v, struct ikb_error *err);
+void conn_timing(const struct ikb_section *s, unsigned *interval_ms,
+		 unsigned long long *timeout_ms);
+/* ike= or esp= through the proposals hook; defaults when unset. */
+int conn_proposals(const struct ike_engine *e, const struct ikb_section *s,
+		   enum ikb_protocol proto, struct ikb_proposal_list *out,
+		   struct ikb_error *err);
+const struct ikb_proposals_ops *engine_proposals(const struct ike_engine *e,
+						 void **state);
+const struct ikb_kernel_ops *engine_kernel(const struct ike_engine *e,
+					   void **state);
+struct plugin_set *engine_plugins(const struct ike_engine *e);
+const struct ikb_section *engine_conn(const struct ike_engine *e,
+				      const char *name);
+
+/* conn_match.c: responder. */
+const struct ikb_section *conn_match_addr(const struct ike_engine *e,
+					  const struct ike_path *p,
+					  struct conn_view *v);
+/* After IKE_AUTH: the conn whose remote ID accepts peer's; NULL if none. */
+const struct ikb_section *conn_match_id(const struct ike_engine *e,
+					const struct ike_path *p,
+					const struct ike_id *peer,
+					const char *current,
+					struct conn_view *v);
+
+/* id.c */
+int id_local(const struct conn_end *end, struct ike_id *id,
+	     struct ikb_error *err);
+void id_from_wire(const struct ikb_wire_typed *w, struct ike_id *id);
+/* Whether conn end's configured ID (or address) accepts got. */
+bool id_accepts(const struct conn_end *end, const struct ike_id *got);
+
+/* auth_psk.c: AUTH payload data, §2.15; *len gets the prf size. */
+int auth_psk_compute(const struct ike_sa *sa, bool for_initiator,
+		     const struct ike_id *id, const uint8_t *psk,
+		     size_t psk_len, uint8_t *out, size_t *len,
+		     struct ikb_error *err);
+/* psk_lookup.c: config/secrets.h stays out of the crypto files. */
+int psk_lookup(const struct ike_engine *e, const char *local_id,
+	       const char *remote_id, const uint8_t **key, size_t *len);
+
+/* nat_detect.c: SHA1(SPIi | SPIr | IP | port) (§2.23). */
+int nat_hash(const uint8_t spi_i[8], const uint8_t spi_r[8],
+	     const struct ikb_addr *a, uint16_t port, uint8_t out[20]);
+void nat_check(struct ike_sa *sa, const struct ikb_wire_msg *m);
+
+/* cookie.c */
+int cookie_init(struct ike_engine *e);
+void cookie_fini(struct ike_engine *e);
+int cookie_make(const struct ike_engine *e, uint8_t version,
+		const struct ikb_wire_opaque *ni, const struct ikb_addr *ip,
+		const uint8_t spi_i[8], uint8_t out[IKE_COOKIE_LEN]);
+bool cookie_valid(const struct ike_engine *e, const struct ikb_wire_msg *m,
+		  const struct ike_path *p);
+
+/* msg.c: building and protecting messages. */
+struct ikb_wire_payload *msg_add(struct ikb_wire_msg *m, uint8_t type);
+void msg_notify(struct ikb_wire_msg *m, uint16_t type, const void *data,
+		size_t len);
+void msg_hdr(struct ikb_wire_msg *m, const struct ike_sa *sa, uint8_t exch,
+	     bool response, uint32_t msgid);
+/* Plain message (IKE_SA_INIT). 0 or -errno; logs the codec's reason. */
+int msg_emit(const struct ikb_wire_msg *m, struct ikb_wbuf *out);
+/* m's payloads go inside an SK payload; out is the datagram. */
+int msg_emit_sk(struct ike_sa *sa, const struct ikb_wire_msg *m,
+		struct ikb_wbuf *out);
+/*
+ * Parse buf with the SA's sizes and decrypt its SK payload into *plain
+ * (caller frees). Logs why and returns -errno when it must be dropped.
+ */
+int msg_open_sk(struct ike_sa *sa, struct ikb_wire_msg *m, const uint8_t *buf,
+		size_t len, uint8_t **plain);
+/* Unprotected reply to an IKE_SA_INIT request: one notify, no state. */
+void msg_reply_notify(struct ike_engine *e, const struct ike_path *p,
+		      const struct ikb_wire_hdr *req, uint16_t type,
+		      const void *data, size_t len);
+int engine_send(struct ike_engine *e, const struct ike_path *p,
+		const uint8_t *buf, size_t len);
+void log_wire_drop(const struct ike_path *p, const char *why,
+		   const struct ikb_wire_error *err);
+const char *addr_str(const struct ikb_addr *a, char *buf, size_t len);
+
+/* keys.c */
+/* Runs on the loop when the job is done; rc != 0: why says why. */
+typedef void ke_then_fn(struct ike_sa *sa, int rc, const char *why);
+/*
+ * Generate our key pair (unless sa->ke exists) and, with peer, derive
+ * SKEYSEED, the SK_* keys and the SK contexts. then() runs later, or
+ * before this returns when no helper pool runs: call it last. then() is
+ * not called when the SA is deleted first. 0 or -errno (then not called).
+ */
+int keys_start(struct ike_sa *sa, const struct ikb_wire_ke *peer,
+	       ke_then_fn *then, struct ikb_error *err);
+void keys_cancel(struct ike_sa *sa);
+/* The proposal's transform of type, or NULL. */
+const struct ikb_transform *prop_xf(const struct ikb_proposal *p, uint8_t type);
+void prop_render(const struct ikb_proposal *p, char *buf, size_t len);
+
+/* exchange_ike_sa_init.c */
+int ike_bytes_set(struct ike_bytes *b, const void *p, size_t len);
+void init_add_status(struct ikb_wire_msg *m, const struct ike_sa *sa,
+		     uint8_t src[20], uint8_t dst[20]);
+int ike_sa_init_start(struct ike_sa *sa, struct ikb_error *err);
+void ike_sa_init_request(struct ike_engine *e, const struct ike_path *p,
+			 const uint8_t *buf, size_t len);
+void ike_sa_init_response(struct ike_sa *sa, const uint8_t *buf, size_t len);
+
+/* exchange_ike_auth.c */
+int ike_auth_start(struct ike_sa *sa);
+void ike_auth_request(struct ike_sa *sa, const uint8_t *buf, size_t len);
+void ike_auth_response(struct ike_sa *sa, const uint8_t *buf, size_t len);
+
+/* retransmit.c */
+/* Take buf as the outstanding request: send it and arm the back-off. */
+int rtx_request(struct ike_sa *sa, struct ikb_wbuf *buf, uint32_t msgid);
+void rtx_done(struct ike_sa *sa);
+/* Send buf as the response to msgid and keep it for retransmits. */
+int rtx_respond(struct ike_sa *sa, struct ikb_wbuf *buf, uint32_t msgid);
+/* A request with the cached message id: resend, never reprocess. */
+void rtx_replay(struct ike_sa *sa);
+void rtx_free(struct ike_sa *sa);
+
+/* ike_status.c */
+struct json_object *ike_sa_status(const struct ike_sa *sa);
+
+#endif

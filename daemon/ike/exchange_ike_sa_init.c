@@ -1,0 +1,319 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * IKE_SA_INIT (RFC 7296 §1.2): SA, KE, nonces, NAT detection, and the
+ * stateless answers that keep a responder cheap: COOKIE (§2.6) and
+ * INVALID_KE_PAYLOAD (§1.3) create no state.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "crypto/crypto.h"
+#include "ike/engine.h"
+#include "log.h"
+
+#define MAX_KE_RETRIES 3
+#define MAX_COOKIE_RETRIES 3
+
+/* RFC 7427 hash algorithms SHA2-256, SHA2-384, SHA2-512. */
+static const uint8_t sig_hashes[] = { 0, 2, 0, 3, 0, 4 };
+
+int ike_bytes_set(struct ike_bytes *b, const void *p, size_t len)
+{
+	free(b->ptr);
+	b->ptr = malloc(len ? len : 1);
+	if (!b->ptr)
+		return -ENOMEM;
+	memcpy(b->ptr, p, len);
+	b->len = len;
+	return 0;
+}
+
+/* The tail both roles send: NAT detection, fragmentation, RFC 7427. */
+void init_add_status(struct ikb_wire_msg *m, const struct ike_sa *sa,
+		     uint8_t src[20], uint8_t dst[20])
+{
+	nat_hash(m->hdr.spi_i, m->hdr.spi_r, &sa->path.local, sa->path.lport,
+		 src);
+	nat_hash(m->hdr.spi_i, m->hdr.spi_r, &sa->path.remote, sa->path.rport,
+		 dst);
+	msg_notify(m, IKB_N_NAT_DETECTION_SOURCE_IP, src, 20);
+	msg_notify(m, IKB_N_NAT_DETECTION_DESTINATION_IP, dst, 20);
+	msg_notify(m, IKB_N_IKEV2_FRAGMENTATION_SUPPORTED, NULL, 0);
+	msg_notify(m, IKB_N_SIGNATURE_HASH_ALGORITHMS, sig_hashes,
+		   sizeof(sig_hashes));
+}
+
+struct init_out {
+	struct ikb_wire_msg m;
+	struct ikb_wire_sa_store store;
+	uint8_t src[20], dst[20];
+};
+
+static int first_group(const struct ikb_proposal_list *l)
+{
+	const struct ikb_transform *ke =
+		l->n ? prop_xf(&l->p[0], IKB_XF_KE) : NULL;
+
+	return ke ? ke->id : -1;
+}
+
+static int build_request(struct ike_sa *sa, const struct ikb_proposal_list *l,
+			 struct ikb_wbuf *out)
+{
+	struct init_out *o = calloc(1, sizeof(*o));
+	struct ikb_wire_payload *p;
+	struct cbytes pub = ke_public(sa->ke);
+	int rc;
+
+	if (!o)
+		return -ENOMEM;
+	msg_hdr(&o->m, sa, IKB_EXCH_IKE_SA_INIT, false, 0);
+	if (sa->cookie.ptr) /* §2.6: the COOKIE goes first */
+		msg_notify(&o->m, IKB_N_COOKIE, sa->cookie.ptr, sa->cookie.len);
+	p = msg_add(&o->m, IKB_PT_SA);
+	rc = ikb_wire_sa_from_proposals(&o->store, l, 1, NULL, 0, &p->u.sa);
+	p = msg_add(&o->m, IKB_PT_KE);
+	p->u.ke = (struct ikb_wire_ke){ sa->ke_group, pub.ptr, pub.len };
+	p = msg_add(&o->m, IKB_PT_NONCE);
+	p->u.nonce = (struct ikb_wire_opaque){ sa->ni, sa->ni_len };
+	init_add_status(&o->m, sa, o->src, o->dst);
+	if (!rc)
+		rc = msg_emit(&o->m, out);
+	free(o);
+	return rc;
+}
+
+static int send_init(struct ike_sa *sa, struct ikb_error *err)
+{
+	const struct ikb_section *conn = engine_conn(sa->e, sa->conn);
+	struct ikb_proposal_list *l = malloc(sizeof(*l));
+	struct ikb_wbuf out;
+	int rc = l && conn ? 0 : -ENOENT;
+
+	ikb_wbuf_init(&out, 0);
+	if (!rc)
+		rc = conn_proposals(sa->e, conn, IKB_PROTO_IKE, l, err);
+	if (!rc)
+		rc = build_request(sa, l, &out);
+	if (!rc)
+		rc = ike_bytes_set(&sa->init_req, out.data, out.len);
+	if (!rc)
+		rc = rtx_request(sa, &out, 0);
+	ikb_wbuf_free(&out);
+	free(l);
+	return rc;
+}
+
+static void on_key_pair(struct ike_sa *sa, int rc, const char *why)
+{
+	struct ikb_error err = { "" };
+
+	if (rc)
+		ike_sa_delete(sa, why);
+	else if (send_init(sa, &err))
+		ike_sa_delete(sa, err.msg[0] ? err.msg : "cannot send");
+}
+
+int ike_sa_init_start(struct ike_sa *sa, struct ikb_error *err)
+{
+	const struct ikb_section *conn = engine_conn(sa->e, sa->conn);
+	struct ikb_proposal_list *l = malloc(sizeof(*l));
+	struct crypto_err cerr = { 0 };
+	int rc = l && conn ? 0 : -ENOENT;
+
+	if (!rc)
+		rc = conn_proposals(sa->e, conn, IKB_PROTO_IKE, l, err);
+	if (!rc && !sa->ke_group && first_group(l) <= 0) {
+		snprintf(err->msg, sizeof(err->msg), "ike= has no KE group");
+		rc = -EINVAL;
+	}
+	if (!rc && !sa->ke_group)
+		sa->ke_group = (uint16_t)first_group(l);
+	if (!rc && !sa->ni_len) {
+		sa->ni_len = IKE_NONCE_LEN;
+		rc = rng_bytes(sa->ni, sa->ni_len, &cerr);
+	}
+	free(l);
+	if (rc)
+		return rc;
+	/* a COOKIE restart keeps the key pair, a new group needs one */
+	if (sa->ke)
+		return send_init(sa, err);
+	return keys_start(sa, NULL, on_key_pair, err);
+}
+
+/* Initiator ------------------------------------------------------------ */
+
+static bool group_offered(const struct ikb_proposal_list *l, uint16_t g)
+{
+	for (unsigned i = 0; i < l->n; i++)
+		for (unsigned j = 0; j < l->p[i].n; j++)
+			if (l->p[i].xf[j].type == IKB_XF_KE &&
+			    l->p[i].xf[j].id == g)
+				return true;
+	return false;
+}
+
+static void restart(struct ike_sa *sa, const char *why)
+{
+	struct ikb_error err = { "" };
+
+	ike_sa_log(sa, IKB_LOG_INFO, "%s: sending IKE_SA_INIT again", why);
+	if (ike_sa_init_start(sa, &err))
+		ike_sa_delete(sa, err.msg[0] ? err.msg : "cannot restart");
+}
+
+static void on_invalid_ke(struct ike_sa *sa, const struct ikb_wire_notify *n,
+			  const struct ikb_proposal_list *ours)
+{
+	char why[96];
+	uint16_t g;
+
+	if (n->len != 2) {
+		ike_sa_log(
+			sa, IKB_LOG_WARNING,
+			"INVALID_KE_PAYLOAD without a 2-octet group: ignored");
+		return;
+	}
+	g = (uint16_t)(n->data[0] << 8 | n->data[1]);
+	if (g == sa->ke_group || !group_offered(ours, g) ||
+	    ++sa->ke_retries > MAX_KE_RETRIES) {
+		snprintf(
+			why, sizeof(why),
+			"INVALID_KE_PAYLOAD asks for group %u, which we cannot use",
+			g);
+		ike_sa_delete(sa, why);
+		return;
+	}
+	sa->ke_group = g;
+	ke_free(sa->ke);
+	sa->ke = NULL;
+	snprintf(why, sizeof(why), "peer wants KE group %u", g);
+	restart(sa, why);
+}
+
+/* Error and COOKIE notifies; true when the response is handled. */
+static bool init_notifies(struct ike_sa *sa, const struct ikb_wire_msg *m,
+			  const struct ikb_proposal_list *ours)
+{
+	const struct ikb_wire_notify *n;
+	const struct ikb_wire_payload *p = NULL;
+	char why[96];
+
+	if ((n = ikb_wire_find_notify(m, IKB_N_COOKIE))) {
+		if (++sa->ke_retries > MAX_COOKIE_RETRIES ||
+		    ike_bytes_set(&sa->cookie, n->data, n->len))
+			ike_sa_delete(sa, "too many COOKIE requests");
+		else
+			restart(sa, "responder asks for a COOKIE");
+		return true;
+	}
+	if ((n = ikb_wire_find_notify(m, IKB_N_INVALID_KE_PAYLOAD))) {
+		on_invalid_ke(sa, n, ours);
+		return true;
+	}
+	while ((p = ikb_wire_next_notify(m, p))) {
+		if (!ikb_wire_notify_is_error(p->u.notify.type))
+			continue;
+		snprintf(why, sizeof(why), "peer answered %s",
+			 ikb_wire_notify_name(p->u.notify.type) ?: "an error");
+		ike_sa_delete(sa, why);
+		return true;
+	}
+	return false;
+}
+
+static int accept_response(struct ike_sa *sa, const struct ikb_wire_msg *m,
+			   const struct ikb_proposal_list *ours,
+			   struct ikb_error *err)
+{
+	const struct ikb_wire_payload *sap = ikb_wire_find(m, IKB_PT_SA);
+	const struct ikb_wire_payload *ke = ikb_wire_find(m, IKB_PT_KE);
+	const struct ikb_wire_payload *nr = ikb_wire_find(m, IKB_PT_NONCE);
+	struct ikb_proposal_list *got = calloc(1, sizeof(*got));
+	uint8_t nums[IKB_PROPOSALS_MAX];
+	void *st;
+	const struct ikb_proposals_ops *ops = engine_proposals(sa->e, &st);
+	unsigned num;
+	int rc = -EBADMSG;
+
+	if (!got)
+		return -ENOMEM;
+	if (!sap || !ke || !nr)
+		snprintf(err->msg, sizeof(err->msg),
+			 "IKE_SA_INIT response lacks %s payload",
+			 !sap ? "the SA" :
+			 !ke  ? "the KE" :
+				"the Nonce");
+	else if (nr->u.nonce.len < 16 || nr->u.nonce.len > 256)
+		snprintf(err->msg, sizeof(err->msg),
+			 "Nonce payload: length %zu is not 16..256",
+			 nr->u.nonce.len);
+	else if (ke->u.ke.group != sa->ke_group)
+		snprintf(err->msg, sizeof(err->msg),
+			 "KE payload: group %u, we sent %u", ke->u.ke.group,
+			 sa->ke_group);
+	else if (ikb_wire_sa_to_proposals(&sap->u.sa, got, nums) <= 0 ||
+		 got->n != 1 ||
+		 ops->select(st, ours, got, &sa->prop, &num, err))
+		snprintf(
+			err->msg, sizeof(err->msg),
+			"SA payload: the responder chose a proposal we did not offer");
+	else
+		rc = 0;
+	if (!rc) {
+		memcpy(sa->nr, nr->u.nonce.data, nr->u.nonce.len);
+		sa->nr_len = nr->u.nonce.len;
+		memcpy(sa->spi_r, m->hdr.spi_r, 8);
+	}
+	free(got);
+	return rc;
+}
+
+static void on_keys(struct ike_sa *sa, int rc, const char *why)
+{
+	ke_free(sa->ke); /* the ephemeral key pair has done its job */
+	sa->ke = NULL;
+	if (rc)
+		ike_sa_delete(sa, why);
+	else if (ike_auth_start(sa))
+		ike_sa_delete(sa, "cannot start IKE_AUTH");
+}
+
+void ike_sa_init_response(struct ike_sa *sa, const uint8_t *buf, size_t len)
+{
+	struct ikb_wire_msg *m = calloc(1, sizeof(*m));
+	struct ikb_proposal_list *ours = calloc(1, sizeof(*ours));
+	const struct ikb_section *conn = engine_conn(sa->e, sa->conn);
+	struct ikb_wire_error werr;
+	struct ikb_error err = { "" };
+
+	if (!m || !ours || !conn ||
+	    conn_proposals(sa->e, conn, IKB_PROTO_IKE, ours, &err)) {
+		ike_sa_delete(sa, conn ? err.msg : "conn was removed");
+	} else if (ikb_wire_parse(m, buf, len, NULL, &werr)) {
+		log_wire_drop(&sa->path, "malformed IKE_SA_INIT response",
+			      &werr);
+	} else if (init_notifies(sa, m, ours)) {
+		/* restarted or deleted */
+	} else if (!memcmp(m->hdr.spi_r, "\0\0\0\0\0\0\0\0", 8)) {
+		log_wire_drop(&sa->path, "IKE_SA_INIT response without SPIr",
+			      NULL);
+	} else if (accept_response(sa, m, ours, &err)) {
+		ike_sa_delete(sa, err.msg);
+	} else {
+		rtx_done(sa);
+		sa->next_req_msgid = 1;
+		nat_check(sa, m);
+		if (ike_bytes_set(&sa->init_resp, buf, len) ||
+		    keys_start(sa, &ikb_wire_find(m, IKB_PT_KE)->u.ke, on_keys,
+			       &err))
+			ike_sa_delete(sa, err.msg[0] ? err.msg :
+						       "cannot derive keys");
+	}
+	free(m);
+	free(ours);
+}

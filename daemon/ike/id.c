@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Identities (RFC 7296 §3.5) from leftid=/rightid=, libreswan's spelling:
+ * @fqdn is ID_FQDN, user@fqdn ID_RFC822_ADDR, an address ID_IPV4/6_ADDR,
+ * and no leftid= means the address. The text form is what secrets
+ * selectors and logs use.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "ike/engine.h"
+
+enum {
+	ID_IPV4_ADDR = 1,
+	ID_FQDN = 2,
+	ID_RFC822_ADDR = 3,
+	ID_IPV6_ADDR = 5,
+	ID_DER_ASN1_DN = 9,
+	ID_KEY_ID = 11,
+};
+
+static void set_addr(struct ike_id *id, const struct ikb_addr *a)
+{
+	id->type = a->family == AF_INET ? ID_IPV4_ADDR : ID_IPV6_ADDR;
+	id->len = a->family == AF_INET ? 4 : 16;
+	memcpy(id->data, a->bytes, id->len);
+	addr_str(a, id->text, sizeof(id->text));
+}
+
+static int set_text(struct ike_id *id, uint8_t type, const char *t,
+		    struct ikb_error *err)
+{
+	size_t n = strlen(t);
+
+	if (n == 0 || n > sizeof(id->data)) {
+		snprintf(err->msg, sizeof(err->msg),
+			 "ID \"%s\" is empty or longer than 255 octets", t);
+		return -EINVAL;
+	}
+	id->type = type;
+	id->len = n;
+	memcpy(id->data, t, n);
+	snprintf(id->text, sizeof(id->text), "%s%s", type == ID_FQDN ? "@" : "",
+		 t);
+	return 0;
+}
+
+int id_local(const struct conn_end *end, struct ike_id *id,
+	     struct ikb_error *err)
+{
+	const char *t = end->id;
+	struct ikb_addr a = { 0 };
+
+	memset(id, 0, sizeof(*id));
+	if (!t || !strcmp(t, "%any")) {
+		if (!end->addr.family) {
+			snprintf(err->msg, sizeof(err->msg),
+				 "no ID: set leftid= or an address");
+			return -EINVAL;
+		}
+		set_addr(id, &end->addr);
+		return 0;
+	}
+	if (t[0] == '@' && t[1] != '[' && t[1] != '#' && t[1] != '~')
+		return set_text(id, ID_FQDN, t + 1, err);
+	if (inet_pton(AF_INET, t, a.bytes) == 1) {
+		a.family = AF_INET;
+		return set_addr(id, &a), 0;
+	}
+	if (inet_pton(AF_INET6, t, a.bytes) == 1) {
+		a.family = AF_INET6;
+		return set_addr(id, &a), 0;
+	}
+	if (strchr(t, '=')) {
+		snprintf(
+			err->msg, sizeof(err->msg),
+			"ID \"%s\": distinguished names (ID_DER_ASN1_DN) need certificates, which ikebana does not support yet",
+			t);
+		return -ENOTSUP;
+	}
+	if (t[0] == '@') {
+		snprintf(err->msg, sizeof(err->msg),
+			 "ID \"%s\": key IDs are not supported yet", t);
+		return -ENOTSUP;
+	}
+	return set_text(id, strchr(t, '@') ? ID_RFC822_ADDR : ID_FQDN, t, err);
+}
+
+static void text_of(struct ike_id *id)
+{
+	struct ikb_addr a = { 0 };
+	size_t i;
+
+	if ((id->type == ID_IPV4_ADDR && id->len == 4) ||
+	    (id->type == ID_IPV6_ADDR && id->len == 16)) {
+		a.family = id->type == ID_IPV4_ADDR ? AF_INET : AF_INET6;
+		memcpy(a.bytes, id->data, id->len);
+		addr_str(&a, id->text, sizeof(id->text));
+		return;
+	}
+	if (id->type != ID_FQDN && id->type != ID_RFC822_ADDR) {
+		snprintf(id->text, sizeof(id->text), "(ID type %u, %zu octets)",
+			 id->type, id->len);
+		return;
+	}
+	/* a peer's ID goes into logs: printable ASCII only */
+	for (i = 0; i < id->len; i++)
+		if (id->data[i] < 0x21 || id->data[i] > 0x7e)
+			break;
+	if (i < id->len) {
+		snprintf(id->text, sizeof(id->text), "(unprintable ID)");
+		return;
+	}
+	snprintf(id->text, sizeof(id->text), "%s%.*s",
+		 id->type == ID_FQDN ? "@" : "", (int)id->len,
+		 (const char *)id->data);
+}
+
+void id_from_wire(const struct ikb_wire_typed *w, struct ike_id *id)
+{
+	memset(id, 0, sizeof(*id));
+	id->type = w->type;
+	id->len = w->len < sizeof(id->data) ? w->len : sizeof(id->data);
+	memcpy(id->data, w->data, id->len);
+	text_of(id);
+}
+
+bool id_accepts(const struct conn_end *end, const struct ike_id *got)
+{
+	struct ike_id want;
+	struct ikb_error err;
+
+	if (end->id && !strcmp(end->id, "%any"))
+		return true;
+	if (!end->id && !end->addr.family)
+		return true; /* right=%any without rightid=: anyone */
+	if (id_local(end, &want, &err))
+		return false;
+	if (want.type == ID_FQDN && got->type == ID_FQDN)
+		return want.len == got->len &&
+		       !strncasecmp((const char *)want.data,
+				    (const char *)got->data, want.len);
+	return want.type == got->type && want.len == got->len &&
+	       !memcmp(want.data, got->data, want.len);
+}

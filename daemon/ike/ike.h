@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The IKEv2 protocol engine (RFC 7296): IKE SA table, IKE_SA_INIT,
+ * IKE_AUTH with a pre-shared key, the first Child SA and retransmission,
+ * for both roles. The engine owns no socket: datagrams come in through
+ * ike_engine_input() and go out through struct ike_io, so that the daemon
+ * plugs in net/udp and tests wire two engines together in one process.
+ *
+ * Everything runs on the event loop passed to ike_engine_new(); nothing
+ * here is thread-safe.
+ */
+#ifndef IKB_IKE_IKE_H
+#define IKB_IKE_IKE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <ikebana/types.h>
+
+struct event_base;
+struct json_object;
+struct loaded_conf;
+struct ike_engine;
+
+/* The two ends of one IKE datagram, from this host's point of view. */
+struct ike_path {
+	struct ikb_addr local, remote;
+	uint16_t lport, rport; /* host byte order */
+};
+
+struct ike_io {
+	/* Send buf from p->local:lport to p->remote:rport. 0 or -errno. */
+	int (*send)(void *ctx, const struct ike_path *p, const uint8_t *buf,
+		    size_t len);
+	/*
+	 * Whether a is one of this host's addresses: it decides which side of
+	 * a conn (left or right) we are, as libreswan's interface matching.
+	 */
+	bool (*is_local)(void *ctx, const struct ikb_addr *a);
+	void *ctx;
+};
+
+/*
+ * lc must outlive the engine (or the next ike_engine_set_conf()); the
+ * engine reads conns, secrets and plugin hooks from it. io is copied.
+ * NSS must be initialised (crypto_init) before. NULL on allocation failure.
+ */
+struct ike_engine *ike_engine_new(struct event_base *base,
+				  const struct loaded_conf *lc,
+				  const struct ike_io *io);
+/*
+ * Reload. SAs keep running and find their conn by name at each step, so
+ * a changed conn applies from the next exchange, and an SA whose conn
+ * disappeared fails its next step with a log line (its installed Child
+ * SAs stay until it is torn down).
+ */
+void ike_engine_set_conf(struct ike_engine *e, const struct loaded_conf *lc);
+void ike_engine_input(struct ike_engine *e, const struct ike_path *p,
+		      const uint8_t *buf, size_t len);
+/* Initiate conn. 0, or -errno with err saying why. */
+int ike_engine_up(struct ike_engine *e, const char *conn,
+		  struct ikb_error *err);
+/*
+ * Tear down every IKE SA of conn and its Child SAs, locally only: the
+ * Delete INFORMATIONAL to the peer comes with the INFORMATIONAL exchange.
+ */
+int ike_engine_down(struct ike_engine *e, const char *conn,
+		    struct ikb_error *err);
+/* ike_engine_up() on every conn with auto=start. */
+void ike_engine_start_auto(struct ike_engine *e);
+/*
+ * {"ike_sas": [{conn, role, state, spi_i, spi_r, local, remote,
+ * local_id, remote_id, proposal, nat, age_s, child_sas: [{reqid, mode,
+ * spi_in, spi_out, proposal, ts_local, ts_remote}]}]}; caller puts it.
+ */
+struct json_object *ike_engine_status(const struct ike_engine *e);
+/* Removes every Child SA from the kernel and frees all state. */
+void ike_engine_free(struct ike_engine *e);
+
+#endif

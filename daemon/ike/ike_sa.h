@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * One IKE SA and the table that finds it: by our SPI for every message,
+ * by the peer's SPIi for a retransmitted IKE_SA_INIT request (we have
+ * answered it but the peer does not know our SPI yet), and by conn name.
+ */
+#ifndef IKB_IKE_IKE_SA_H
+#define IKB_IKE_IKE_SA_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <time.h>
+#include <ikebana/proposals.h>
+
+#include "ike/ike.h"
+
+struct event;
+struct ke;
+struct ke_job;
+struct sk_ctx;
+struct child_sa;
+struct ike_sa_keys;
+
+enum ike_sa_state {
+	IKE_SA_INIT_I, /* initiator: IKE_SA_INIT request sent */
+	IKE_SA_INIT_R, /* responder: IKE_SA_INIT answered, half-open */
+	IKE_SA_AUTH_I, /* initiator: IKE_AUTH request sent */
+	IKE_SA_ESTABLISHED,
+};
+
+/* An identity, as on the wire and as text for logs and secrets. */
+struct ike_id {
+	uint8_t type; /* ID_IPV4_ADDR, ID_FQDN, ... */
+	uint8_t data[255];
+	size_t len;
+	char text[300]; /* "@west", "192.0.2.1", "u@example.com" */
+};
+
+/* Bytes kept across an exchange (a message, a nonce). */
+struct ike_bytes {
+	uint8_t *ptr;
+	size_t len;
+};
+
+struct ike_rtx {
+	struct event *ev;
+	uint8_t *req; /* outstanding request; NULL: none */
+	size_t req_len;
+	uint32_t req_msgid;
+	unsigned interval_ms, next_ms;
+	unsigned long long timeout_ms, spent_ms;
+	uint8_t *resp; /* last response sent; NULL: none */
+	size_t resp_len;
+	uint32_t resp_msgid;
+};
+
+struct ike_sa {
+	struct ike_engine *e;
+	struct ike_sa *next_local, *next_init, *next_conn, *next_all;
+	unsigned long serial;
+	char conn[64];
+	bool initiator;
+	enum ike_sa_state state;
+	struct ike_path path;
+	uint8_t spi_i[8], spi_r[8];
+	time_t created;
+
+	/* IKE_SA_INIT */
+	struct ikb_proposal prop; /* chosen IKE proposal */
+	uint16_t ke_group;
+	uint32_t ke_tried; /* bit per group index we were told to use */
+	unsigned ke_retries;
+	struct ke *ke;
+	struct ke_job *job; /* key exchange running on the helper pool */
+	uint8_t prop_num; /* responder: the accepted proposal's number */
+	uint8_t ni[256], nr[256];
+	size_t ni_len, nr_len;
+	struct ike_bytes cookie; /* initiator: echo it */
+	struct ike_bytes init_req, init_resp; /* for the AUTH payload */
+	bool nat_local, nat_remote; /* we are / the peer is behind NAT */
+
+	/* keys */
+	uint16_t prf_id;
+	struct ike_sa_keys *keys;
+	struct sk_ctx *sk_in, *sk_out;
+	size_t iv_len, icv_len, block_len;
+
+	/* message ids: window 1 */
+	uint32_t next_req_msgid; /* our next request */
+	uint32_t next_peer_msgid; /* the peer's next request */
+	struct ike_rtx rtx;
+
+	/* IKE_AUTH */
+	struct ike_id local_id, remote_id;
+	struct child_sa *pending; /* the first Child SA being negotiated */
+	struct child_sa *children;
+};
+
+/* peer_spi_i NULL: we initiate; else we respond to that SPIi. */
+struct ike_sa *ike_sa_new(struct ike_engine *e, const char *conn,
+			  const struct ike_path *p, const uint8_t *peer_spi_i);
+/* Removes the SA from the table, its Child SAs from the kernel; frees. */
+void ike_sa_delete(struct ike_sa *sa, const char *why);
+/* By our SPI: spi_r for a message from the original initiator. */
+struct ike_sa *ike_sa_find(struct ike_engine *e, const uint8_t spi[8]);
+struct ike_sa *ike_sa_find_init(struct ike_engine *e, const uint8_t spi_i[8],
+				const struct ikb_addr *remote);
+struct ike_sa *ike_sa_find_conn(struct ike_engine *e, const char *conn,
+				struct ike_sa *after);
+/* Once the responder's conn changes at IKE_AUTH. */
+void ike_sa_set_conn(struct ike_sa *sa, const char *conn);
+void ike_sa_set_state(struct ike_sa *sa, enum ike_sa_state st);
+const char *ike_sa_state_name(enum ike_sa_state st);
+void ike_sa_free_all(struct ike_engine *e);
+
+/* Log with the SA's conn name and serial: "conn west #3: ..." */
+void ike_sa_log(const struct ike_sa *sa, int level, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+#endif

@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Status as JSON: what `ikebana status` and the tests read. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <json-c/json.h>
+
+#include "ike/child_sa.h"
+#include "ike/engine.h"
+
+static void put_str(struct json_object *o, const char *k, const char *v)
+{
+	json_object_object_add(o, k, json_object_new_string(v));
+}
+
+static void put_spi(struct json_object *o, const char *k, const uint8_t s[8])
+{
+	char buf[20];
+
+	snprintf(buf, sizeof(buf), "%02x%02x%02x%02x%02x%02x%02x%02x", s[0],
+		 s[1], s[2], s[3], s[4], s[5], s[6], s[7]);
+	put_str(o, k, buf);
+}
+
+static void put_sel(struct json_object *o, const char *k,
+		    const struct ikb_addr *a, uint8_t plen, uint8_t proto,
+		    uint16_t port)
+{
+	char addr[64], buf[128];
+
+	snprintf(buf, sizeof(buf), "%s/%u", addr_str(a, addr, sizeof(addr)),
+		 plen);
+	if (proto)
+		snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf),
+			 " proto %u port %u", proto, port);
+	put_str(o, k, buf);
+}
+
+static const char *alg_name(const struct ikb_sa *sa)
+{
+	return sa->aead.name[0] ? sa->aead.name : sa->encr.name;
+}
+
+static struct json_object *child_status(const struct child_sa *c)
+{
+	struct json_object *o = json_object_new_object();
+	char buf[256];
+
+	json_object_object_add(o, "reqid", json_object_new_int64(c->reqid));
+	put_str(o, "mode", c->mode == IKB_MODE_TUNNEL ? "tunnel" : "transport");
+	snprintf(buf, sizeof(buf), "%08" PRIx32, c->spi_in);
+	put_str(o, "spi_in", buf);
+	snprintf(buf, sizeof(buf), "%08" PRIx32, c->spi_out);
+	put_str(o, "spi_out", buf);
+	prop_render(&c->prop, buf, sizeof(buf));
+	put_str(o, "proposal", buf);
+	put_str(o, "kernel_alg", alg_name(&c->sa_out));
+	put_sel(o, "ts_local", &c->ts.src, c->ts.src_plen, c->ts.proto,
+		c->ts.sport);
+	put_sel(o, "ts_remote", &c->ts.dst, c->ts.dst_plen, c->ts.proto,
+		c->ts.dport);
+	json_object_object_add(o, "esn", json_object_new_boolean(c->sa_in.esn));
+	json_object_object_add(o, "replay_window",
+			       json_object_new_int64(c->sa_in.replay_window));
+	return o;
+}
+
+struct json_object *ike_sa_status(const struct ike_sa *sa)
+{
+	struct json_object *o = json_object_new_object();
+	struct json_object *kids = json_object_new_array();
+	char buf[256];
+
+	put_str(o, "conn", sa->conn);
+	json_object_object_add(o, "serial",
+			       json_object_new_int64((int64_t)sa->serial));
+	put_str(o, "role", sa->initiator ? "initiator" : "responder");
+	put_str(o, "state", ike_sa_state_name(sa->state));
+	put_spi(o, "spi_i", sa->spi_i);
+	put_spi(o, "spi_r", sa->spi_r);
+	put_str(o, "local", addr_str(&sa->path.local, buf, sizeof(buf)));
+	put_str(o, "remote", addr_str(&sa->path.remote, buf, sizeof(buf)));
+	put_str(o, "local_id", sa->local_id.text);
+	put_str(o, "remote_id", sa->remote_id.text);
+	prop_render(&sa->prop, buf, sizeof(buf));
+	put_str(o, "proposal", buf);
+	json_object_object_add(o, "nat_local",
+			       json_object_new_boolean(sa->nat_local));
+	json_object_object_add(o, "nat_remote",
+			       json_object_new_boolean(sa->nat_remote));
+	json_object_object_add(o, "age_s",
+			       json_object_new_int64(time(NULL) - sa->created));
+	for (const struct child_sa *c = sa->children; c; c = c->next)
+		json_object_array_add(kids, child_status(c));
+	json_object_object_add(o, "child_sas", kids);
+	return o;
+}
+
+struct json_object *ike_engine_status(const struct ike_engine *e)
+{
+	struct json_object *o = json_object_new_object();
+	struct json_object *sas = json_object_new_array();
+
+	for (const struct ike_sa *sa = e->all; sa; sa = sa->next_all)
+		json_object_array_add(sas, ike_sa_status(sa));
+	json_object_object_add(o, "ike_sas", sas);
+	json_object_object_add(o, "half_open",
+			       json_object_new_int64(e->halfopen));
+	return o;
+}

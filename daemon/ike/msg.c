@@ -1,0 +1,233 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Building, protecting and opening messages: the glue between the codec
+ * (which never decrypts) and crypto's SK payload. Every drop is logged
+ * with the codec's or crypto's sentence naming the payload and field.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "crypto/crypto.h"
+#include "ike/engine.h"
+#include "log.h"
+
+const char *addr_str(const struct ikb_addr *a, char *buf, size_t len)
+{
+	if (!inet_ntop(a->family, a->bytes, buf, (socklen_t)len))
+		snprintf(buf, len, "%%any");
+	return buf;
+}
+
+void log_wire_drop(const struct ike_path *p, const char *why,
+		   const struct ikb_wire_error *err)
+{
+	char a[64];
+
+	log_warn("dropped message from %s:%u: %s%s%s",
+		 addr_str(&p->remote, a, sizeof(a)), p->rport, why,
+		 err ? ": " : "", err ? err->msg : "");
+}
+
+struct ikb_wire_payload *msg_add(struct ikb_wire_msg *m, uint8_t type)
+{
+	struct ikb_wire_payload *p;
+
+	if (m->n >= IKB_WIRE_MAX_PAYLOADS)
+		return &m->pl[IKB_WIRE_MAX_PAYLOADS - 1]; /* emit will fail */
+	p = &m->pl[m->n++];
+	memset(p, 0, sizeof(*p));
+	p->type = type;
+	p->known = true;
+	return p;
+}
+
+void msg_notify(struct ikb_wire_msg *m, uint16_t type, const void *data,
+		size_t len)
+{
+	struct ikb_wire_payload *p = msg_add(m, IKB_PT_NOTIFY);
+
+	p->u.notify.type = type;
+	p->u.notify.data = data;
+	p->u.notify.len = len;
+}
+
+void msg_hdr(struct ikb_wire_msg *m, const struct ike_sa *sa, uint8_t exch,
+	     bool response, uint32_t msgid)
+{
+	memset(&m->hdr, 0, sizeof(m->hdr));
+	memcpy(m->hdr.spi_i, sa->spi_i, 8);
+	memcpy(m->hdr.spi_r, sa->spi_r, 8);
+	m->hdr.exchange = exch;
+	m->hdr.flags = (sa->initiator ? IKB_WIRE_FLAG_I : 0) |
+		       (response ? IKB_WIRE_FLAG_R : 0);
+	m->hdr.msgid = msgid;
+}
+
+int msg_emit(const struct ikb_wire_msg *m, struct ikb_wbuf *out)
+{
+	struct ikb_wire_error werr;
+	int rc = ikb_wire_emit(m, out, NULL, &werr);
+
+	if (rc)
+		log_err("cannot build %s message: %s",
+			ikb_wire_exchange_name(m->hdr.exchange), werr.msg);
+	return rc;
+}
+
+static int seal(struct ike_sa *sa, struct ikb_wbuf *pt,
+		const struct ikb_wire_hdr *hdr, uint8_t first,
+		struct ikb_wbuf *out)
+{
+	struct ikb_wire_msg *o = calloc(1, sizeof(*o));
+	struct ikb_wire_emit_info info;
+	struct ikb_wire_error werr;
+	struct ikb_wire_payload *sk;
+	struct crypto_err cerr = { 0 };
+	int rc;
+
+	if (!o)
+		return -ENOMEM;
+	o->hdr = *hdr;
+	sk = msg_add(o, IKB_PT_SK);
+	sk->u.sk.inner_type = first;
+	sk->u.sk.body_len = sk_sealed_len(sa->sk_out, pt->len);
+	rc = ikb_wire_emit(o, out, &info, &werr);
+	if (rc)
+		ike_sa_log(sa, IKB_LOG_ERR, "cannot build message: %s",
+			   werr.msg);
+	else if ((rc = sk_seal(sa->sk_out, CBYTES(out->data, info.sk_body_off),
+			       CBYTES(pt->data, pt->len),
+			       out->data + info.sk_body_off, info.sk_body_len,
+			       &cerr)))
+		ike_sa_log(sa, IKB_LOG_ERR, "cannot encrypt: %s", cerr.msg);
+	free(o);
+	return rc;
+}
+
+int msg_emit_sk(struct ike_sa *sa, const struct ikb_wire_msg *m,
+		struct ikb_wbuf *out)
+{
+	struct ikb_wbuf pt;
+	struct ikb_wire_error werr;
+	uint8_t first = IKB_PT_NONE;
+	int rc = 0;
+
+	ikb_wbuf_init(&pt, 0);
+	if (m->n)
+		rc = ikb_wire_emit_chain(m->pl, m->n, &pt, &first, &werr);
+	if (rc)
+		ike_sa_log(sa, IKB_LOG_ERR, "cannot build %s message: %s",
+			   ikb_wire_exchange_name(m->hdr.exchange), werr.msg);
+	else
+		rc = seal(sa, &pt, &m->hdr, first, out);
+	if (pt.data)
+		secret_wipe(pt.data, pt.cap);
+	ikb_wbuf_free(&pt);
+	return rc;
+}
+
+static int open_body(struct ike_sa *sa, struct ikb_wire_msg *m,
+		     const uint8_t *buf, const struct ikb_wire_payload *sk,
+		     uint8_t *plain)
+{
+	struct cbytes aad = CBYTES(buf, sk->u.sk.msg_off + sk->u.sk.hdr_len);
+	struct cbytes body = CBYTES(sk->u.sk.body, sk->u.sk.body_len);
+	struct ikb_wire_error werr;
+	struct crypto_err cerr = { 0 };
+	size_t pt_len;
+
+	if (sk_open(sa->sk_in, aad, body, plain, &pt_len, &cerr)) {
+		char why[256];
+
+		snprintf(why, sizeof(why), "SK payload: %s",
+			 cerr.msg[0] ? cerr.msg : "integrity check failed");
+		log_wire_drop(&sa->path, why, NULL);
+		return -EBADMSG;
+	}
+	/*
+	 * sk_open() has stripped the padding, ikb_wire_parse_inner() wants
+	 * it: hand it the payloads with a Pad Length of 0.
+	 */
+	plain[pt_len] = 0;
+	if (ikb_wire_parse_inner(m, plain, pt_len + 1, sk->u.sk.inner_type,
+				 &werr)) {
+		log_wire_drop(&sa->path, "inside SK", &werr);
+		return -EBADMSG;
+	}
+	return 0;
+}
+
+int msg_open_sk(struct ike_sa *sa, struct ikb_wire_msg *m, const uint8_t *buf,
+		size_t len, uint8_t **plain)
+{
+	struct ikb_wire_opts o = { sa->iv_len, sa->icv_len, sa->block_len };
+	const struct ikb_wire_payload *sk;
+	struct ikb_wire_error werr;
+
+	*plain = NULL;
+	if (!sa->sk_in) {
+		log_wire_drop(&sa->path, "no keys yet for an encrypted message",
+			      NULL);
+		return -EBADMSG;
+	}
+	if (ikb_wire_parse(m, buf, len, &o, &werr)) {
+		log_wire_drop(&sa->path, "malformed", &werr);
+		return -EBADMSG;
+	}
+	sk = ikb_wire_find(m, IKB_PT_SK);
+	if (!sk) {
+		log_wire_drop(
+			&sa->path,
+			ikb_wire_find(m, IKB_PT_SKF) ?
+				"SKF payload: fragment reassembly is not implemented yet" :
+				"no SK payload in an encrypted exchange",
+			NULL);
+		return -EBADMSG;
+	}
+	*plain = malloc(sk->u.sk.body_len + 1);
+	if (!*plain)
+		return -ENOMEM;
+	if (open_body(sa, m, buf, sk, *plain)) {
+		free(*plain);
+		*plain = NULL;
+		return -EBADMSG;
+	}
+	return 0;
+}
+
+int engine_send(struct ike_engine *e, const struct ike_path *p,
+		const uint8_t *buf, size_t len)
+{
+	char a[64];
+	int rc = e->io.send(e->io.ctx, p, buf, len);
+
+	if (rc)
+		log_warn("cannot send %zu bytes to %s:%u: %s", len,
+			 addr_str(&p->remote, a, sizeof(a)), p->rport,
+			 strerror(-rc));
+	return rc;
+}
+
+void msg_reply_notify(struct ike_engine *e, const struct ike_path *p,
+		      const struct ikb_wire_hdr *req, uint16_t type,
+		      const void *data, size_t len)
+{
+	struct ikb_wire_msg *m = calloc(1, sizeof(*m));
+	struct ikb_wbuf out;
+
+	if (!m)
+		return;
+	ikb_wbuf_init(&out, 0);
+	memcpy(m->hdr.spi_i, req->spi_i, 8);
+	m->hdr.exchange = req->exchange;
+	m->hdr.flags = IKB_WIRE_FLAG_R;
+	m->hdr.msgid = req->msgid;
+	msg_notify(m, type, data, len);
+	if (!msg_emit(m, &out))
+		engine_send(e, p, out.data, out.len);
+	ikb_wbuf_free(&out);
+	free(m);
+}

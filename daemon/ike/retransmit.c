@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Message-ID window 1 (RFC 7296 §2.1, §2.3). The initiator of an exchange
+ * resends its request with exponential back-off (retransmit-interval,
+ * doubling) until retransmit-timeout, then gives the SA up. The responder
+ * never retransmits on its own: it keeps its last response and resends
+ * it when the same request comes again, so a request is never processed
+ * twice.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <event2/event.h>
+
+#include "ike/engine.h"
+
+static void arm(struct ike_sa *sa)
+{
+	struct timeval tv = { sa->rtx.next_ms / 1000,
+			      (sa->rtx.next_ms % 1000) * 1000 };
+
+	evtimer_add(sa->rtx.ev, &tv);
+}
+
+static void fire(evutil_socket_t fd, short what, void *arg)
+{
+	struct ike_sa *sa = arg;
+	struct ike_rtx *r = &sa->rtx;
+	char why[128];
+
+	r->spent_ms += r->next_ms;
+	if (r->spent_ms >= r->timeout_ms) {
+		snprintf(why, sizeof(why),
+			 "no response to message %u after %llu ms",
+			 r->req_msgid, r->spent_ms);
+		ike_sa_delete(sa, why);
+		return;
+	}
+	ike_sa_log(sa, IKB_LOG_INFO, "retransmitting message %u (%llu ms)",
+		   r->req_msgid, r->spent_ms);
+	engine_send(sa->e, &sa->path, r->req, r->req_len);
+	r->next_ms = r->next_ms * 2;
+	if (r->next_ms > r->timeout_ms - r->spent_ms)
+		r->next_ms = (unsigned)(r->timeout_ms - r->spent_ms);
+	arm(sa);
+}
+
+int rtx_request(struct ike_sa *sa, struct ikb_wbuf *buf, uint32_t msgid)
+{
+	struct ike_rtx *r = &sa->rtx;
+
+	if (!r->ev && !(r->ev = evtimer_new(sa->e->base, fire, sa)))
+		return -1;
+	rtx_done(sa);
+	r->req = buf->data;
+	r->req_len = buf->len;
+	r->req_msgid = msgid;
+	buf->data = NULL;
+	ikb_wbuf_free(buf);
+	r->spent_ms = 0;
+	r->next_ms = r->interval_ms;
+	engine_send(sa->e, &sa->path, r->req, r->req_len);
+	arm(sa);
+	return 0;
+}
+
+void rtx_done(struct ike_sa *sa)
+{
+	if (sa->rtx.ev)
+		evtimer_del(sa->rtx.ev);
+	free(sa->rtx.req);
+	sa->rtx.req = NULL;
+	sa->rtx.req_len = 0;
+}
+
+int rtx_respond(struct ike_sa *sa, struct ikb_wbuf *buf, uint32_t msgid)
+{
+	struct ike_rtx *r = &sa->rtx;
+
+	free(r->resp);
+	r->resp = buf->data;
+	r->resp_len = buf->len;
+	r->resp_msgid = msgid;
+	buf->data = NULL;
+	ikb_wbuf_free(buf);
+	return engine_send(sa->e, &sa->path, r->resp, r->resp_len);
+}
+
+void rtx_replay(struct ike_sa *sa)
+{
+	if (!sa->rtx.resp)
+		return;
+	ike_sa_log(sa, IKB_LOG_INFO,
+		   "retransmitted request %u: resending our response",
+		   sa->rtx.resp_msgid);
+	engine_send(sa->e, &sa->path, sa->rtx.resp, sa->rtx.resp_len);
+}
+
+void rtx_free(struct ike_sa *sa)
+{
+	rtx_done(sa);
+	if (sa->rtx.ev)
+		event_free(sa->rtx.ev);
+	sa->rtx.ev = NULL;
+	free(sa->rtx.resp);
+	sa->rtx.resp = NULL;
+}

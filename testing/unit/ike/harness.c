@@ -1,0 +1,286 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Two in-process engines over a datagram queue; see harness.h. */
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+#include <event2/event.h>
+#include <json-c/json.h>
+
+#include "crypto/helpers.h"
+#include "crypto/nss_init.h"
+#include "harness.h"
+#include "log.h"
+
+struct hqueue {
+	struct hqueue *next;
+	int to;
+	uint8_t *buf;
+	size_t len;
+};
+
+static char log_path[64];
+static struct net *live; /* freed by net_cleanup() after a failed test */
+static int real_stderr = -1;
+
+/* Sanitizer reports at exit must reach the real stderr. */
+static void restore_stderr(void)
+{
+	log_flush();
+	dup2(real_stderr, 2);
+}
+
+void harness_global_init(void)
+{
+	struct crypto_err err;
+	int fd;
+
+	unsetenv("IKEBANA_PLUGIN_DIR");
+	assert_int_equal(crypto_init(false, &err), 0);
+	strcpy(log_path, "/tmp/ikb-ike-log-XXXXXX");
+	fd = mkstemp(log_path);
+	assert_true(fd >= 0);
+	close(fd);
+	/* the log goes to a file the tests read; failures copy it back */
+	real_stderr = dup(2);
+	fd = open(log_path, O_RDWR | O_APPEND | O_TRUNC);
+	assert_true(fd >= 0);
+	dup2(fd, 2);
+	close(fd);
+	unlink(log_path);
+	atexit(restore_stderr);
+	log_setup(LOG_TO_STDERR, IKB_LOG_DEBUG, "ike-test");
+}
+
+void log_reset(void)
+{
+	fflush(stderr);
+	assert_int_equal(ftruncate(2, 0), 0);
+}
+
+bool log_has(const char *needle)
+{
+	static char buf[1 << 20];
+	ssize_t n;
+
+	fflush(stderr);
+	n = pread(2, buf, sizeof(buf) - 1, 0);
+	if (n < 0)
+		return false;
+	buf[n] = '\0';
+	return strstr(buf, needle) != NULL;
+}
+
+void log_flush(void)
+{
+	char buf[4096];
+	ssize_t n;
+	off_t off = 0;
+
+	fflush(stderr);
+	while ((n = pread(2, buf, sizeof(buf), off)) > 0) {
+		if (write(real_stderr, buf, (size_t)n) != n)
+			break;
+		off += n;
+	}
+	log_reset();
+}
+
+static void write_file(const char *path, mode_t mode, const char *text)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, mode);
+
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+}
+
+static void on_deliver(evutil_socket_t fd, short what, void *arg)
+{
+	struct net *n = arg;
+	struct hqueue *q = n->q;
+
+	n->q = NULL; /* what this delivery sends goes in the next round */
+	while (q) {
+		struct hqueue *next = q->next;
+		struct hpeer *to = &n->p[q->to];
+		struct ike_path p = { to->addr, n->p[!q->to].addr, 500, 500 };
+
+		ike_engine_input(to->e, &p, q->buf, q->len);
+		free(q->buf);
+		free(q);
+		q = next;
+	}
+}
+
+static void enqueue(struct net *n, int to, const uint8_t *buf, size_t len)
+{
+	struct hqueue *q = calloc(1, sizeof(*q)), **tail = &n->q;
+	struct timeval zero = { 0, 0 };
+
+	assert_non_null(q);
+	q->to = to;
+	q->buf = malloc(len);
+	assert_non_null(q->buf);
+	memcpy(q->buf, buf, len);
+	q->len = len;
+	while (*tail)
+		tail = &(*tail)->next;
+	*tail = q;
+	event_add(n->deliver, &zero);
+}
+
+void net_inject(struct net *n, int to, const uint8_t *buf, size_t len)
+{
+	enqueue(n, to, buf, len);
+}
+
+static int io_send(void *ctx, const struct ike_path *p, const uint8_t *buf,
+		   size_t len)
+{
+	struct hpeer *me = ctx;
+	struct net *n = me->net;
+	unsigned copies =
+		n->filter ? n->filter(n, me->idx, me->sent, buf, len) : 1;
+
+	me->sent++;
+	if (n->nrec < NET_MAX_RECORD) {
+		struct hdgram *r = &n->rec[n->nrec++];
+
+		r->from = me->idx;
+		r->buf = malloc(len);
+		memcpy(r->buf, buf, len);
+		r->len = len;
+	}
+	while (copies--)
+		enqueue(n, !me->idx, buf, len);
+	return 0;
+}
+
+static bool io_is_local(void *ctx, const struct ikb_addr *a)
+{
+	struct hpeer *me = ctx;
+
+	return a->family == me->addr.family &&
+	       !memcmp(a->bytes, me->addr.bytes, 4);
+}
+
+static void peer_init(struct net *n, int idx, const char *conn,
+		      const char *setup, const char *psk)
+{
+	struct hpeer *p = &n->p[idx];
+	struct conf_load_opts o = { .base = n->base };
+	char conf[128], secrets[128], *text;
+	struct ikb_diag d;
+	struct ike_io io = { io_send, io_is_local, p };
+
+	p->net = n;
+	p->idx = idx;
+	p->addr.family = AF_INET;
+	inet_pton(AF_INET, idx == WEST ? "192.0.2.1" : "192.0.2.2",
+		  p->addr.bytes);
+	strcpy(p->dir, "/tmp/ikb-ike-XXXXXX");
+	assert_non_null(mkdtemp(p->dir));
+	snprintf(conf, sizeof(conf), "%s/ikebana.conf", p->dir);
+	snprintf(secrets, sizeof(secrets), "%s/ikebana.secrets", p->dir);
+	assert_true(
+		asprintf(
+			&text,
+			"config setup\n\tplugins=\"esp-proposals replay-window multi-sa kernel-mem\"\n%s\n"
+			"conn test\n\tleft=192.0.2.1\n\tright=192.0.2.2\n"
+			"\tleftid=@west\n\trightid=@east\n\tauthby=secret\n%s",
+			setup ? setup : "", conn ? conn : "") > 0);
+	write_file(conf, 0644, text);
+	free(text);
+	assert_true(asprintf(&text, "@west @east : PSK \"%s\"\n",
+			     psk ? psk : "secret") > 0);
+	write_file(secrets, 0600, text);
+	free(text);
+	o.config = conf;
+	o.secrets = secrets;
+	diag_init(&d);
+	if (conf_load(&o, &p->lc, &d)) {
+		diag_print(&d, stdout);
+		fail_msg("conf_load failed");
+	}
+	diag_free(&d);
+	unlink(conf);
+	unlink(secrets);
+	rmdir(p->dir);
+	p->e = ike_engine_new(n->base, &p->lc, &io);
+	assert_non_null(p->e);
+}
+
+struct net *net_new(const char *west_conn, const char *east_conn,
+		    const char *east_setup, const char *west_psk,
+		    const char *east_psk)
+{
+	struct net *n = calloc(1, sizeof(*n));
+
+	assert_non_null(n);
+	n->base = event_base_new();
+	n->deliver = evtimer_new(n->base, on_deliver, n);
+	/* key exchanges run on a helper thread, as in the daemon */
+	assert_int_equal(helpers_start(1, n->base), 0);
+	live = n;
+	peer_init(n, WEST, west_conn, NULL, west_psk);
+	peer_init(n, EAST, east_conn ? east_conn : west_conn, east_setup,
+		  east_psk);
+	log_reset();
+	return n;
+}
+
+void net_free(struct net *n)
+{
+	helpers_stop(); /* finishes jobs while their engines still exist */
+	live = NULL;
+	for (int i = 0; i < 2; i++) {
+		ike_engine_free(n->p[i].e);
+		conf_unload(&n->p[i].lc);
+	}
+	while (n->q) {
+		struct hqueue *q = n->q;
+
+		n->q = q->next;
+		free(q->buf);
+		free(q);
+	}
+	for (unsigned i = 0; i < n->nrec; i++)
+		free(n->rec[i].buf);
+	event_free(n->deliver);
+	event_base_free(n->base);
+	free(n);
+	log_flush();
+}
+
+void net_cleanup(void)
+{
+	if (live)
+		net_free(live);
+	log_flush();
+}
+
+static void on_deadline(evutil_socket_t fd, short what, void *arg)
+{
+	*(bool *)arg = true;
+}
+
+bool net_run(struct net *n, bool (*cond)(struct net *), unsigned ms)
+{
+	bool expired = false, ok;
+	struct timeval tv = { ms / 1000, (ms % 1000) * 1000 };
+	struct event *t = evtimer_new(n->base, on_deadline, &expired);
+
+	evtimer_add(t, &tv);
+	while (!(ok = cond(n)) && !expired)
+		if (event_base_loop(n->base, EVLOOP_ONCE) < 0)
+			break;
+	event_free(t);
+	return ok;
+}

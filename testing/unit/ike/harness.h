@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Two engines in one process, west (192.0.2.1) and east (192.0.2.2), each
+ * with its own configuration and kernel-mem, joined by a datagram queue
+ * that the event loop delivers. A filter may drop or duplicate what goes
+ * through, and every datagram is recorded, so tests can replay or mangle
+ * real messages.
+ */
+#ifndef IKB_TEST_IKE_HARNESS_H
+#define IKB_TEST_IKE_HARNESS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <ikebana/plugin.h>
+
+#include "ike/ike.h"
+#include "plugin/conf_load.h"
+
+enum { WEST, EAST };
+
+#define NET_MAX_RECORD 64
+
+struct hdgram {
+	int from;
+	uint8_t *buf;
+	size_t len;
+};
+
+struct net;
+/* How many copies of a datagram to deliver: 0 drops it. */
+typedef unsigned (*net_filter_fn)(struct net *n, int from, unsigned seq,
+				  const uint8_t *buf, size_t len);
+
+struct hpeer {
+	struct net *net;
+	int idx;
+	struct ikb_addr addr;
+	char dir[64];
+	struct loaded_conf lc;
+	struct ike_engine *e;
+	unsigned sent;
+};
+
+struct net {
+	struct event_base *base;
+	struct hpeer p[2];
+	struct hqueue *q;
+	struct event *deliver;
+	net_filter_fn filter;
+	void *filter_ctx;
+	unsigned nrec;
+	struct hdgram rec[NET_MAX_RECORD];
+};
+
+/* NSS and logging, once per test program. */
+void harness_global_init(void);
+
+/*
+ * Both peers from a conn body (after left/right/ids/authby) and extra
+ * config setup lines; east_conn NULL means the same as west's. PSKs:
+ * NULL means "secret".
+ */
+struct net *net_new(const char *west_conn, const char *east_conn,
+		    const char *east_setup, const char *west_psk,
+		    const char *east_psk);
+void net_free(struct net *n);
+/* In teardown: frees what a failed test left behind, shows the log. */
+void net_cleanup(void);
+/* Deliver a datagram to peer `to` as if `from` had sent it. */
+void net_inject(struct net *n, int to, const uint8_t *buf, size_t len);
+/* Run the loop until cond(n) or ms pass; returns cond's last value. */
+bool net_run(struct net *n, bool (*cond)(struct net *), unsigned ms);
+
+/* Status helpers */
+unsigned ike_sa_count(struct net *n, int who, const char *state);
+unsigned child_count(struct net *n, int who);
+bool both_up(struct net *n);
+/* status.ike_sas[0].KEY (or child_sas[0].KEY with child) as text. */
+const char *status_str(struct net *n, int who, bool child, const char *key,
+		       char *buf, size_t len);
+
+/* kernel-mem contents */
+struct kdump {
+	unsigned nsa, npol;
+	struct ikb_sa sa[16];
+	struct ikb_policy pol[16];
+};
+void kernel_dump(struct net *n, int who, struct kdump *d);
+const struct ikb_sa *kdump_sa(const struct kdump *d, enum ikb_dir dir);
+
+/* Captured stderr (the log) since the last log_reset(). */
+void log_reset(void);
+bool log_has(const char *needle);
+void log_flush(void);
+
+#endif

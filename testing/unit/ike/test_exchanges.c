@@ -1,0 +1,291 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * IKE_SA_INIT + IKE_AUTH + the first Child SA between two engines: modes,
+ * algorithms, INVALID_KE, a wrong PSK, a Child SA mismatch, narrowing.
+ */
+#include <errno.h>
+#include <netinet/in.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "harness.h"
+
+static struct net *up(const char *west, const char *east)
+{
+	struct net *n = net_new(west, east, NULL, NULL, NULL);
+	struct ikb_error err = { "" };
+
+	assert_int_equal(ike_engine_up(n->p[WEST].e, "test", &err), 0);
+	return n;
+}
+
+static bool sa_keys_equal(const struct ikb_sa *a, const struct ikb_sa *b)
+{
+	return a->spi == b->spi && !strcmp(a->aead.name, b->aead.name) &&
+	       a->aead.key_bits == b->aead.key_bits &&
+	       !memcmp(a->aead.key, b->aead.key, sizeof(a->aead.key)) &&
+	       !strcmp(a->encr.name, b->encr.name) &&
+	       !memcmp(a->encr.key, b->encr.key, sizeof(a->encr.key)) &&
+	       !memcmp(a->integ.key, b->integ.key, sizeof(a->integ.key));
+}
+
+/* Both kernels hold mirrored SAs: west's out is east's in, and back. */
+static void assert_mirrored(struct net *n, unsigned npol)
+{
+	struct kdump w, e;
+	const struct ikb_sa *wo, *wi, *eo, *ei;
+
+	kernel_dump(n, WEST, &w);
+	kernel_dump(n, EAST, &e);
+	assert_int_equal(w.nsa, 2);
+	assert_int_equal(e.nsa, 2);
+	assert_int_equal(w.npol, npol);
+	assert_int_equal(e.npol, npol);
+	wo = kdump_sa(&w, IKB_DIR_OUT);
+	wi = kdump_sa(&w, IKB_DIR_IN);
+	eo = kdump_sa(&e, IKB_DIR_OUT);
+	ei = kdump_sa(&e, IKB_DIR_IN);
+	assert_true(wo && wi && eo && ei);
+	assert_true(sa_keys_equal(wo, ei));
+	assert_true(sa_keys_equal(eo, wi));
+	assert_int_not_equal(wo->spi, wi->spi);
+	assert_true(wo->aead.name[0] || wo->encr.name[0]);
+}
+
+static void check_up(const char *conn, const char *want_mode, unsigned npol)
+{
+	struct net *n = up(conn, NULL);
+	char buf[128];
+
+	assert_true(net_run(n, both_up, 5000));
+	assert_mirrored(n, npol);
+	assert_string_equal(status_str(n, WEST, true, "mode", buf, sizeof(buf)),
+			    want_mode);
+	assert_string_equal(
+		status_str(n, EAST, false, "remote_id", buf, sizeof(buf)),
+		"@west");
+	assert_string_equal(
+		status_str(n, WEST, false, "remote_id", buf, sizeof(buf)),
+		"@east");
+	assert_string_equal(
+		status_str(n, EAST, false, "role", buf, sizeof(buf)),
+		"responder");
+	net_free(n);
+}
+
+static void test_tunnel(void **state)
+{
+	check_up("\tike=aes_gcm256-sha2_256-dh19\n\tesp=aes_gcm128\n", "tunnel",
+		 3);
+}
+
+static void test_transport(void **state)
+{
+	check_up("\tike=aes_gcm256-sha2_256-dh19\n\tesp=aes_gcm128\n"
+		 "\ttype=transport\n",
+		 "transport", 2);
+}
+
+static void test_defaults(void **state)
+{
+	check_up("", "tunnel", 3);
+	check_up("\ttype=transport\n", "transport", 2);
+}
+
+static void test_algorithms(void **state)
+{
+	static const char *const confs[] = {
+		"\tike=aes_gcm256-sha2_256-modp2048\n",
+		"\tike=aes_gcm256-sha2_256-modp3072\n",
+		"\tike=aes_gcm256-sha2_256-modp4096\n",
+		"\tike=aes_gcm256-sha2_256-dh19\n",
+		"\tike=aes_gcm256-sha2_384-dh20\n",
+		"\tike=aes_gcm256-sha2_512-dh21\n",
+		"\tike=aes_gcm128-sha2_256-dh31\n",
+		"\tike=aes256-sha2_256-dh19\n\tesp=aes256-sha2_256\n",
+		"\tike=aes128-sha2_512-dh19\n\tesp=aes128-sha2_512\n",
+		"\tike=chacha20_poly1305-sha2_256-dh31\n\tesp=chacha20_poly1305\n",
+	};
+
+	for (size_t i = 0; i < sizeof(confs) / sizeof(confs[0]); i++) {
+		struct net *n = up(confs[i], NULL);
+
+		print_message("%s", confs[i]);
+		assert_true(net_run(n, both_up, 10000));
+		assert_mirrored(n, 3);
+		net_free(n);
+	}
+}
+
+static void test_invalid_ke(void **state)
+{
+	struct net *n =
+		up("\tike=aes_gcm256-sha2_256-dh19,aes_gcm256-sha2_256-dh20\n",
+		   "\tike=aes_gcm256-sha2_256-dh20\n");
+	char buf[128];
+
+	assert_true(net_run(n, both_up, 5000));
+	assert_true(log_has("INVALID_KE_PAYLOAD"));
+	assert_non_null(
+		strstr(status_str(n, WEST, false, "proposal", buf, sizeof(buf)),
+		       "ECP384"));
+	assert_mirrored(n, 3);
+	net_free(n);
+}
+
+static bool all_gone(struct net *n)
+{
+	return ike_sa_count(n, WEST, NULL) == 0 &&
+	       ike_sa_count(n, EAST, NULL) == 0;
+}
+
+static void test_wrong_psk(void **state)
+{
+	struct net *n = net_new("", NULL, NULL, "secret", "other secret");
+	struct ikb_error err;
+	struct kdump w, e;
+
+	assert_int_equal(ike_engine_up(n->p[WEST].e, "test", &err), 0);
+	assert_true(net_run(n, all_gone, 5000));
+	assert_true(log_has("AUTHENTICATION_FAILED"));
+	kernel_dump(n, WEST, &w);
+	kernel_dump(n, EAST, &e);
+	assert_int_equal(w.nsa + w.npol + e.nsa + e.npol, 0);
+	net_free(n);
+}
+
+static bool ike_up(struct net *n)
+{
+	return ike_sa_count(n, WEST, "established") == 1 &&
+	       ike_sa_count(n, EAST, "established") == 1 &&
+	       log_has("Child SA refused by the peer");
+}
+
+static void test_child_mismatch(void **state)
+{
+	struct net *n = up("\tesp=aes_gcm128\n", "\tesp=aes256-sha2_256\n");
+	struct kdump w, e;
+
+	assert_true(net_run(n, ike_up, 5000));
+	assert_true(log_has("NO_PROPOSAL_CHOSEN"));
+	assert_int_equal(child_count(n, WEST) + child_count(n, EAST), 0);
+	kernel_dump(n, WEST, &w);
+	kernel_dump(n, EAST, &e);
+	assert_int_equal(w.nsa + w.npol + e.nsa + e.npol, 0);
+	net_free(n);
+}
+
+static void test_narrowing(void **state)
+{
+	struct net *n =
+		up("\tleftsubnet=10.1.0.0/16\n\trightsubnet=10.2.0.0/16\n",
+		   "\tleftsubnet=10.1.1.0/24\n\trightsubnet=10.2.0.0/16\n");
+	char buf[128];
+
+	assert_true(net_run(n, both_up, 5000));
+	assert_string_equal(
+		status_str(n, WEST, true, "ts_local", buf, sizeof(buf)),
+		"10.1.1.0/24");
+	assert_string_equal(
+		status_str(n, WEST, true, "ts_remote", buf, sizeof(buf)),
+		"10.2.0.0/16");
+	assert_string_equal(
+		status_str(n, EAST, true, "ts_remote", buf, sizeof(buf)),
+		"10.1.1.0/24");
+	assert_mirrored(n, 3);
+	net_free(n);
+}
+
+static void test_ts_unacceptable(void **state)
+{
+	struct net *n =
+		up("\tleftsubnet=10.1.0.0/16\n\trightsubnet=10.2.0.0/16\n",
+		   "\tleftsubnet=10.9.0.0/16\n\trightsubnet=10.2.0.0/16\n");
+
+	assert_true(net_run(n, ike_up, 5000));
+	assert_true(log_has("TS_UNACCEPTABLE"));
+	assert_int_equal(child_count(n, WEST) + child_count(n, EAST), 0);
+	net_free(n);
+}
+
+/* The log (and cmocka's failure message) of a test, on the real stderr. */
+static int show_log(void **state)
+{
+	net_cleanup();
+	return 0;
+}
+
+/* esn=yes with a window: both kernels get ESN on both SAs. */
+static void test_esn(void **state)
+{
+	struct net *n = up("\tesn=yes\n\treplay-window=128\n", NULL);
+	struct kdump w, e;
+
+	assert_true(net_run(n, both_up, 5000));
+	kernel_dump(n, WEST, &w);
+	kernel_dump(n, EAST, &e);
+	for (unsigned i = 0; i < 2; i++) {
+		assert_true(w.sa[i].esn && e.sa[i].esn);
+		assert_int_equal(w.sa[i].replay_window, 128);
+	}
+	net_free(n);
+}
+
+static bool west_up(struct net *n)
+{
+	return child_count(n, WEST) == 1 && child_count(n, EAST) == 1;
+}
+
+static bool never(struct net *n)
+{
+	return false;
+}
+
+/* auto=start initiates; down removes the SAs from the kernel locally. */
+static void test_auto_and_down(void **state)
+{
+	struct net *n =
+		net_new("\tauto=start\n", "\tauto=add\n", NULL, NULL, NULL);
+	struct ikb_error err = { "" };
+	struct kdump w;
+
+	ike_engine_start_auto(n->p[EAST].e); /* auto=add: nothing */
+	ike_engine_start_auto(n->p[WEST].e);
+	assert_true(net_run(n, west_up, 5000));
+	assert_int_equal(ike_engine_up(n->p[WEST].e, "test", &err), -EALREADY);
+	assert_int_equal(ike_engine_down(n->p[WEST].e, "test", &err), 0);
+	assert_int_equal(ike_sa_count(n, WEST, NULL), 0);
+	kernel_dump(n, WEST, &w);
+	assert_int_equal(w.nsa + w.npol, 0);
+	assert_int_equal(ike_engine_down(n->p[WEST].e, "test", &err), -ENOENT);
+	assert_int_equal(ike_engine_up(n->p[WEST].e, "nosuch", &err), -ENOENT);
+	/* down while the key pair is still being made: the job is dropped */
+	assert_int_equal(ike_engine_up(n->p[WEST].e, "test", &err), 0);
+	assert_int_equal(ike_engine_down(n->p[WEST].e, "test", &err), 0);
+	net_run(n, never, 100);
+	assert_int_equal(ike_sa_count(n, WEST, NULL), 0);
+	net_free(n);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_teardown(test_tunnel, show_log),
+		cmocka_unit_test_teardown(test_transport, show_log),
+		cmocka_unit_test_teardown(test_defaults, show_log),
+		cmocka_unit_test_teardown(test_algorithms, show_log),
+		cmocka_unit_test_teardown(test_invalid_ke, show_log),
+		cmocka_unit_test_teardown(test_wrong_psk, show_log),
+		cmocka_unit_test_teardown(test_child_mismatch, show_log),
+		cmocka_unit_test_teardown(test_narrowing, show_log),
+		cmocka_unit_test_teardown(test_ts_unacceptable, show_log),
+		cmocka_unit_test_teardown(test_esn, show_log),
+		cmocka_unit_test_teardown(test_auto_and_down, show_log),
+	};
+
+	harness_global_init();
+	return cmocka_run_group_tests_name("ike-exchanges", tests, NULL, NULL);
+}

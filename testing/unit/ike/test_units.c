@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Engine pieces alone: IDs from leftid=, TS narrowing to one prefix. */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "crypto/nss_init.h"
+#include "ike/engine.h"
+#include "ike/ts.h"
+
+static void id_is(const char *conf, int rc, uint8_t type, const char *text)
+{
+	struct conn_end end = { .id = conf };
+	struct ike_id id;
+	struct ikb_error err = { "" };
+
+	end.addr.family = AF_INET;
+	inet_pton(AF_INET, "192.0.2.1", end.addr.bytes);
+	assert_int_equal(id_local(&end, &id, &err), rc);
+	if (rc) {
+		assert_non_null(strstr(err.msg, text));
+		return;
+	}
+	assert_int_equal(id.type, type);
+	assert_string_equal(id.text, text);
+	assert_true(id_accepts(&end, &id));
+}
+
+static void test_ids(void **state)
+{
+	id_is(NULL, 0, 1, "192.0.2.1");
+	id_is("@west.example", 0, 2, "@west.example");
+	id_is("west@example.com", 0, 3, "west@example.com");
+	id_is("2001:db8::1", 0, 5, "2001:db8::1");
+	id_is("C=CH, O=Example, CN=west", -ENOTSUP, 0, "distinguished names");
+	id_is("@[keyid]", -ENOTSUP, 0, "key IDs");
+}
+
+static void sel(struct ikb_selector *s, const char *src, uint8_t sp,
+		const char *dst, uint8_t dp)
+{
+	memset(s, 0, sizeof(*s));
+	s->src.family = s->dst.family = AF_INET;
+	inet_pton(AF_INET, src, s->src.bytes);
+	inet_pton(AF_INET, dst, s->dst.bytes);
+	s->src_plen = sp;
+	s->dst_plen = dp;
+}
+
+static void test_narrow(void **state)
+{
+	struct ikb_selector ours, got, theirs;
+	struct ikb_wire_ts tl, tr;
+	struct ikb_wire_ts_pld l = { 1, &tl }, r = { 1, &tr };
+
+	/* peer offers 10.1.0.0/16 <-> 10.2.0.0/16, we have a /24 locally */
+	sel(&ours, "10.1.1.0", 24, "10.2.0.0", 16);
+	sel(&theirs, "10.1.0.0", 16, "10.2.0.0", 16);
+	ts_to_wire(&theirs.src, 16, 0, 0, &tl);
+	ts_to_wire(&theirs.dst, 16, 0, 0, &tr);
+	assert_int_equal(ts_select(&ours, &l, &r, false, &got), 0);
+	assert_int_equal(got.src_plen, 24);
+	assert_int_equal(got.dst_plen, 16);
+	/* strict: the initiator refuses what is not within its own */
+	assert_int_equal(ts_select(&ours, &l, &r, true, &got), -1);
+	/* a range that is no prefix is cut to the largest prefix at its start */
+	memset(tl.start, 0, 16);
+	memset(tl.end, 0, 16);
+	inet_pton(AF_INET, "10.1.1.0", tl.start);
+	inet_pton(AF_INET, "10.1.1.200", tl.end);
+	assert_int_equal(ts_select(&ours, &l, &r, false, &got), 0);
+	assert_int_equal(got.src_plen, 25);
+	/* disjoint: nothing */
+	inet_pton(AF_INET, "10.9.0.0", tl.start);
+	inet_pton(AF_INET, "10.9.0.9", tl.end);
+	assert_int_equal(ts_select(&ours, &l, &r, false, &got), -1);
+	/* protocol and port: tcp/22 against any */
+	ts_to_wire(&theirs.src, 16, 6, 22, &tl);
+	assert_int_equal(ts_select(&ours, &l, &r, false, &got), 0);
+	assert_int_equal(got.proto, 6);
+	assert_int_equal(got.sport, 22);
+}
+
+static void add_natd(struct ikb_wire_msg *m, uint16_t type, const char *ip,
+		     uint8_t out[20])
+{
+	struct ikb_addr a = { .family = AF_INET };
+
+	inet_pton(AF_INET, ip, a.bytes);
+	assert_int_equal(nat_hash(m->hdr.spi_i, m->hdr.spi_r, &a, 500, out), 0);
+	msg_notify(m, type, out, 20);
+}
+
+/* The peer hashed what it saw; a mismatch is a NAT on that side. */
+static void test_nat_detect(void **state)
+{
+	static struct ikb_wire_msg m;
+	struct ike_sa sa = { .conn = "t" };
+	uint8_t h1[20], h2[20];
+
+	sa.path.local.family = sa.path.remote.family = AF_INET;
+	inet_pton(AF_INET, "192.0.2.2", sa.path.local.bytes);
+	inet_pton(AF_INET, "192.0.2.1", sa.path.remote.bytes);
+	sa.path.lport = sa.path.rport = 500;
+	memset(m.hdr.spi_i, 7, 8);
+	add_natd(&m, IKB_N_NAT_DETECTION_SOURCE_IP, "192.0.2.1", h1);
+	add_natd(&m, IKB_N_NAT_DETECTION_DESTINATION_IP, "192.0.2.2", h2);
+	nat_check(&sa, &m);
+	assert_false(sa.nat_local || sa.nat_remote);
+	m.n = 0;
+	add_natd(&m, IKB_N_NAT_DETECTION_SOURCE_IP, "10.0.0.1", h1);
+	add_natd(&m, IKB_N_NAT_DETECTION_DESTINATION_IP, "192.0.2.2", h2);
+	nat_check(&sa, &m);
+	assert_true(sa.nat_remote);
+	assert_false(sa.nat_local);
+	m.n = 0;
+	add_natd(&m, IKB_N_NAT_DETECTION_SOURCE_IP, "192.0.2.1", h1);
+	add_natd(&m, IKB_N_NAT_DETECTION_DESTINATION_IP, "203.0.113.9", h2);
+	nat_check(&sa, &m);
+	assert_true(sa.nat_local);
+	assert_false(sa.nat_remote);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_ids),
+		cmocka_unit_test(test_narrow),
+		cmocka_unit_test(test_nat_detect),
+	};
+
+	struct crypto_err err;
+
+	assert_int_equal(crypto_init(false, &err), 0);
+	return cmocka_run_group_tests_name("ike-units", tests, NULL, NULL);
+}
