@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * kernel-xfrm: the Linux XFRM netlink backend. Today it owns and checks
- * nic-offload= and pcrypt= and marks each SA with them; the netlink kernel
- * table (SPI, SA, policy, events, counters through libmnl) is not written
- * yet, so .kernel stays NULL and the daemon reports that no kernel backend
- * is loaded rather than pretending to install SAs.
+ * kernel-xfrm: the Linux XFRM netlink backend (libmnl). It owns and checks
+ * nic-offload= and pcrypt= and marks each SA with them, and installs SPIs,
+ * SAs and policies, reads counters and delivers ACQUIRE/EXPIRE events.
+ * Nothing touches the kernel until an operation is called, so checkconfig
+ * and the unit tests load it without privileges.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -24,7 +24,24 @@ static int xfrm_init(const struct ikb_host *host, void **state)
 
 static void xfrm_fini(void *state)
 {
-	free(state);
+	struct xfrm_state *st = state;
+	struct ikb_error err;
+	unsigned nsa, npol;
+
+	xfrm_events_close(st);
+	/* Only the instance that took charge (subscribed) cleans up. */
+	if (st->owner) {
+		if (xfrm_flush_own(st, &nsa, &npol, &err))
+			st->host->log("kernel-xfrm", IKB_LOG_WARNING,
+				      "removing our SAs and policies: %s",
+				      err.msg);
+		else if (nsa || npol)
+			st->host->log("kernel-xfrm", IKB_LOG_INFO,
+				      "removed %u SAs and %u policies", nsa,
+				      npol);
+	}
+	xfrm_nl_close(st);
+	free(st);
 }
 
 static const struct ikb_key xfrm_keys[] = {
@@ -37,14 +54,27 @@ static const struct ikb_child_ops xfrm_child = {
 	.tune = xfrm_tune,
 };
 
+const struct ikb_kernel_ops xfrm_kernel_ops = {
+	.spi_alloc = xfrm_spi_alloc,
+	.sa_add = xfrm_sa_add,
+	.sa_update = xfrm_sa_update,
+	.sa_del = xfrm_sa_del,
+	.policy_add = xfrm_policy_add,
+	.policy_del = xfrm_policy_del,
+	.sa_query = xfrm_sa_query,
+	.events_subscribe = xfrm_events_subscribe,
+	.dump = xfrm_dump,
+};
+
 IKB_PLUGIN_EXPORT const struct ikb_plugin ikb_plugin = {
 	IKB_PLUGIN_INIT,
 	.name = "kernel-xfrm",
 	.summary =
-		"XFRM netlink backend: checks nic-offload= and pcrypt= and sets them on each SA; the netlink kernel table is not written yet (no SAs are installed)",
+		"XFRM netlink backend: SPIs, SAs (AEAD or cipher+integrity, ESN and replay windows to 4096, UDP encapsulation, marks, NIC offload, pcrypt), policies, counters and ACQUIRE/EXPIRE events",
 	.keys = xfrm_keys,
 	.init = xfrm_init,
 	.fini = xfrm_fini,
 	.check_conn = xfrm_check_conn,
 	.child = &xfrm_child,
+	.kernel = &xfrm_kernel_ops,
 };

@@ -3,18 +3,154 @@
 #ifndef IKB_KERNEL_XFRM_H
 #define IKB_KERNEL_XFRM_H
 
+#include <stddef.h>
+#include <linux/xfrm.h>
 #include <ikebana/plugin.h>
+
+struct mnl_socket;
+struct nlmsghdr;
+
+/*
+ * Ownership: every SA and policy this backend installs carries a kernel
+ * reqid in [XFRM_REQID_BASE, XFRM_REQID_BASE + 0xffff]. The engine's reqid
+ * r (0..0xffff) becomes XFRM_REQID_BASE | r on the way in and r again in
+ * events. "Ours" is decided by that range alone (SA reqid, or the reqid of
+ * the policy's template), so a restart can remove its predecessor's
+ * leftovers and leave manual (`ip xfrm`) and other daemons' entries alone.
+ * 0x4942 is "IB" in ASCII: far above the small reqids people set by hand,
+ * strongSwan's counters (from 1) and libreswan's range (from 16384).
+ */
+#define XFRM_REQID_BASE 0x49420000u
+#define XFRM_REQID_MASK 0x0000ffffu
+
+/* SPIs from ALLOCSPI: 1..255 are reserved (RFC 4303 §2.1). */
+#define XFRM_SPI_MIN 0x00000100u
+#define XFRM_SPI_MAX 0xffffffffu
+
+/* The kernel's ceiling for XFRMA_REPLAY_ESN_VAL: 128 words of bitmap. */
+#define XFRM_REPLAY_MAX 4096u
+/* What the legacy u8 replay_window field can carry (the kernel caps it). */
+#define XFRM_REPLAY_LEGACY_MAX 32u
+
+/* Selector-derived priorities: lower is tried first by the kernel. */
+#define XFRM_PRIO_BASE 0x10000u
+
+/* Room for one request: SA with keys, ESN bitmap and every attribute. */
+#define XFRM_BUF 8192
 
 struct xfrm_state {
 	const struct ikb_host *host;
+	struct mnl_socket *nl; /* requests; opened on first use */
+	unsigned seq;
+	struct mnl_socket *ev; /* multicast events */
+	struct ikb_watch *watch;
+	ikb_kernel_event_cb cb;
+	void *cb_ctx;
+	bool owner; /* subscribed: flush ours at fini */
+	bool pcrypt_warned; /* one warning per run */
+	bool offload_noticed; /* one notice per run */
 };
 
+/* How an SA message differs from the plain one built from struct ikb_sa. */
+struct xfrm_sa_opts {
+	bool no_offload; /* nic-offload=yes retried in software */
+};
+
+/* options.c */
 int xfrm_parse_offload(const char *s, enum ikb_offload *out);
 int xfrm_parse_yn(const char *s, bool *out);
-
 int xfrm_check_conn(void *state, const struct ikb_section *conn,
 		    struct ikb_diag *d);
 int xfrm_tune(void *state, const struct ikb_section *conn, struct ikb_sa *sa,
 	      struct ikb_error *err);
+
+/* nl.c: one request socket, request/ack with the kernel's extended ACK. */
+int xfrm_fail(struct ikb_error *err, int errnum, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+int xfrm_nl_open(struct xfrm_state *st, struct ikb_error *err);
+void xfrm_nl_close(struct xfrm_state *st);
+struct nlmsghdr *xfrm_nl_start(void *buf, uint16_t type, uint16_t flags);
+/* Send nlh, run cb on each reply until the ACK or NLMSG_DONE. */
+int xfrm_nl_talk(struct xfrm_state *st, struct nlmsghdr *nlh,
+		 int (*cb)(const struct nlmsghdr *nlh, void *data), void *data,
+		 struct ikb_error *err);
+/* The text of an NLMSG_ERROR: "kernel: <ext ack> (<strerror>)". */
+int xfrm_nl_error(const struct nlmsghdr *nlh, char *msg, size_t len);
+
+/* addr.c */
+int xfrm_addr_put(xfrm_address_t *out, const struct ikb_addr *a);
+void xfrm_addr_get(struct ikb_addr *out, const xfrm_address_t *a,
+		   uint16_t family);
+const char *xfrm_addr_str(const struct ikb_addr *a, char *buf, size_t len);
+void xfrm_sel_put(struct xfrm_selector *out, const struct ikb_selector *s);
+void xfrm_sel_get(struct ikb_selector *out, const struct xfrm_selector *s);
+void xfrm_mark_put(struct nlmsghdr *nlh, uint32_t mark, uint32_t mask);
+
+/* owner.c */
+int xfrm_reqid_to_kernel(uint32_t reqid, uint32_t *out, struct ikb_error *err);
+bool xfrm_reqid_ours(uint32_t kreqid);
+uint32_t xfrm_reqid_from_kernel(uint32_t kreqid);
+int xfrm_flush_own(struct xfrm_state *st, unsigned *nsa, unsigned *npol,
+		   struct ikb_error *err);
+int xfrm_dump(void *state, void (*sa_cb)(void *ctx, const struct ikb_sa *),
+	      void (*pol_cb)(void *ctx, const struct ikb_policy *), void *ctx);
+
+/* spi.c */
+struct nlmsghdr *xfrm_build_allocspi(void *buf, const struct ikb_addr *src,
+				     const struct ikb_addr *dst, uint8_t proto,
+				     uint32_t kreqid, struct ikb_error *err);
+int xfrm_spi_alloc(void *state, const struct ikb_addr *src,
+		   const struct ikb_addr *dst, uint8_t proto, uint32_t reqid,
+		   uint32_t *spi, struct ikb_error *err);
+
+/* sa.c: NEWSA/UPDSA messages and the ops that send them. */
+struct nlmsghdr *xfrm_build_sa(void *buf, uint16_t type,
+			       const struct ikb_sa *sa,
+			       const struct xfrm_sa_opts *o,
+			       struct ikb_error *err);
+int xfrm_sa_add(void *state, const struct ikb_sa *sa, struct ikb_error *err);
+int xfrm_sa_update(void *state, const struct ikb_sa *sa, struct ikb_error *err);
+
+/* replay.c */
+int xfrm_replay_put(struct nlmsghdr *nlh, struct xfrm_usersa_info *p,
+		    const struct ikb_sa *sa, struct ikb_error *err);
+
+/* alg.c */
+int xfrm_algs_put(struct nlmsghdr *nlh, const struct ikb_sa *sa,
+		  struct ikb_error *err);
+
+/* pcrypt.c */
+bool xfrm_pcrypt_ready(struct xfrm_state *st, const char *aead);
+
+/* sadel.c: DELSA and GETSA (counters). */
+struct nlmsghdr *xfrm_build_said(void *buf, uint16_t type,
+				 const struct ikb_addr *dst, uint32_t spi,
+				 uint8_t proto, uint32_t mark, uint32_t mask);
+int xfrm_sa_del(void *state, const struct ikb_addr *dst, uint32_t spi,
+		uint8_t proto, struct ikb_error *err);
+int xfrm_sa_query(void *state, const struct ikb_addr *dst, uint32_t spi,
+		  uint8_t proto, struct ikb_sa_counters *out,
+		  struct ikb_error *err);
+int xfrm_counters_parse(const struct nlmsghdr *nlh,
+			struct ikb_sa_counters *out);
+
+/* policy.c */
+uint32_t xfrm_priority(const struct ikb_policy *pol);
+struct nlmsghdr *xfrm_build_policy(void *buf, uint16_t type,
+				   const struct ikb_policy *pol,
+				   struct ikb_error *err);
+int xfrm_policy_add(void *state, const struct ikb_policy *pol,
+		    struct ikb_error *err);
+int xfrm_policy_del(void *state, const struct ikb_policy *pol,
+		    struct ikb_error *err);
+
+/* events.c */
+int xfrm_events_subscribe(void *state, ikb_kernel_event_cb cb, void *ctx,
+			  struct ikb_error *err);
+void xfrm_events_close(struct xfrm_state *st);
+/* Decode one multicast message; 1 = ev filled, 0 = not ours or not known. */
+int xfrm_event_decode(const struct nlmsghdr *nlh, struct ikb_kernel_event *ev);
+
+extern const struct ikb_kernel_ops xfrm_kernel_ops;
 
 #endif

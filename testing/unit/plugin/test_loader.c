@@ -96,7 +96,7 @@ static void test_default_set(void **state)
 	assert_string_equal(plugin_set_get(ps, 3, &st)->name, "kernel-xfrm");
 	assert_null(plugin_set_get(ps, 4, NULL));
 	assert_non_null(plugin_set_proposals(ps, &st));
-	assert_null(plugin_set_kernel(ps, &st)); /* netlink not written yet */
+	assert_non_null(plugin_set_kernel(ps, &st)); /* kernel-xfrm */
 	assert_true(plugin_set_owns(ps, "replay-window", IKB_KEY_CONN));
 	assert_false(plugin_set_owns(ps, "replay-window", IKB_KEY_SETUP));
 	assert_true(plugin_set_owns(ps, "clones", IKB_KEY_CONN));
