@@ -10,6 +10,7 @@
 
 #include "crypto/algs.h"
 #include "crypto/err.h"
+#include "crypto/hash.h"
 #include "crypto/helpers.h"
 #include "crypto/ke.h"
 #include "crypto/keymat.h"

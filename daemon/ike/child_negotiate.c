@@ -28,8 +28,8 @@ void child_out_fini(struct child_out *o)
 	o->store = NULL;
 }
 
-static int esp_list(struct ike_sa *sa, const struct ikb_section *conn,
-		    struct ikb_proposal_list *l, struct ikb_error *err)
+int child_esp_list(struct ike_sa *sa, const struct ikb_section *conn,
+		   struct ikb_proposal_list *l, struct ikb_error *err)
 {
 	int rc = conn_proposals(sa->e, conn, IKB_PROTO_ESP, l, err);
 
@@ -39,31 +39,70 @@ static int esp_list(struct ike_sa *sa, const struct ikb_section *conn,
 	return rc;
 }
 
-/* The conn's selector, through the child.plan hook (its first entry). */
-static int plan_ts(struct ike_sa *sa, const struct conn_view *v,
-		   struct ikb_selector *ts, struct ikb_error *err)
+int child_plan(struct ike_sa *sa, const struct conn_view *v,
+	       struct ikb_child_plan **out, struct ikb_error *err)
 {
 	struct ikb_child_plan *plan = calloc(1, sizeof(*plan));
 	int rc;
 
+	*out = NULL;
 	if (!plan)
 		return -ENOMEM;
 	ts_from_conn(v, &plan->c[0].ts);
 	plan->c[0].cpu = -1;
 	plan->n = 1;
 	rc = plugin_set_child_plan(engine_plugins(sa->e), v->s, plan, err);
+	if (!rc && plan->n == 0) {
+		snprintf(err->msg, sizeof(err->msg), "the plan is empty");
+		rc = -EINVAL;
+	}
+	if (rc)
+		free(plan);
+	else
+		*out = plan;
+	return rc;
+}
+
+/* Initiator: the plan's first entry; the others follow by CREATE_CHILD_SA. */
+static int plan_ts(struct ike_sa *sa, const struct conn_view *v,
+		   struct ikb_selector *ts, struct ikb_error *err)
+{
+	struct ikb_child_plan *plan;
+	int rc = child_plan(sa, v, &plan, err);
+
+	if (rc)
+		return rc;
 	*ts = plan->c[0].ts;
-	if (!rc && plan->n > 1)
+	sa->plan_n = plan->n;
+	sa->plan_next = 1;
+	if (plan->n > 1)
 		ike_sa_log(
-			sa, IKB_LOG_NOTICE,
-			"the plan has %u Child SAs; IKE_AUTH brings the first, the others need CREATE_CHILD_SA (not implemented yet)",
+			sa, IKB_LOG_INFO,
+			"the plan has %u Child SAs: IKE_AUTH brings the first, CREATE_CHILD_SA the others",
 			plan->n);
+	free(plan);
+	return 0;
+}
+
+int child_pick_ts(struct ike_sa *sa, const struct conn_view *v,
+		  const struct ikb_wire_ts_pld *tsi,
+		  const struct ikb_wire_ts_pld *tsr, struct ikb_selector *out,
+		  struct ikb_error *err)
+{
+	struct ikb_child_plan *plan;
+	int rc = child_plan(sa, v, &plan, err);
+
+	if (rc)
+		return rc;
+	rc = -1;
+	for (unsigned i = 0; rc && i < plan->n; i++)
+		rc = ts_select(&plan->c[i].ts, tsr, tsi, false, out);
 	free(plan);
 	return rc;
 }
 
-static void add_ts(struct ikb_wire_msg *m, struct child_out *o,
-		   const struct ikb_selector *ts, bool initiator)
+void child_add_ts(struct ikb_wire_msg *m, struct child_out *o,
+		  const struct ikb_selector *ts, bool initiator)
 {
 	struct ikb_wire_payload *p;
 
@@ -80,8 +119,8 @@ static void add_ts(struct ikb_wire_msg *m, struct child_out *o,
 	p->u.ts = (struct ikb_wire_ts_pld){ 1, &o->ts_r };
 }
 
-static int add_sa(struct ikb_wire_msg *m, struct child_out *o,
-		  const struct ikb_proposal_list *l, uint8_t num, uint32_t spi)
+int child_add_sa(struct ikb_wire_msg *m, struct child_out *o,
+		 const struct ikb_proposal_list *l, uint8_t num, uint32_t spi)
 {
 	struct ikb_wire_payload *p;
 	uint32_t nspi = htonl(spi);
@@ -102,7 +141,7 @@ int child_offer(struct ike_sa *sa, const struct conn_view *v,
 	if (!rc)
 		sa->pending = c;
 	if (!rc)
-		rc = esp_list(sa, v->s, &o->l, err);
+		rc = child_esp_list(sa, v->s, &o->l, err);
 	if (!rc)
 		rc = plan_ts(sa, v, &c->ts, err);
 	if (!rc)
@@ -112,8 +151,8 @@ int child_offer(struct ike_sa *sa, const struct conn_view *v,
 	if (v->mode == IKB_MODE_TRANSPORT)
 		msg_notify(m, IKB_N_USE_TRANSPORT_MODE, NULL, 0);
 	msg_notify(m, IKB_N_ESP_TFC_PADDING_NOT_SUPPORTED, NULL, 0);
-	rc = add_sa(m, o, &o->l, 1, c->spi_in);
-	add_ts(m, o, &c->ts, true);
+	rc = child_add_sa(m, o, &o->l, 1, c->spi_in);
+	child_add_ts(m, o, &c->ts, true);
 	return rc;
 }
 
@@ -127,12 +166,10 @@ static const struct ikb_wire_proposal *wire_prop(const struct ikb_wire_sa *w,
 	return NULL;
 }
 
-/* Select one of the offered proposals: 0, or the notify to answer. */
-static uint16_t select_esp(struct ike_sa *sa, const struct ikb_section *conn,
-			   const struct ikb_wire_sa *w, struct child_sa *c,
-			   uint8_t *num, const char *who)
+uint16_t child_select(struct ike_sa *sa, const struct ikb_proposal_list *ours,
+		      const struct ikb_wire_sa *w, struct child_sa *c,
+		      uint8_t *num, const char *who)
 {
-	struct ikb_proposal_list *ours = calloc(1, sizeof(*ours));
 	struct ikb_proposal_list *got = calloc(1, sizeof(*got));
 	uint8_t nums[IKB_PROPOSALS_MAX];
 	struct ikb_error err = { "" };
@@ -142,8 +179,7 @@ static uint16_t select_esp(struct ike_sa *sa, const struct ikb_section *conn,
 	unsigned n = 0;
 	uint16_t rc = IKB_N_NO_PROPOSAL_CHOSEN;
 
-	if (ours && got && !esp_list(sa, conn, ours, &err) &&
-	    ikb_wire_sa_to_proposals(w, got, nums) > 0 &&
+	if (got && ikb_wire_sa_to_proposals(w, got, nums) > 0 &&
 	    !ops->select(st, ours, got, &c->prop, &n, &err) && n &&
 	    n <= got->n && (wp = wire_prop(w, nums[n - 1])) &&
 	    wp->spi_size == 4) {
@@ -157,8 +193,25 @@ static uint16_t select_esp(struct ike_sa *sa, const struct ikb_section *conn,
 	if (rc)
 		ike_sa_log(sa, IKB_LOG_WARNING, "Child SA: %s: %s", who,
 			   err.msg[0] ? err.msg : "no usable ESP proposal");
-	free(ours);
 	free(got);
+	return rc;
+}
+
+/* Select one of the offered proposals: 0, or the notify to answer. */
+static uint16_t select_esp(struct ike_sa *sa, const struct ikb_section *conn,
+			   const struct ikb_wire_sa *w, struct child_sa *c,
+			   uint8_t *num, const char *who)
+{
+	struct ikb_proposal_list *ours = calloc(1, sizeof(*ours));
+	struct ikb_error err = { "" };
+	uint16_t rc = IKB_N_NO_PROPOSAL_CHOSEN;
+
+	if (ours && !child_esp_list(sa, conn, ours, &err))
+		rc = child_select(sa, ours, w, c, num, who);
+	else
+		ike_sa_log(sa, IKB_LOG_WARNING, "Child SA: %s: %s", who,
+			   err.msg[0] ? err.msg : "out of memory");
+	free(ours);
 	return rc;
 }
 
@@ -170,7 +223,6 @@ static uint16_t respond_child(struct ike_sa *sa, const struct conn_view *v,
 	const struct ikb_wire_payload *tsi = ikb_wire_find(req, IKB_PT_TSI);
 	const struct ikb_wire_payload *tsr = ikb_wire_find(req, IKB_PT_TSR);
 	bool transport = ikb_wire_find_notify(req, IKB_N_USE_TRANSPORT_MODE);
-	struct ikb_selector ours;
 	struct ikb_error err = { "" };
 	uint16_t n;
 
@@ -186,8 +238,7 @@ static uint16_t respond_child(struct ike_sa *sa, const struct conn_view *v,
 							   "tunnel");
 		return IKB_N_NO_PROPOSAL_CHOSEN;
 	}
-	if (plan_ts(sa, v, &ours, &err) ||
-	    ts_select(&ours, &tsr->u.ts, &tsi->u.ts, false, &c->ts)) {
+	if (child_pick_ts(sa, v, &tsi->u.ts, &tsr->u.ts, &c->ts, &err)) {
 		ike_sa_log(
 			sa, IKB_LOG_WARNING,
 			"Child SA: TS_UNACCEPTABLE: the peer's selectors do not meet ours %s",
@@ -219,18 +270,14 @@ void child_respond(struct ike_sa *sa, const struct conn_view *v,
 		msg_notify(resp, n, NULL, 0);
 		return;
 	}
-	c->next = sa->children;
-	sa->children = c;
+	child_established(sa, c, "established");
 	if (c->mode == IKB_MODE_TRANSPORT)
 		msg_notify(resp, IKB_N_USE_TRANSPORT_MODE, NULL, 0);
 	msg_notify(resp, IKB_N_ESP_TFC_PADDING_NOT_SUPPORTED, NULL, 0);
 	o->l.n = 1;
 	o->l.p[0] = c->prop;
-	add_sa(resp, o, &o->l, num, c->spi_in);
-	add_ts(resp, o, &c->ts, false);
-	ike_sa_log(sa, IKB_LOG_NOTICE,
-		   "Child SA established: reqid %u, SPIs in %08x out %08x",
-		   c->reqid, c->spi_in, c->spi_out);
+	child_add_sa(resp, o, &o->l, num, c->spi_in);
+	child_add_ts(resp, o, &c->ts, false);
 }
 
 static int accept_child(struct ike_sa *sa, const struct ikb_wire_msg *resp,
@@ -291,13 +338,25 @@ void child_accept(struct ike_sa *sa, const struct ikb_wire_msg *resp)
 		return;
 	}
 	if (accept_child(sa, resp, c)) {
-		/* Deleting it at the peer needs INFORMATIONAL: next piece. */
-		child_sa_free(sa, c);
+		/* nothing is installed here; the peer's half goes by Delete */
+		c->next = sa->children;
+		c->ike = sa;
+		sa->children = c;
+		c->want_delete = true;
 		return;
 	}
+	child_established(sa, c, "established");
+}
+
+void child_established(struct ike_sa *sa, struct child_sa *c, const char *how)
+{
+	c->ike = sa;
 	c->next = sa->children;
 	sa->children = c;
+	child_timer_arm(sa, c);
 	ike_sa_log(sa, IKB_LOG_NOTICE,
-		   "Child SA established: reqid %u, SPIs in %08x out %08x",
-		   c->reqid, c->spi_in, c->spi_out);
+		   "Child SA %s: reqid %u, SPIs in %08x out %08x%s", how,
+		   c->reqid, c->spi_in, c->spi_out,
+		   c->out_pending ? " (outbound once the old one is deleted)" :
+				    "");
 }

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <event2/event.h>
 
 #include "config/config.h"
 #include "crypto/crypto.h"
@@ -89,15 +90,16 @@ static void fill_sa(const struct ike_sa *ike, const struct child_sa *c,
 }
 
 static int keymat(const struct ike_sa *ike, const struct ikb_sa *tmpl,
-		  struct child_keys *k, struct ikb_error *err)
+		  const struct child_keyin *kin, struct child_keys *k,
+		  struct ikb_error *err)
 {
 	const struct ikb_alg *enc =
 		tmpl->aead.name[0] ? &tmpl->aead : &tmpl->encr;
 	struct crypto_err cerr = { 0 };
-	int rc = child_keys_derive(
-		ike->prf_id, secret_view(&ike->keys->sk_d), CBYTES(NULL, 0),
-		CBYTES(ike->ni, ike->ni_len), CBYTES(ike->nr, ike->nr_len),
-		enc->key_bits / 8u, tmpl->integ.key_bits / 8u, k, &cerr);
+	int rc = child_keys_derive(ike->prf_id, secret_view(&ike->keys->sk_d),
+				   kin->gir, kin->ni, kin->nr,
+				   enc->key_bits / 8u,
+				   tmpl->integ.key_bits / 8u, k, &cerr);
 
 	if (rc)
 		snprintf(err->msg, sizeof(err->msg), "KEYMAT: %s", cerr.msg);
@@ -125,6 +127,24 @@ static void policy(const struct ike_sa *ike, const struct child_sa *c,
 	p->reqid = c->reqid;
 }
 
+static void wipe_keys(struct ikb_sa *sa)
+{
+	secret_wipe(sa->aead.key, IKB_KEY_MAX);
+	secret_wipe(sa->encr.key, IKB_KEY_MAX);
+	secret_wipe(sa->integ.key, IKB_KEY_MAX);
+}
+
+void child_sa_del_out(struct ike_sa *ike, struct child_sa *c)
+{
+	void *st;
+	const struct ikb_kernel_ops *k = engine_kernel(ike->e, &st);
+	struct ikb_error err;
+
+	if (k && c->sa_out_done)
+		k->sa_del(st, &ike->path.remote, c->spi_out, IPPROTO_ESP, &err);
+	c->sa_out_done = false;
+}
+
 static void uninstall(struct ike_sa *ike, struct child_sa *c)
 {
 	void *st;
@@ -135,37 +155,56 @@ static void uninstall(struct ike_sa *ike, struct child_sa *c)
 		return;
 	while (c->npol > 0)
 		k->policy_del(st, &c->pol[--c->npol], &err);
-	if (c->sa_out_done)
-		k->sa_del(st, &ike->path.remote, c->spi_out, IPPROTO_ESP, &err);
+	child_sa_del_out(ike, c);
 	if (c->sa_in_done || c->spi_allocated)
 		k->sa_del(st, &ike->path.local, c->spi_in, IPPROTO_ESP, &err);
-	c->sa_out_done = c->sa_in_done = c->spi_allocated = false;
+	c->sa_in_done = c->spi_allocated = false;
 }
 
-static int kernel_install(struct ike_sa *ike, struct child_sa *c,
+int child_sa_add_in(struct ike_sa *ike, struct child_sa *c,
+		    struct ikb_error *err)
+{
+	void *st;
+	const struct ikb_kernel_ops *k = engine_kernel(ike->e, &st);
+	int rc = k->sa_update(st, &c->sa_in, err);
+
+	wipe_keys(&c->sa_in);
+	c->sa_in_done = rc == 0;
+	return rc;
+}
+
+int child_sa_add_out(struct ike_sa *ike, struct child_sa *c,
+		     struct ikb_error *err)
+{
+	void *st;
+	const struct ikb_kernel_ops *k = engine_kernel(ike->e, &st);
+	int rc = k->sa_add(st, &c->sa_out, err);
+
+	wipe_keys(&c->sa_out);
+	c->sa_out_done = rc == 0;
+	c->out_pending = false;
+	return rc;
+}
+
+int child_sa_add_policies(struct ike_sa *ike, struct child_sa *c,
 			  struct ikb_error *err)
 {
 	void *st;
 	const struct ikb_kernel_ops *k = engine_kernel(ike->e, &st);
 	enum ikb_dir dirs[3] = { IKB_DIR_OUT, IKB_DIR_IN, IKB_DIR_FWD };
 	unsigned n = c->mode == IKB_MODE_TUNNEL ? 3 : 2;
-	int rc = k->sa_add(st, &c->sa_out, err);
+	int rc = 0;
 
-	c->sa_out_done = rc == 0;
-	if (!rc && !(rc = k->sa_update(st, &c->sa_in, err)))
-		c->sa_in_done = true;
 	for (unsigned i = 0; !rc && i < n; i++) {
 		policy(ike, c, dirs[i], &c->pol[i]);
 		if (!(rc = k->policy_add(st, &c->pol[i], err)))
 			c->npol++;
 	}
-	if (rc)
-		uninstall(ike, c);
 	return rc;
 }
 
-int child_sa_install(struct ike_sa *ike, struct child_sa *c,
-		     struct ikb_error *err)
+int child_sa_prepare(struct ike_sa *ike, struct child_sa *c,
+		     const struct child_keyin *kin, struct ikb_error *err)
 {
 	const struct ikb_section *conn = engine_conn(ike->e, ike->conn);
 	void *st;
@@ -176,10 +215,17 @@ int child_sa_install(struct ike_sa *ike, struct child_sa *c,
 
 	if (rc)
 		snprintf(err->msg, sizeof(err->msg), "conn was removed");
+	if (!rc && !engine_kernel(ike->e, &st)) {
+		snprintf(err->msg, sizeof(err->msg),
+			 "no kernel plugin is loaded");
+		rc = -ENOTSUP;
+	}
 	if (!rc)
 		rc = ops->kernel_algs(st, &c->prop, &tmpl, err);
 	if (!rc)
-		rc = keymat(ike, &tmpl, &k, err);
+		rc = keymat(ike, &tmpl, kin, &k, err);
+	if (!rc)
+		child_lifetime(ike, c, &tmpl.life);
 	c->sa_out = c->sa_in = tmpl;
 	if (!rc) {
 		fill_sa(ike, c, &k, true, &c->sa_out);
@@ -190,24 +236,98 @@ int child_sa_install(struct ike_sa *ike, struct child_sa *c,
 	if (!rc)
 		rc = plugin_set_child_tune(engine_plugins(ike->e), conn,
 					   &c->sa_in, err);
-	if (!rc)
-		rc = kernel_install(ike, c, err);
 	child_keys_free(&k);
-	/* the kernel has the keys now; keep only what status shows */
-	secret_wipe(c->sa_in.aead.key, IKB_KEY_MAX);
-	secret_wipe(c->sa_in.encr.key, IKB_KEY_MAX);
-	secret_wipe(c->sa_in.integ.key, IKB_KEY_MAX);
-	secret_wipe(c->sa_out.aead.key, IKB_KEY_MAX);
-	secret_wipe(c->sa_out.encr.key, IKB_KEY_MAX);
-	secret_wipe(c->sa_out.integ.key, IKB_KEY_MAX);
+	if (rc) {
+		wipe_keys(&c->sa_in);
+		wipe_keys(&c->sa_out);
+	}
+	return rc;
+}
+
+int child_sa_install(struct ike_sa *ike, struct child_sa *c,
+		     struct ikb_error *err)
+{
+	struct child_keyin kin = {
+		.ni = CBYTES(ike->ni, ike->ni_len),
+		.nr = CBYTES(ike->nr, ike->nr_len),
+	};
+	int rc = child_sa_prepare(ike, c, &kin, err);
+
+	/* inbound first: the peer may send as soon as it has its pair */
+	if (!rc)
+		rc = child_sa_add_in(ike, c, err);
+	if (!rc)
+		rc = child_sa_add_out(ike, c, err);
+	if (!rc)
+		rc = child_sa_add_policies(ike, c, err);
+	if (rc)
+		uninstall(ike, c);
+	wipe_keys(&c->sa_in);
+	wipe_keys(&c->sa_out);
 	return rc;
 }
 
 void child_sa_free(struct ike_sa *sa, struct child_sa *c)
 {
 	uninstall(sa, c);
+	if (c->timer)
+		event_free(c->timer);
 	secret_wipe(c, sizeof(*c));
 	free(c);
+}
+
+struct child_sa *child_by_spi_in(const struct ike_sa *sa, uint32_t spi)
+{
+	struct child_sa *c = sa->children;
+
+	while (c && c->spi_in != spi)
+		c = c->next;
+	return c;
+}
+
+struct child_sa *child_by_spi_out(const struct ike_sa *sa, uint32_t spi)
+{
+	struct child_sa *c = sa->children;
+
+	while (c && c->spi_out != spi)
+		c = c->next;
+	return c;
+}
+
+/* Nonces compare as octet strings; a prefix is the lower. */
+static int nonce_cmp(const uint8_t *a, size_t alen, const uint8_t *b,
+		     size_t blen)
+{
+	int d = memcmp(a, b, alen < blen ? alen : blen);
+
+	if (d)
+		return d;
+	return alen < blen ? -1 : alen > blen;
+}
+
+void child_set_nonces(struct child_sa *c, const uint8_t *ni, size_t ni_len,
+		      const uint8_t *nr, size_t nr_len)
+{
+	c->ni_len = ni_len < sizeof(c->ni) ? ni_len : sizeof(c->ni);
+	c->nr_len = nr_len < sizeof(c->nr) ? nr_len : sizeof(c->nr);
+	memcpy(c->ni, ni, c->ni_len);
+	memcpy(c->nr, nr, c->nr_len);
+}
+
+static const uint8_t *lowest(const struct child_sa *c, size_t *len)
+{
+	bool i = nonce_cmp(c->ni, c->ni_len, c->nr, c->nr_len) < 0;
+
+	*len = i ? c->ni_len : c->nr_len;
+	return i ? c->ni : c->nr;
+}
+
+bool child_nonce_lower(const struct child_sa *x, const struct child_sa *y)
+{
+	size_t xl, yl;
+	const uint8_t *xn = lowest(x, &xl), *yn = lowest(y, &yl);
+
+	return nonce_cmp(xn, xl, yn, yl) < 0;
 }
 
 static int add_esn(struct ikb_proposal *p, uint16_t id)

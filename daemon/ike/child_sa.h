@@ -8,12 +8,15 @@
 #include <time.h>
 #include <ikebana/plugin.h>
 
+#include "crypto/secret.h"
 #include "ike/wire.h"
 
 struct ike_sa;
+struct event;
 
 struct child_sa {
 	struct child_sa *next;
+	struct ike_sa *ike; /* owner; changes when the IKE SA is rekeyed */
 	uint32_t reqid;
 	enum ikb_mode mode;
 	struct ikb_selector ts; /* local = src, remote = dst */
@@ -23,9 +26,29 @@ struct child_sa {
 	/* What was installed, keys wiped (for status and removal). */
 	bool sa_in_done, sa_out_done;
 	struct ikb_sa sa_in, sa_out;
-	unsigned npol;
+	unsigned npol; /* policies are shared by a reqid's generations */
 	struct ikb_policy pol[3];
 	time_t created;
+	time_t rekey_at, expire_at; /* wall clock for status; 0: none */
+	struct event *timer; /* rekey, then expiry */
+	bool timer_expires; /* the timer's next firing is the expiry */
+	unsigned long long born_ms, rekey_ms, life_ms; /* monotonic, spans */
+
+	/* Rekeying (RFC 7296 §2.8) and deletion (§1.4.1). */
+	uint32_t rekey_of; /* spi_in of the Child SA this one replaces */
+	bool peer_created; /* we answered its CREATE_CHILD_SA */
+	bool out_pending; /* sa_out (with keys) waits for the old's Delete */
+	bool redundant; /* lost a simultaneous rekey (§2.8.1) */
+	bool rekeying; /* our rekey request is outstanding */
+	bool replaced; /* its successor is installed */
+	bool want_rekey, want_delete, deleting;
+	uint8_t ni[256], nr[256]; /* its CREATE_CHILD_SA's nonces */
+	size_t ni_len, nr_len; /* 0: made by IKE_AUTH */
+};
+
+/* KEYMAT inputs: g^ir (empty without PFS) and the exchange's nonces. */
+struct child_keyin {
+	struct cbytes gir, ni, nr;
 };
 
 struct child_sa *child_sa_new(struct ike_sa *sa, enum ikb_mode mode);
@@ -33,13 +56,35 @@ struct child_sa *child_sa_new(struct ike_sa *sa, enum ikb_mode mode);
 int child_sa_alloc_spi(struct ike_sa *sa, struct child_sa *c,
 		       struct ikb_error *err);
 /*
- * KEYMAT (no PFS), SAs and policies. On any kernel error everything
- * installed so far is removed again and err holds the kernel's message.
+ * KEYMAT (no PFS, the IKE SA's nonces), SAs and policies: the first Child
+ * SA. On any kernel error everything installed so far is removed again
+ * and err holds the kernel's message.
  */
 int child_sa_install(struct ike_sa *sa, struct child_sa *c,
 		     struct ikb_error *err);
+/*
+ * The steps, for CREATE_CHILD_SA. prepare: KEYMAT, both ikb_sa with
+ * keys, tuning and lifetimes. The _add functions install one part and
+ * wipe the keys it used; make-before-break installs in, then out.
+ */
+int child_sa_prepare(struct ike_sa *sa, struct child_sa *c,
+		     const struct child_keyin *kin, struct ikb_error *err);
+int child_sa_add_in(struct ike_sa *sa, struct child_sa *c,
+		    struct ikb_error *err);
+int child_sa_add_out(struct ike_sa *sa, struct child_sa *c,
+		     struct ikb_error *err);
+int child_sa_add_policies(struct ike_sa *sa, struct child_sa *c,
+			  struct ikb_error *err);
+void child_sa_del_out(struct ike_sa *sa, struct child_sa *c);
 /* Remove from the kernel (whatever was installed) and free. */
 void child_sa_free(struct ike_sa *sa, struct child_sa *c);
+struct child_sa *child_by_spi_in(const struct ike_sa *sa, uint32_t spi);
+struct child_sa *child_by_spi_out(const struct ike_sa *sa, uint32_t spi);
+/* Its exchange's nonces, for KEYMAT and §2.8.1. */
+void child_set_nonces(struct child_sa *c, const uint8_t *ni, size_t ni_len,
+		      const uint8_t *nr, size_t nr_len);
+/* Whether x's exchange had a lower nonce than y's (§2.8.1). */
+bool child_nonce_lower(const struct child_sa *x, const struct child_sa *y);
 /* The ESN transforms esn= and replay-window= ask to propose. */
 int child_esn_offer(const struct ikb_section *conn,
 		    struct ikb_proposal_list *l);
@@ -72,5 +117,31 @@ void child_respond(struct ike_sa *sa, const struct conn_view *v,
 		   struct child_out *o);
 /* Initiator: the response's Child part; installs or logs why not. */
 void child_accept(struct ike_sa *sa, const struct ikb_wire_msg *resp);
+
+/* The ESP proposals to offer or accept, esn= applied. */
+int child_esp_list(struct ike_sa *sa, const struct ikb_section *conn,
+		   struct ikb_proposal_list *l, struct ikb_error *err);
+/* The conn's Child SA plan (child.plan hook); caller frees *out. */
+int child_plan(struct ike_sa *sa, const struct conn_view *v,
+	       struct ikb_child_plan **out, struct ikb_error *err);
+/* Responder: the first plan entry the peer's TS meet, narrowed. */
+int child_pick_ts(struct ike_sa *sa, const struct conn_view *v,
+		  const struct ikb_wire_ts_pld *tsi,
+		  const struct ikb_wire_ts_pld *tsr, struct ikb_selector *out,
+		  struct ikb_error *err);
+/* SA payload with our SPI, and TSi/TSr from ts, into m. */
+int child_add_sa(struct ikb_wire_msg *m, struct child_out *o,
+		 const struct ikb_proposal_list *l, uint8_t num, uint32_t spi);
+void child_add_ts(struct ikb_wire_msg *m, struct child_out *o,
+		  const struct ikb_selector *ts, bool initiator);
+/*
+ * Select one of w's proposals against ours: c->prop, c->spi_out and the
+ * wire number; 0 or the notify to answer.
+ */
+uint16_t child_select(struct ike_sa *sa, const struct ikb_proposal_list *ours,
+		      const struct ikb_wire_sa *w, struct child_sa *c,
+		      uint8_t *num, const char *who);
+/* Link c into sa->children, arm its timers and log it. */
+void child_established(struct ike_sa *sa, struct child_sa *c, const char *how);
 
 #endif

@@ -55,6 +55,8 @@ void ike_engine_set_conf(struct ike_engine *e, const struct loaded_conf *lc)
 	/* libreswan's defaults */
 	e->ddos_threshold = setup_uint(lc->cfg, "ddos-ike-threshold", 25000);
 	e->max_halfopen = setup_uint(lc->cfg, "max-halfopen-ike", 50000);
+	if (e->base)
+		rekey_events_subscribe(e);
 }
 
 struct ike_engine *ike_engine_new(struct event_base *base,
@@ -69,6 +71,7 @@ struct ike_engine *ike_engine_new(struct event_base *base,
 	e->io = *io;
 	e->next_reqid = 1;
 	ike_engine_set_conf(e, lc);
+	rekey_events_subscribe(e);
 	if (cookie_init(e)) {
 		ike_engine_free(e);
 		return NULL;
@@ -123,13 +126,19 @@ int ike_engine_up(struct ike_engine *e, const char *name, struct ikb_error *err)
 int ike_engine_down(struct ike_engine *e, const char *name,
 		    struct ikb_error *err)
 {
-	struct ike_sa *sa;
+	struct ike_sa *sa = ike_sa_find_conn(e, name, NULL), *next;
 	unsigned n = 0;
 
-	/* TODO(next piece): send Delete in an INFORMATIONAL exchange. */
-	while ((sa = ike_sa_find_conn(e, name, NULL))) {
-		ike_sa_delete(sa, "ikebana down");
-		n++;
+	for (; sa; sa = next, n++) {
+		next = ike_sa_find_conn(e, name, sa);
+		sa->reinit = false;
+		if (sa->state == IKE_SA_ESTABLISHED) {
+			/* a Delete, once the window is free */
+			sa->want_delete = true;
+			tasks_schedule(sa);
+		} else if (sa->state != IKE_SA_DELETING) {
+			ike_sa_delete(sa, "ikebana down");
+		}
 	}
 	if (n)
 		return 0;
@@ -170,6 +179,14 @@ static void on_response(struct ike_sa *sa, const struct ikb_wire_hdr *h,
 	} else if (h->exchange == IKB_EXCH_IKE_AUTH &&
 		   sa->state == IKE_SA_AUTH_I) {
 		ike_auth_response(sa, buf, len);
+	} else if (h->exchange == IKB_EXCH_CREATE_CHILD_SA &&
+		   (sa->out == OUT_CHILD || sa->out == OUT_REKEY_CHILD ||
+		    sa->out == OUT_REKEY_IKE)) {
+		create_child_response(sa, buf, len);
+	} else if (h->exchange == IKB_EXCH_INFORMATIONAL &&
+		   (sa->out == OUT_DELETE_CHILD || sa->out == OUT_DELETE_IKE ||
+		    sa->out == OUT_DPD)) {
+		informational_response(sa, buf, len);
 	} else {
 		snprintf(why, sizeof(why), "unexpected %s response (%s)",
 			 ikb_wire_exchange_name(h->exchange) ?: "unknown",
@@ -194,8 +211,15 @@ static void on_request(struct ike_sa *sa, const struct ikb_wire_hdr *h,
 	} else if (h->exchange == IKB_EXCH_IKE_AUTH &&
 		   sa->state == IKE_SA_INIT_R) {
 		ike_auth_request(sa, buf, len);
+	} else if (h->exchange == IKB_EXCH_CREATE_CHILD_SA &&
+		   (sa->state == IKE_SA_ESTABLISHED ||
+		    sa->state == IKE_SA_DELETING)) {
+		create_child_request(sa, buf, len);
+	} else if (h->exchange == IKB_EXCH_INFORMATIONAL &&
+		   (sa->state == IKE_SA_ESTABLISHED ||
+		    sa->state == IKE_SA_DELETING)) {
+		informational_request(sa, buf, len);
 	} else {
-		/* CREATE_CHILD_SA and INFORMATIONAL come with the next piece */
 		snprintf(why, sizeof(why), "unexpected %s request (%s)",
 			 ikb_wire_exchange_name(h->exchange) ?: "unknown",
 			 ike_sa_state_name(sa->state));

@@ -15,6 +15,8 @@
 #include "ike/ike_sa.h"
 #include "ike/wire.h"
 
+struct secret;
+
 #define IKE_SA_BUCKETS 1024
 #define IKE_NONCE_LEN 32
 #define IKE_COOKIE_LEN 33 /* version octet | SHA2-256 */
@@ -37,6 +39,8 @@ struct ike_engine {
 	uint8_t cookie_secret[2][32];
 	uint8_t cookie_version;
 	struct event *cookie_timer;
+	/* the kernel plugin instance whose events we subscribed to */
+	const void *events_state;
 };
 
 /* One end of a conn, parsed. */
@@ -183,6 +187,82 @@ int rtx_respond(struct ike_sa *sa, struct ikb_wbuf *buf, uint32_t msgid);
 /* A request with the cached message id: resend, never reprocess. */
 void rtx_replay(struct ike_sa *sa);
 void rtx_free(struct ike_sa *sa);
+
+/* exchange_create_child_sa.c: CREATE_CHILD_SA for Child SAs. */
+struct child_sa;
+/* Initiator: a new Child SA (the plan's next entry), or old's successor. */
+int create_child_start(struct ike_sa *sa, struct child_sa *old);
+void create_child_request(struct ike_sa *sa, const uint8_t *buf, size_t len);
+void create_child_response(struct ike_sa *sa, const uint8_t *buf, size_t len);
+/* Our nonce for a CREATE_CHILD_SA request into sa->out_nonce. */
+int ccs_nonce(struct ike_sa *sa);
+/* An encrypted response with m's payloads, kept for retransmits. */
+void ccs_respond(struct ike_sa *sa, struct ikb_wire_msg *m, uint8_t exch,
+		 uint32_t msgid);
+/* Send m as our request msgid; 0 or -errno. */
+int ccs_request(struct ike_sa *sa, struct ikb_wire_msg *m, uint8_t exch);
+
+/* rekey_ike.c: IKE SA rekeying (§1.3.2, §2.18). */
+int rekey_ike_start(struct ike_sa *sa);
+/* Responder: m carries an SA payload for protocol IKE. */
+void rekey_ike_request(struct ike_sa *sa, const struct ikb_wire_msg *m,
+		       uint32_t msgid);
+void rekey_ike_response(struct ike_sa *sa, const struct ikb_wire_msg *m);
+
+/* exchange_informational.c: Delete (§1.4.1) and liveness (§2.4). */
+int delete_child_start(struct ike_sa *sa, struct child_sa *c);
+int delete_ike_start(struct ike_sa *sa);
+int dpd_start(struct ike_sa *sa);
+void informational_request(struct ike_sa *sa, const uint8_t *buf, size_t len);
+void informational_response(struct ike_sa *sa, const uint8_t *buf, size_t len);
+
+/* delete.c */
+/*
+ * Take c out of sa and the kernel, make-before-break: a successor
+ * waiting for this Delete gets its outbound SA first, the policies go to
+ * another Child SA of the same reqid, then c's SAs are removed.
+ */
+void child_remove(struct ike_sa *sa, struct child_sa *c);
+/* The conn's auto=start: re-initiate after a failure. */
+void engine_reinit(struct ike_engine *e, const char *conn);
+bool conn_auto_start(const struct ike_engine *e, const char *conn);
+
+/* tasks.c: the next exchange, when the window is free. */
+void tasks_schedule(struct ike_sa *sa);
+void tasks_run(struct ike_sa *sa);
+/* The outstanding request is answered or given up. */
+void tasks_out_done(struct ike_sa *sa);
+/* After IKE_AUTH: timers, the plan's other Child SAs. */
+void ike_sa_established(struct ike_sa *sa);
+
+/* rekey.c: lifetimes, rekey timers, kernel EXPIRE events. */
+unsigned long long mono_ms(void);
+/* Lifetimes into life and c's times; arms nothing. */
+void child_lifetime(struct ike_sa *sa, struct child_sa *c,
+		    struct ikb_lifetime *life);
+void child_timer_arm(struct ike_sa *sa, struct child_sa *c);
+/* Retry a rekey the peer refused for now, in 1..2 s. */
+void child_timer_retry(struct ike_sa *sa, struct child_sa *c);
+void ike_timer_arm(struct ike_sa *sa);
+void ike_timer_retry(struct ike_sa *sa);
+void rekey_events_subscribe(struct ike_engine *e);
+/* conn's rekey= (default yes). */
+bool conn_rekey(const struct ike_engine *e, const char *conn);
+/* A duration key of the conn in ms, or dflt. */
+unsigned long long conn_ms(const struct ike_engine *e, const char *conn,
+			   const char *key, unsigned long long dflt);
+
+/* liveness.c: dpddelay= */
+void dpd_arm(struct ike_sa *sa);
+
+/* kex.c: a key exchange done on the loop (CREATE_CHILD_SA). */
+int kex_pair(struct ke **ke, uint16_t group, struct ikb_error *err);
+int kex_gir(struct ke *ke, const struct ikb_wire_ke *peer, struct secret *gir,
+	    struct ikb_error *err);
+
+/* keys.c: the new IKE SA's keys from the old one's SK_d (§2.18). */
+int keys_rekey(struct ike_sa *sa, const struct ike_sa *old,
+	       const struct secret *gir, struct ikb_error *err);
 
 /* ike_status.c */
 struct json_object *ike_sa_status(const struct ike_sa *sa);

@@ -2,9 +2,10 @@
 /*
  * IKE_AUTH with a pre-shared key (RFC 7296 §1.2, §2.15), both roles. The
  * Child SA part lives in child_negotiate.c. A responder that cannot
- * authenticate the peer answers AUTHENTICATION_FAILED and forgets the SA;
- * an initiator that cannot authenticate the responder deletes it (the
- * INFORMATIONAL that tells the peer comes with that exchange).
+ * authenticate the peer answers AUTHENTICATION_FAILED and keeps the SA
+ * only to resend that answer from its response cache until the
+ * initiator's retransmits would have stopped; an initiator that cannot
+ * authenticate the responder deletes it.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -225,7 +226,7 @@ void ike_auth_request(struct ike_sa *sa, const uint8_t *buf, size_t len)
 			   err.msg, ikb_wire_notify_name(n));
 		msg_notify(&o->m, n, NULL, 0);
 		respond(sa, o, msgid);
-		ike_sa_delete(sa, "peer not authenticated");
+		ike_sa_linger(sa, sa->rtx.timeout_ms);
 		goto out;
 	}
 	ike_sa_set_state(sa, IKE_SA_ESTABLISHED);
@@ -234,6 +235,7 @@ void ike_auth_request(struct ike_sa *sa, const uint8_t *buf, size_t len)
 	add_id_auth(o, sa, IKB_PT_IDR);
 	child_respond(sa, &v, m, &o->m, &o->child);
 	respond(sa, o, msgid);
+	ike_sa_established(sa);
 out:
 	free(plain);
 	free(m);
@@ -294,6 +296,7 @@ void ike_auth_response(struct ike_sa *sa, const uint8_t *buf, size_t len)
 	ike_sa_log(sa, IKB_LOG_NOTICE, "IKE SA established with %s (%s)",
 		   sa->remote_id.text, "PSK");
 	child_accept(sa, m);
+	ike_sa_established(sa);
 out:
 	free(plain);
 	free(m);

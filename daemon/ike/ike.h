@@ -60,8 +60,10 @@ void ike_engine_input(struct ike_engine *e, const struct ike_path *p,
 int ike_engine_up(struct ike_engine *e, const char *conn,
 		  struct ikb_error *err);
 /*
- * Tear down every IKE SA of conn and its Child SAs, locally only: the
- * Delete INFORMATIONAL to the peer comes with the INFORMATIONAL exchange.
+ * Delete every IKE SA of conn with its Child SAs: an established one gets
+ * a Delete INFORMATIONAL and goes, with its kernel SAs, once the peer
+ * answers or the retransmit timeout passes; one still being set up goes
+ * at once. 0 when conn had an IKE SA.
  */
 int ike_engine_down(struct ike_engine *e, const char *conn,
 		    struct ikb_error *err);
@@ -69,11 +71,16 @@ int ike_engine_down(struct ike_engine *e, const char *conn,
 void ike_engine_start_auto(struct ike_engine *e);
 /*
  * {"ike_sas": [{conn, role, state, spi_i, spi_r, local, remote,
- * local_id, remote_id, proposal, nat, age_s, child_sas: [{reqid, mode,
- * spi_in, spi_out, proposal, ts_local, ts_remote}]}]}; caller puts it.
+ * local_id, remote_id, proposal, nat, age_s, rekey_in_s, expire_in_s,
+ * child_sas: [{state, rekey_in_s, expire_in_s, reqid, mode, spi_in,
+ * spi_out, proposal, ts_local, ts_remote}]}]}; caller puts it. The
+ * *_in_s keys are absent when nothing is scheduled (rekey=no).
  */
 struct json_object *ike_engine_status(const struct ike_engine *e);
-/* Removes every Child SA from the kernel and frees all state. */
+/*
+ * Removes every Child SA from the kernel and frees all state, without
+ * Deletes to the peers (ike_engine_down() first for that).
+ */
 void ike_engine_free(struct ike_engine *e);
 
 #endif

@@ -34,12 +34,27 @@ static unsigned conn_bucket(const char *name)
 
 static void link_init(struct ike_sa *sa);
 
-struct ike_sa *ike_sa_new(struct ike_engine *e, const char *conn,
-			  const struct ike_path *p, const uint8_t *peer_spi_i)
+int ike_sa_new_spi(struct ike_engine *e, uint8_t spi[8])
 {
-	bool initiator = peer_spi_i == NULL;
-	struct ike_sa *sa = calloc(1, sizeof(*sa));
 	struct crypto_err cerr;
+
+	do {
+		if (rng_bytes(spi, 8, &cerr))
+			return -EIO;
+	} while (!memcmp(spi, "\0\0\0\0\0\0\0\0", 8) || ike_sa_find(e, spi));
+	return 0;
+}
+
+static void on_kick(evutil_socket_t fd, short what, void *arg)
+{
+	tasks_run(arg);
+}
+
+static struct ike_sa *sa_alloc(struct ike_engine *e, const char *conn,
+			       const struct ike_path *p, bool initiator,
+			       const uint8_t *local)
+{
+	struct ike_sa *sa = calloc(1, sizeof(*sa));
 	unsigned h;
 
 	if (!sa)
@@ -51,14 +66,20 @@ struct ike_sa *ike_sa_new(struct ike_engine *e, const char *conn,
 	sa->state = initiator ? IKE_SA_INIT_I : IKE_SA_INIT_R;
 	sa->path = *p;
 	sa->created = time(NULL);
+	sa->last_recv_ms = mono_ms();
+	sa->kick = evtimer_new(e->base, on_kick, sa);
+	if (!sa->kick) {
+		free(sa);
+		return NULL;
+	}
 	/* our SPI: random and never zero, unique in the table */
-	do {
-		if (rng_bytes(initiator ? sa->spi_i : sa->spi_r, 8, &cerr)) {
-			free(sa);
-			return NULL;
-		}
-	} while (!memcmp(local_spi(sa), "\0\0\0\0\0\0\0\0", 8) ||
-		 ike_sa_find(e, local_spi(sa)));
+	if (local)
+		memcpy(initiator ? sa->spi_i : sa->spi_r, local, 8);
+	else if (ike_sa_new_spi(e, initiator ? sa->spi_i : sa->spi_r)) {
+		event_free(sa->kick);
+		free(sa);
+		return NULL;
+	}
 	h = hash_bytes(local_spi(sa), 8);
 	sa->next_local = e->by_local[h];
 	e->by_local[h] = sa;
@@ -67,12 +88,62 @@ struct ike_sa *ike_sa_new(struct ike_engine *e, const char *conn,
 	e->by_conn[h] = sa;
 	sa->next_all = e->all;
 	e->all = sa;
-	if (!initiator) {
+	return sa;
+}
+
+struct ike_sa *ike_sa_new(struct ike_engine *e, const char *conn,
+			  const struct ike_path *p, const uint8_t *peer_spi_i)
+{
+	struct ike_sa *sa = sa_alloc(e, conn, p, peer_spi_i == NULL, NULL);
+
+	if (sa && peer_spi_i) {
 		memcpy(sa->spi_i, peer_spi_i, 8);
 		link_init(sa);
 		e->halfopen++;
 	}
 	return sa;
+}
+
+struct ike_sa *ike_sa_new_rekeyed(struct ike_sa *old, bool initiator,
+				  const uint8_t local_spi[8],
+				  const uint8_t peer_spi[8])
+{
+	struct ike_sa *sa =
+		sa_alloc(old->e, old->conn, &old->path, initiator, local_spi);
+
+	if (!sa)
+		return NULL;
+	memcpy(initiator ? sa->spi_r : sa->spi_i, peer_spi, 8);
+	if (!initiator)
+		link_init(sa);
+	sa->state = IKE_SA_ESTABLISHED;
+	sa->local_id = old->local_id;
+	sa->remote_id = old->remote_id;
+	sa->nat_local = old->nat_local;
+	sa->nat_remote = old->nat_remote;
+	sa->rtx.interval_ms = old->rtx.interval_ms;
+	sa->rtx.timeout_ms = old->rtx.timeout_ms;
+	sa->plan_next = old->plan_next;
+	sa->plan_n = old->plan_n;
+	sa->child_group = old->child_group;
+	return sa;
+}
+
+static void on_linger(evutil_socket_t fd, short what, void *arg)
+{
+	ike_sa_delete(arg, "linger time is over");
+}
+
+void ike_sa_linger(struct ike_sa *sa, unsigned long long ms)
+{
+	struct timeval tv = { (time_t)(ms / 1000),
+			      (suseconds_t)(ms % 1000) * 1000 };
+
+	ike_sa_set_state(sa, IKE_SA_DELETING);
+	if (!sa->linger)
+		sa->linger = evtimer_new(sa->e->base, on_linger, sa);
+	if (sa->linger)
+		evtimer_add(sa->linger, &tv);
 }
 
 /* The responder's index by the peer's SPIi, once it is known. */
@@ -129,8 +200,20 @@ static void free_bytes(struct ike_bytes *b)
 	b->len = 0;
 }
 
+static void free_ev(struct event **ev)
+{
+	if (*ev)
+		event_free(*ev);
+	*ev = NULL;
+}
+
 void ike_sa_delete(struct ike_sa *sa, const char *why)
 {
+	struct ike_engine *e = sa->e;
+	char conn[sizeof(sa->conn)];
+	bool reinit = sa->reinit && why;
+
+	snprintf(conn, sizeof(conn), "%s", sa->conn);
 	if (why)
 		ike_sa_log(sa, IKB_LOG_NOTICE, "deleting IKE SA (%s): %s",
 			   ike_sa_state_name(sa->state), why);
@@ -148,6 +231,11 @@ void ike_sa_delete(struct ike_sa *sa, const char *why)
 	}
 	keys_cancel(sa);
 	ke_free(sa->ke);
+	ke_free(sa->out_ke);
+	free_ev(&sa->kick);
+	free_ev(&sa->timer);
+	free_ev(&sa->dpd);
+	free_ev(&sa->linger);
 	if (sa->keys) {
 		ike_sa_keys_free(sa->keys);
 		free(sa->keys);
@@ -159,7 +247,10 @@ void ike_sa_delete(struct ike_sa *sa, const char *why)
 	free_bytes(&sa->init_resp);
 	secret_wipe(sa->ni, sizeof(sa->ni));
 	secret_wipe(sa->nr, sizeof(sa->nr));
+	secret_wipe(sa->out_nonce, sizeof(sa->out_nonce));
 	free(sa);
+	if (reinit)
+		engine_reinit(e, conn);
 }
 
 struct ike_sa *ike_sa_find(struct ike_engine *e, const uint8_t spi[8])
@@ -213,6 +304,8 @@ const char *ike_sa_state_name(enum ike_sa_state st)
 		return "IKE_AUTH sent";
 	case IKE_SA_ESTABLISHED:
 		return "established";
+	case IKE_SA_DELETING:
+		return "deleting";
 	}
 	return "?";
 }

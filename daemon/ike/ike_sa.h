@@ -26,6 +26,23 @@ enum ike_sa_state {
 	IKE_SA_INIT_R, /* responder: IKE_SA_INIT answered, half-open */
 	IKE_SA_AUTH_I, /* initiator: IKE_AUTH request sent */
 	IKE_SA_ESTABLISHED,
+	/*
+	 * Going away: our Delete is outstanding, or the SA is kept only to
+	 * answer retransmits from its response cache (a failed IKE_AUTH, a
+	 * rekeyed IKE SA) until its linger timer frees it.
+	 */
+	IKE_SA_DELETING,
+};
+
+/* The request this SA has outstanding after IKE_AUTH (window 1). */
+enum ike_out_kind {
+	OUT_NONE,
+	OUT_CHILD, /* CREATE_CHILD_SA: a new Child SA (sa->pending) */
+	OUT_REKEY_CHILD, /* CREATE_CHILD_SA: successor of out_spi */
+	OUT_REKEY_IKE, /* CREATE_CHILD_SA: a new IKE SA, our SPI out_ike_spi */
+	OUT_DELETE_CHILD, /* INFORMATIONAL: Delete of out_spi */
+	OUT_DELETE_IKE, /* INFORMATIONAL: Delete of this IKE SA */
+	OUT_DPD, /* INFORMATIONAL: empty, liveness (§2.4) */
 };
 
 /* An identity, as on the wire and as text for logs and secrets. */
@@ -53,6 +70,8 @@ struct ike_rtx {
 	size_t resp_len;
 	uint32_t resp_msgid;
 };
+
+#define IKE_SA_NONCE_LEN 32
 
 struct ike_sa {
 	struct ike_engine *e;
@@ -92,13 +111,48 @@ struct ike_sa {
 
 	/* IKE_AUTH */
 	struct ike_id local_id, remote_id;
-	struct child_sa *pending; /* the first Child SA being negotiated */
+	struct child_sa *pending; /* the Child SA being negotiated */
 	struct child_sa *children;
+
+	/* After IKE_AUTH: one exchange at a time, picked by tasks.c. */
+	enum ike_out_kind out;
+	uint32_t out_spi; /* our inbound SPI of the Child SA concerned */
+	uint8_t out_ike_spi[8];
+	struct ke *out_ke; /* our KE of the outstanding CREATE_CHILD_SA */
+	uint8_t out_nonce[IKE_SA_NONCE_LEN];
+	unsigned plan_next, plan_n; /* Child SAs of the plan created */
+	uint16_t child_group; /* a group INVALID_KE_PAYLOAD asked for */
+	uint16_t ike_group; /* the same for an IKE SA rekey */
+	unsigned child_ke_retries;
+	bool want_rekey, want_delete, want_dpd;
+	bool rekeyed; /* replaced by a new IKE SA: its children moved */
+	bool reinit; /* re-initiate the conn once deleted (auto=start) */
+	struct event *kick; /* runs the next task from the loop */
+	struct event *timer; /* IKE SA rekey or expiry */
+	struct event *dpd; /* dpddelay= */
+	struct event *linger; /* frees a DELETING SA */
+	time_t rekey_at, expire_at; /* wall clock for status; 0: none */
+	bool timer_expires; /* the timer's next firing is the expiry */
+	unsigned long long born_ms, life_ms; /* monotonic, span */
+	unsigned long long
+		last_recv_ms; /* monotonic: the peer's last message */
 };
 
 /* peer_spi_i NULL: we initiate; else we respond to that SPIi. */
 struct ike_sa *ike_sa_new(struct ike_engine *e, const char *conn,
 			  const struct ike_path *p, const uint8_t *peer_spi_i);
+/*
+ * The IKE SA a rekey creates (§2.18): initiator with our SPIi (chosen
+ * when the request was sent), or responder with a fresh SPIr; peer_spi
+ * is the other one. Its state is IKE_SA_ESTABLISHED, its keys unset.
+ */
+struct ike_sa *ike_sa_new_rekeyed(struct ike_sa *old, bool initiator,
+				  const uint8_t local_spi[8],
+				  const uint8_t peer_spi[8]);
+/* A fresh SPI of ours: random, never zero, not in the table. */
+int ike_sa_new_spi(struct ike_engine *e, uint8_t spi[8]);
+/* IKE_SA_DELETING, freed after ms unless something frees it before. */
+void ike_sa_linger(struct ike_sa *sa, unsigned long long ms);
 /* Removes the SA from the table, its Child SAs from the kernel; frees. */
 void ike_sa_delete(struct ike_sa *sa, const char *why);
 /* By our SPI: spi_r for a message from the original initiator. */

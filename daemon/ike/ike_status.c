@@ -41,11 +41,32 @@ static const char *alg_name(const struct ikb_sa *sa)
 	return sa->aead.name[0] ? sa->aead.name : sa->encr.name;
 }
 
+/* Seconds until t (wall clock); nothing when t is 0. */
+static void put_in(struct json_object *o, const char *k, time_t t)
+{
+	if (t)
+		json_object_object_add(o, k,
+				       json_object_new_int64(t - time(NULL)));
+}
+
+static const char *child_state(const struct child_sa *c)
+{
+	return c->deleting    ? "deleting" :
+	       c->redundant   ? "redundant" :
+	       c->replaced    ? "replaced" :
+	       c->rekeying    ? "rekeying" :
+	       c->out_pending ? "inbound only" :
+				"installed";
+}
+
 static struct json_object *child_status(const struct child_sa *c)
 {
 	struct json_object *o = json_object_new_object();
 	char buf[256];
 
+	put_str(o, "state", child_state(c));
+	put_in(o, "rekey_in_s", c->rekey_at);
+	put_in(o, "expire_in_s", c->expire_at);
 	json_object_object_add(o, "reqid", json_object_new_int64(c->reqid));
 	put_str(o, "mode", c->mode == IKB_MODE_TUNNEL ? "tunnel" : "transport");
 	snprintf(buf, sizeof(buf), "%08" PRIx32, c->spi_in);
@@ -90,6 +111,8 @@ struct json_object *ike_sa_status(const struct ike_sa *sa)
 			       json_object_new_boolean(sa->nat_remote));
 	json_object_object_add(o, "age_s",
 			       json_object_new_int64(time(NULL) - sa->created));
+	put_in(o, "rekey_in_s", sa->rekey_at);
+	put_in(o, "expire_in_s", sa->expire_at);
 	for (const struct child_sa *c = sa->children; c; c = c->next)
 		json_object_array_add(kids, child_status(c));
 	json_object_object_add(o, "child_sas", kids);

@@ -90,6 +90,39 @@ static int contexts(struct ike_sa *sa, const struct sizes *z,
 	return 0;
 }
 
+int keys_rekey(struct ike_sa *sa, const struct ike_sa *old,
+	       const struct secret *gir, struct ikb_error *err)
+{
+	struct cbytes ni = CBYTES(sa->ni, sa->ni_len);
+	struct cbytes nr = CBYTES(sa->nr, sa->nr_len);
+	struct crypto_err cerr = { 0 };
+	struct secret seed = { 0 };
+	struct sizes z;
+	int rc = sizes_of(sa, &z, err);
+
+	if (rc)
+		return rc;
+	sa->keys = calloc(1, sizeof(*sa->keys));
+	if (!sa->keys)
+		return -ENOMEM;
+	sa->prf_id = z.p->id;
+	rc = skeyseed_rekey(old->prf_id, secret_view(&old->keys->sk_d),
+			    secret_view(gir), ni, nr, &seed, &cerr);
+	if (!rc)
+		rc = ike_sa_keys_derive(sa->prf_id, secret_view(&seed), ni, nr,
+					sa->spi_i, sa->spi_r,
+					z.integ ? z.integ->key_len : 0,
+					encr_keymat_len(z.encr, z.e->key_bits),
+					sa->keys, &cerr);
+	if (!rc)
+		rc = contexts(sa, &z, &cerr);
+	secret_free(&seed);
+	if (rc)
+		snprintf(err->msg, sizeof(err->msg), "rekeyed keys: %s",
+			 cerr.msg);
+	return rc;
+}
+
 /* Runs on a helper thread: only the job's own fields. */
 struct ke_job {
 	struct ike_sa *sa; /* NULL once the SA is gone */

@@ -99,7 +99,9 @@ static int seal(struct ike_sa *sa, struct ikb_wbuf *pt,
 		ike_sa_log(sa, IKB_LOG_ERR, "cannot build message: %s",
 			   werr.msg);
 	else if ((rc = sk_seal(sa->sk_out, CBYTES(out->data, info.sk_body_off),
-			       CBYTES(pt->data, pt->len),
+			       /* an empty INFORMATIONAL has no payloads */
+			       CBYTES(pt->data ? pt->data : (const uint8_t *)"",
+				      pt->len),
 			       out->data + info.sk_body_off, info.sk_body_len,
 			       &cerr)))
 		ike_sa_log(sa, IKB_LOG_ERR, "cannot encrypt: %s", cerr.msg);
@@ -147,13 +149,8 @@ static int open_body(struct ike_sa *sa, struct ikb_wire_msg *m,
 		log_wire_drop(&sa->path, why, NULL);
 		return -EBADMSG;
 	}
-	/*
-	 * sk_open() has stripped the padding, ikb_wire_parse_inner() wants
-	 * it: hand it the payloads with a Pad Length of 0.
-	 */
-	plain[pt_len] = 0;
-	if (ikb_wire_parse_inner(m, plain, pt_len + 1, sk->u.sk.inner_type,
-				 &werr)) {
+	if (ikb_wire_parse_payloads(m, plain, pt_len, sk->u.sk.inner_type,
+				    &werr)) {
 		log_wire_drop(&sa->path, "inside SK", &werr);
 		return -EBADMSG;
 	}
@@ -187,7 +184,7 @@ int msg_open_sk(struct ike_sa *sa, struct ikb_wire_msg *m, const uint8_t *buf,
 			NULL);
 		return -EBADMSG;
 	}
-	*plain = malloc(sk->u.sk.body_len + 1);
+	*plain = malloc(sk->u.sk.body_len);
 	if (!*plain)
 		return -ENOMEM;
 	if (open_body(sa, m, buf, sk, *plain)) {
@@ -195,6 +192,7 @@ int msg_open_sk(struct ike_sa *sa, struct ikb_wire_msg *m, const uint8_t *buf,
 		*plain = NULL;
 		return -EBADMSG;
 	}
+	sa->last_recv_ms = mono_ms(); /* authenticated: the peer is alive */
 	return 0;
 }
 

@@ -1,13 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/*
- * NAT detection (RFC 7296 §2.23). The plain SHA-1 it needs is the only
- * NSS call outside crypto/: crypto has no bare hash yet (move it there
- * as hash_sha1() when it gets one).
- */
+/* NAT detection (RFC 7296 §2.23). */
 #include <arpa/inet.h>
 #include <string.h>
-#include <pk11pub.h>
-
+#include "crypto/crypto.h"
 #include "ike/engine.h"
 
 int nat_hash(const uint8_t spi_i[8], const uint8_t spi_r[8],
@@ -21,10 +16,7 @@ int nat_hash(const uint8_t spi_i[8], const uint8_t spi_r[8],
 	memcpy(in + 8, spi_r, 8);
 	memcpy(in + 16, a->bytes, alen);
 	memcpy(in + 16 + alen, &nport, 2);
-	return PK11_HashBuf(SEC_OID_SHA1, out, in, (PRInt32)(16 + alen + 2)) ==
-			       SECSuccess ?
-		       0 :
-		       -1;
+	return hash_sha1(CBYTES(in, 16 + alen + 2), out, NULL);
 }
 
 /* Any notify of type whose data equals want. */

@@ -237,6 +237,19 @@ int ikb_wire_parse(struct ikb_wire_msg *msg, const uint8_t *buf, size_t len,
 		    IKB_WIRE_HDR_LEN, msg->hdr.next_payload);
 }
 
+int ikb_wire_parse_payloads(struct ikb_wire_msg *msg, const uint8_t *plain,
+			    size_t len, uint8_t first_type,
+			    struct ikb_wire_error *err)
+{
+	struct wire_ctx c;
+
+	memset(err, 0, sizeof(*err));
+	ctx_init(&c, msg, plain, NULL, err);
+	c.inner = true;
+	c.pld = "SK payload";
+	return walk(&c, plain, len, 0, first_type);
+}
+
 int ikb_wire_parse_inner(struct ikb_wire_msg *msg, const uint8_t *plain,
 			 size_t len, uint8_t first_type,
 			 struct ikb_wire_error *err)
@@ -246,7 +259,6 @@ int ikb_wire_parse_inner(struct ikb_wire_msg *msg, const uint8_t *plain,
 
 	memset(err, 0, sizeof(*err));
 	ctx_init(&c, msg, plain, NULL, err);
-	c.inner = true;
 	c.pld = "SK payload";
 	if (len == 0)
 		return wire_fail(&c, "pad length",
@@ -256,5 +268,6 @@ int ikb_wire_parse_inner(struct ikb_wire_msg *msg, const uint8_t *plain,
 		return wire_fail(&c, "pad length",
 				 "Pad Length %zu exceeds plaintext %zu", pad,
 				 len - 1);
-	return walk(&c, plain, len - pad - 1, 0, first_type);
+	return ikb_wire_parse_payloads(msg, plain, len - pad - 1, first_type,
+				       err);
 }

@@ -30,8 +30,13 @@ static void fire(evutil_socket_t fd, short what, void *arg)
 	r->spent_ms += r->next_ms;
 	if (r->spent_ms >= r->timeout_ms) {
 		snprintf(why, sizeof(why),
-			 "no response to message %u after %llu ms",
-			 r->req_msgid, r->spent_ms);
+			 "no response to message %u after %llu ms%s",
+			 r->req_msgid, r->spent_ms,
+			 sa->state == IKE_SA_ESTABLISHED ? ": peer is dead" :
+							   "");
+		/* a dead peer of an auto=start conn is called again */
+		sa->reinit = sa->state == IKE_SA_ESTABLISHED &&
+			     conn_auto_start(sa->e, sa->conn);
 		ike_sa_delete(sa, why);
 		return;
 	}

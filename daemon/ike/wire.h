@@ -18,9 +18,11 @@
  *  receive: ikb_wire_parse() → ikb_wire_find(IKB_PT_SK or IKB_PT_SKF) →
  *   ikb_wire_sk_split() with the SA's IV/ICV/block sizes gives IV,
  *   ciphertext, ICV and the AAD / integrity ranges of the datagram →
- *   crypto verifies and decrypts into its own buffer →
- *   ikb_wire_parse_inner(msg, plaintext, len, sk.inner_type) strips the
- *   padding and appends the inner payloads (inner = true) to msg.
+ *   crypto verifies and decrypts into its own buffer, strips the padding
+ *   (sk_open() returns the length of the inner payloads) →
+ *   ikb_wire_parse_payloads(msg, payloads, len, sk.inner_type) appends
+ *   the inner payloads (inner = true) to msg. ikb_wire_parse_inner() is
+ *   the same for a plaintext that still has its padding (fuzzing, tests).
  *  send: ikb_wire_emit_chain(inner payloads) → ikb_wire_sk_pad() →
  *   ikb_wire_emit() of the outer message with an SK payload whose body is
  *   NULL and body_len = IV + padded plaintext + ICV → crypto encrypts into
@@ -315,11 +317,18 @@ int ikb_wire_sk_split(const struct ikb_wire_payload *sk,
 		      struct ikb_wire_sk_parts *out,
 		      struct ikb_wire_error *err);
 /*
- * Decrypted plaintext (with padding and the Pad Length octet) of an SK
- * payload: strip the padding, then parse the inner chain starting with
- * first_type, appending its payloads to msg with inner set. msg must hold
- * the outer parse (its header's R flag decides the SA proposal rules);
- * the inner payloads point into plain, which must outlive them.
+ * The inner payloads of an SK payload, padding already removed (what
+ * sk_open() returns): parse the chain starting with first_type, appending
+ * its payloads to msg with inner set. msg must hold the outer parse (its
+ * header's R flag decides the SA proposal rules); the inner payloads
+ * point into plain, which must outlive them.
+ */
+int ikb_wire_parse_payloads(struct ikb_wire_msg *msg, const uint8_t *plain,
+			    size_t len, uint8_t first_type,
+			    struct ikb_wire_error *err);
+/*
+ * The same for a decrypted plaintext that still ends with its padding and
+ * Pad Length octet: checks and strips them first.
  */
 int ikb_wire_parse_inner(struct ikb_wire_msg *msg, const uint8_t *plain,
 			 size_t len, uint8_t first_type,
@@ -371,7 +380,12 @@ int ikb_wire_sk_pad(struct ikb_wbuf *b, size_t start, size_t block_len);
 /*
  * Usable proposals only (§3.3.6: a proposal with an unknown transform
  * type or protocol is skipped, so is a transform with an unknown
- * attribute). nums[i] is the wire proposal number of out->p[i].
+ * attribute). nums[i] is the wire proposal number of out->p[i]; nums
+ * may be NULL.
+ *
+ * Unlike the rest of the codec this cannot fail (the SA payload was
+ * validated when parsed): it returns out->n, the number of usable
+ * proposals, 0 when none is. Callers treat <= 0 as NO_PROPOSAL_CHOSEN.
  */
 int ikb_wire_sa_to_proposals(const struct ikb_wire_sa *sa,
 			     struct ikb_proposal_list *out,

@@ -81,13 +81,18 @@ const char *status_str(struct net *n, int who, bool child, const char *key,
 		       char *buf, size_t len);
 
 /* kernel-mem contents */
+#define KDUMP_MAX 64
 struct kdump {
 	unsigned nsa, npol;
-	struct ikb_sa sa[16];
-	struct ikb_policy pol[16];
+	struct ikb_sa sa[KDUMP_MAX];
+	struct ikb_policy pol[KDUMP_MAX];
 };
 void kernel_dump(struct net *n, int who, struct kdump *d);
 const struct ikb_sa *kdump_sa(const struct kdump *d, enum ikb_dir dir);
+const struct ikb_sa *kdump_spi(const struct kdump *d, uint32_t spi);
+unsigned kdump_count(const struct kdump *d, enum ikb_dir dir);
+/* kernel-mem's EXPIRE for who's SA spi, as the kernel would send it. */
+void kernel_expire(struct net *n, int who, const struct ikb_sa *sa, bool hard);
 
 /* Captured stderr (the log) since the last log_reset(). */
 void log_reset(void);

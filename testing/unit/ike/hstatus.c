@@ -8,6 +8,7 @@
 #include <json-c/json.h>
 
 #include "harness.h"
+#include "kernel_mem.h"
 
 static struct json_object *sas_of(struct net *n, int who,
 				  struct json_object **root)
@@ -88,7 +89,7 @@ static void on_sa(void *ctx, const struct ikb_sa *sa)
 {
 	struct kdump *d = ctx;
 
-	if (d->nsa < 16)
+	if (d->nsa < KDUMP_MAX)
 		d->sa[d->nsa++] = *sa;
 }
 
@@ -96,7 +97,7 @@ static void on_pol(void *ctx, const struct ikb_policy *p)
 {
 	struct kdump *d = ctx;
 
-	if (d->npol < 16)
+	if (d->npol < KDUMP_MAX)
 		d->pol[d->npol++] = *p;
 }
 
@@ -117,4 +118,44 @@ const struct ikb_sa *kdump_sa(const struct kdump *d, enum ikb_dir dir)
 		if (d->sa[i].dir == dir)
 			return &d->sa[i];
 	return NULL;
+}
+
+const struct ikb_sa *kdump_spi(const struct kdump *d, uint32_t spi)
+{
+	for (unsigned i = 0; i < d->nsa; i++)
+		if (d->sa[i].spi == spi)
+			return &d->sa[i];
+	return NULL;
+}
+
+unsigned kdump_count(const struct kdump *d, enum ikb_dir dir)
+{
+	unsigned c = 0;
+
+	for (unsigned i = 0; i < d->nsa; i++)
+		c += d->sa[i].dir == dir;
+	return c;
+}
+
+void kernel_expire(struct net *n, int who, const struct ikb_sa *sa, bool hard)
+{
+	void *st;
+	ikb_kernel_mem_inject_fn inject =
+		(ikb_kernel_mem_inject_fn)plugin_set_symbol(
+			n->p[who].lc.plugins, "kernel-mem",
+			IKB_KERNEL_MEM_INJECT);
+	struct ikb_kernel_event ev = {
+		.type = IKB_KEV_EXPIRE,
+		.hard = hard,
+		.sel = sa->sel,
+		.dst = sa->dst,
+		.spi = sa->spi,
+		.proto = sa->proto,
+		.reqid = sa->reqid,
+		.cpu = sa->cpu,
+	};
+
+	assert_non_null(inject);
+	assert_non_null(plugin_set_kernel(n->p[who].lc.plugins, &st));
+	assert_int_equal(inject(st, &ev), 0);
 }

@@ -122,7 +122,7 @@ static const struct {
 	{ TRUNCATE, "IKE header" },
 	{ BAD_SPI, "no IKE SA for its SPI" },
 	{ BAD_MSGID, "request message id 7, expected 2" },
-	{ EXCHANGE, "unexpected CREATE_CHILD_SA request" },
+	{ EXCHANGE, "unexpected IKE_INTERMEDIATE request" },
 	{ NO_REQUEST, "response without a request" },
 	{ OLD_INIT, "IKE_SA_INIT for an SA past it" },
 };
@@ -156,7 +156,7 @@ static void inject(struct net *n, enum mangle how)
 			b[i] = (uint8_t)rand();
 		break;
 	case EXCHANGE:
-		b[18] = 36;
+		b[18] = 43;
 		break;
 	default:
 		break;

@@ -393,6 +393,33 @@ static void test_sk_inside_sk(void **state)
 		err.msg, "SK payload: not allowed inside an encrypted payload");
 }
 
+/* The same chain without padding: what sk_open() hands over. */
+static void test_payloads_unpadded(void **state)
+{
+	static struct ikb_wire_msg msg;
+	struct ikb_wire_error err;
+	uint8_t plain[64];
+	/* a Nonce of 16 bytes, nothing after it */
+	size_t n = wire_hex(plain, sizeof(plain),
+			    "00 00 0014 00112233445566778899aabbccddeeff");
+
+	msg.n = 0;
+	assert_int_equal(
+		ikb_wire_parse_payloads(&msg, plain, n, IKB_PT_NONCE, &err), 0);
+	assert_int_equal(msg.n, 1);
+	assert_true(msg.pl[0].inner);
+	assert_int_equal(msg.pl[0].u.nonce.len, 16);
+	/* one byte more is a truncated payload, not padding */
+	msg.n = 0;
+	assert_int_equal(
+		ikb_wire_parse_payloads(&msg, plain, n + 1, IKB_PT_NONCE, &err),
+		-EBADMSG);
+	msg.n = 0;
+	assert_int_equal(
+		ikb_wire_parse_payloads(&msg, plain, n, IKB_PT_SK, &err),
+		-EBADMSG);
+}
+
 static void test_bad_pad_length(void **state)
 {
 	static struct ikb_wire_msg msg;
@@ -420,6 +447,7 @@ int main(void)
 		cmocka_unit_test(test_unknown_noncritical_skipped),
 		cmocka_unit_test(test_sk_inside_sk),
 		cmocka_unit_test(test_bad_pad_length),
+		cmocka_unit_test(test_payloads_unpadded),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

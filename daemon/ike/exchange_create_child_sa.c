@@ -1,0 +1,695 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * CREATE_CHILD_SA for Child SAs (RFC 7296 §1.3.1, §1.3.3), both roles:
+ * the plan's further Child SAs after IKE_AUTH, and rekeying (§2.8) with
+ * make-before-break. Inbound SAs go in first on both sides; the
+ * initiator adds its new outbound SA when the response arrives (the
+ * responder can receive on it by then); the responder adds its outbound
+ * SA only when the old Child SA is deleted, so that it never sends on a
+ * pair the initiator has not installed. A simultaneous rekey (§2.8.1)
+ * leaves both new pairs up until the one whose exchange had the lowest
+ * nonce is deleted by its initiator. PFS (pfs=, libreswan's default yes)
+ * adds a KE payload: the first KE of the ESP proposal, else the IKE SA's
+ * group. The IKE SA rekey lives in rekey_ike.c.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config/config.h"
+#include "crypto/crypto.h"
+#include "ike/child_sa.h"
+#include "ike/engine.h"
+#include "ike/ts.h"
+
+#define MAX_CHILD_KE_RETRIES 3
+
+struct ccs_out {
+	struct ikb_wire_msg m;
+	struct child_out child;
+	uint8_t nonce[IKE_SA_NONCE_LEN];
+	uint8_t group[2];
+};
+
+static struct ccs_out *ccs_out_new(void)
+{
+	struct ccs_out *o = calloc(1, sizeof(*o));
+
+	if (o && child_out_init(&o->child)) {
+		free(o);
+		return NULL;
+	}
+	return o;
+}
+
+static void ccs_out_free(struct ccs_out *o)
+{
+	if (!o)
+		return;
+	child_out_fini(&o->child);
+	free(o);
+}
+
+int ccs_nonce(struct ike_sa *sa)
+{
+	return rng_bytes(sa->out_nonce, IKE_SA_NONCE_LEN, NULL);
+}
+
+int ccs_request(struct ike_sa *sa, struct ikb_wire_msg *m, uint8_t exch)
+{
+	struct ikb_wbuf out;
+	int rc;
+
+	ikb_wbuf_init(&out, 0);
+	msg_hdr(m, sa, exch, false, sa->next_req_msgid);
+	rc = msg_emit_sk(sa, m, &out);
+	if (!rc)
+		rc = rtx_request(sa, &out, sa->next_req_msgid++);
+	ikb_wbuf_free(&out);
+	return rc;
+}
+
+void ccs_respond(struct ike_sa *sa, struct ikb_wire_msg *m, uint8_t exch,
+		 uint32_t msgid)
+{
+	struct ikb_wbuf out;
+
+	ikb_wbuf_init(&out, 0);
+	msg_hdr(m, sa, exch, true, msgid);
+	if (!msg_emit_sk(sa, m, &out))
+		rtx_respond(sa, &out, msgid);
+	ikb_wbuf_free(&out);
+}
+
+static bool conn_pfs(const struct ikb_section *conn)
+{
+	const struct ikb_value *v = cfg_get(conn, "pfs");
+	bool yes = true; /* libreswan's default */
+
+	if (v)
+		cfg_parse_bool(v->value, &yes);
+	return yes;
+}
+
+static bool group_in(const struct ikb_proposal_list *l, uint16_t g)
+{
+	for (unsigned i = 0; i < l->n; i++) {
+		const struct ikb_transform *x = prop_xf(&l->p[i], IKB_XF_KE);
+
+		if (x && x->id == g)
+			return true;
+	}
+	return false;
+}
+
+static void strip_ke(struct ikb_proposal *p)
+{
+	unsigned j = 0;
+
+	for (unsigned i = 0; i < p->n; i++)
+		if (p->xf[i].type != IKB_XF_KE)
+			p->xf[j++] = p->xf[i];
+	p->n = j;
+}
+
+/*
+ * The ESP proposals of a CREATE_CHILD_SA: with PFS every one has a KE
+ * transform, without none has. *group: our KE payload's, 0 for none.
+ */
+static int pfs_list(struct ike_sa *sa, const struct ikb_section *conn,
+		    struct ikb_proposal_list *l, uint16_t *group,
+		    struct ikb_error *err)
+{
+	const struct ikb_transform *first;
+	int rc = child_esp_list(sa, conn, l, err);
+
+	*group = 0;
+	if (rc)
+		return rc;
+	if (!conn_pfs(conn)) {
+		for (unsigned i = 0; i < l->n; i++)
+			strip_ke(&l->p[i]);
+		return 0;
+	}
+	first = l->n ? prop_xf(&l->p[0], IKB_XF_KE) : NULL;
+	*group = first && first->id ? first->id : sa->ke_group;
+	for (unsigned i = 0; i < l->n; i++) {
+		struct ikb_proposal *p = &l->p[i];
+
+		if (prop_xf(p, IKB_XF_KE) || p->n >= IKB_PROPOSAL_MAX_XFORMS)
+			continue;
+		p->xf[p->n++] = (struct ikb_transform){ IKB_XF_KE, *group, 0 };
+	}
+	if (sa->child_group && group_in(l, sa->child_group))
+		*group = sa->child_group;
+	return 0;
+}
+
+static void notify_spi(struct ikb_wire_msg *m, uint16_t type, uint32_t spi)
+{
+	struct ikb_wire_payload *p = msg_add(m, IKB_PT_NOTIFY);
+	uint32_t n = htonl(spi);
+
+	p->u.notify.type = type;
+	p->u.notify.protocol = IKB_PROTO_ESP;
+	p->u.notify.spi_size = 4;
+	memcpy(p->u.notify.spi, &n, 4);
+}
+
+static void add_nonce_ke(struct ikb_wire_msg *m, const uint8_t *nonce,
+			 const struct ke *ke)
+{
+	struct ikb_wire_payload *p = msg_add(m, IKB_PT_NONCE);
+
+	p->u.nonce = (struct ikb_wire_opaque){ nonce, IKE_SA_NONCE_LEN };
+	if (ke) {
+		struct cbytes pub = ke_public(ke);
+
+		p = msg_add(m, IKB_PT_KE);
+		p->u.ke =
+			(struct ikb_wire_ke){ ke_group(ke), pub.ptr, pub.len };
+	}
+}
+
+/* Initiator ------------------------------------------------------------ */
+
+static int child_for(struct ike_sa *sa, const struct conn_view *v,
+		     struct child_sa *old, struct child_sa *c,
+		     struct ikb_error *err)
+{
+	struct ikb_child_plan *plan;
+	int rc;
+
+	if (old) {
+		c->reqid = old->reqid;
+		c->ts = old->ts;
+		c->rekey_of = old->spi_in;
+		return 0;
+	}
+	rc = child_plan(sa, v, &plan, err);
+	if (rc)
+		return rc;
+	if (sa->plan_next < plan->n)
+		c->ts = plan->c[sa->plan_next].ts;
+	else
+		rc = -ENOENT;
+	free(plan);
+	return rc;
+}
+
+static int build_request(struct ike_sa *sa, struct ccs_out *o,
+			 struct child_sa *c, const struct child_sa *old)
+{
+	int rc;
+
+	if (old)
+		notify_spi(&o->m, IKB_N_REKEY_SA, old->spi_in);
+	if (c->mode == IKB_MODE_TRANSPORT)
+		msg_notify(&o->m, IKB_N_USE_TRANSPORT_MODE, NULL, 0);
+	msg_notify(&o->m, IKB_N_ESP_TFC_PADDING_NOT_SUPPORTED, NULL, 0);
+	rc = child_add_sa(&o->m, &o->child, &o->child.l, 1, c->spi_in);
+	add_nonce_ke(&o->m, sa->out_nonce, sa->out_ke);
+	child_add_ts(&o->m, &o->child, &c->ts, true);
+	return rc;
+}
+
+int create_child_start(struct ike_sa *sa, struct child_sa *old)
+{
+	const struct ikb_section *conn = engine_conn(sa->e, sa->conn);
+	struct ccs_out *o = ccs_out_new();
+	struct ikb_error err = { "" };
+	struct child_sa *c = NULL;
+	struct conn_view v;
+	uint16_t group = 0;
+	int rc = o && conn ? 0 : -ENOMEM;
+
+	if (!rc)
+		rc = conn_view_local(sa->e, conn, &v, &err);
+	if (!rc && !(c = child_sa_new(sa, old ? old->mode : v.mode)))
+		rc = -ENOMEM;
+	if (!rc)
+		sa->pending = c;
+	if (!rc)
+		rc = child_for(sa, &v, old, c, &err);
+	if (!rc)
+		rc = pfs_list(sa, conn, &o->child.l, &group, &err);
+	if (!rc)
+		rc = child_sa_alloc_spi(sa, c, &err);
+	if (!rc)
+		rc = ccs_nonce(sa);
+	if (!rc && group)
+		rc = kex_pair(&sa->out_ke, group, &err);
+	if (!rc)
+		rc = build_request(sa, o, c, old);
+	if (!rc)
+		rc = ccs_request(sa, &o->m, IKB_EXCH_CREATE_CHILD_SA);
+	if (rc) {
+		ike_sa_log(sa, IKB_LOG_ERR, "CREATE_CHILD_SA: %s",
+			   err.msg[0] ? err.msg : "cannot build the request");
+		sa->pending = NULL;
+		if (c)
+			child_sa_free(sa, c);
+		ke_free(sa->out_ke);
+		sa->out_ke = NULL;
+	} else {
+		sa->out = old ? OUT_REKEY_CHILD : OUT_CHILD;
+		sa->out_spi = old ? old->spi_in : 0;
+		if (old)
+			old->rekeying = true;
+		if (old)
+			ike_sa_log(sa, IKB_LOG_INFO,
+				   "CREATE_CHILD_SA: rekeying Child SA %08x%s",
+				   old->spi_in, group ? " (PFS)" : "");
+		else
+			ike_sa_log(sa, IKB_LOG_INFO,
+				   "CREATE_CHILD_SA: Child SA of the plan%s",
+				   group ? " (PFS)" : "");
+	}
+	ccs_out_free(o);
+	return rc;
+}
+
+/* The responder's choice: installs c's in and out SAs. */
+static int accept_ccs(struct ike_sa *sa, const struct ikb_wire_msg *m,
+		      struct child_sa *c, const struct child_sa *old)
+{
+	const struct ikb_section *conn = engine_conn(sa->e, sa->conn);
+	const struct ikb_wire_payload *w = ikb_wire_find(m, IKB_PT_SA);
+	const struct ikb_wire_payload *nr = ikb_wire_find(m, IKB_PT_NONCE);
+	const struct ikb_wire_payload *ke = ikb_wire_find(m, IKB_PT_KE);
+	const struct ikb_wire_payload *tsi = ikb_wire_find(m, IKB_PT_TSI);
+	const struct ikb_wire_payload *tsr = ikb_wire_find(m, IKB_PT_TSR);
+	bool transport = ikb_wire_find_notify(m, IKB_N_USE_TRANSPORT_MODE);
+	struct ikb_proposal_list *ours = calloc(1, sizeof(*ours));
+	struct ikb_error err = { "" };
+	struct secret gir = { 0 };
+	struct child_keyin kin;
+	const struct ikb_transform *kx;
+	struct ikb_selector got;
+	uint16_t group;
+	uint8_t num;
+	int rc = -EBADMSG;
+
+	if (!ours || !conn || !w || !nr || !tsi || !tsr ||
+	    w->u.sa.n_prop != 1 || nr->u.nonce.len < 16 ||
+	    nr->u.nonce.len > 256)
+		snprintf(err.msg, sizeof(err.msg),
+			 "response lacks SA, Nonce, TSi or TSr");
+	else if (pfs_list(sa, conn, ours, &group, &err) ||
+		 child_select(sa, ours, &w->u.sa, c, &num,
+			      "responder's choice"))
+		snprintf(err.msg, sizeof(err.msg),
+			 "the responder chose a proposal we did not offer");
+	else if (transport != (c->mode == IKB_MODE_TRANSPORT))
+		snprintf(err.msg, sizeof(err.msg),
+			 "the responder did not agree to the mode");
+	else if (ts_select(&c->ts, &tsi->u.ts, &tsr->u.ts, true, &got))
+		snprintf(err.msg, sizeof(err.msg),
+			 "the responder's TS are not within ours");
+	else
+		rc = 0;
+	kx = rc ? NULL : prop_xf(&c->prop, IKB_XF_KE);
+	if (kx && kx->id)
+		rc = kex_gir(sa->out_ke, ke ? &ke->u.ke : NULL, &gir, &err);
+	if (!rc) {
+		c->ts = got;
+		child_set_nonces(c, sa->out_nonce, IKE_SA_NONCE_LEN,
+				 nr->u.nonce.data, nr->u.nonce.len);
+		kin = (struct child_keyin){
+			secret_view(&gir),
+			CBYTES(sa->out_nonce, IKE_SA_NONCE_LEN),
+			CBYTES(nr->u.nonce.data, nr->u.nonce.len),
+		};
+		rc = child_sa_prepare(sa, c, &kin, &err);
+	}
+	/* make-before-break: in, then out; a successor keeps old's policies */
+	if (!rc)
+		rc = child_sa_add_in(sa, c, &err);
+	if (!rc)
+		rc = child_sa_add_out(sa, c, &err);
+	if (!rc && !old)
+		rc = child_sa_add_policies(sa, c, &err);
+	if (rc)
+		ike_sa_log(sa, IKB_LOG_WARNING, "CREATE_CHILD_SA: %s", err.msg);
+	secret_free(&gir);
+	free(ours);
+	return rc;
+}
+
+/* §2.8.1: both ends rekeyed old; the lowest nonce's pair goes. */
+static void resolve_rekey(struct ike_sa *sa, struct child_sa *c,
+			  struct child_sa *old)
+{
+	struct child_sa *b = sa->children;
+
+	while (b && (b == c || !b->peer_created || b->redundant ||
+		     b->rekey_of != old->spi_in))
+		b = b->next;
+	if (b && child_nonce_lower(c, b)) {
+		ike_sa_log(
+			sa, IKB_LOG_NOTICE,
+			"simultaneous rekey of %08x: ours %08x has the lowest nonce: deleting it",
+			old->spi_in, c->spi_in);
+		c->redundant = true;
+		c->want_delete = true;
+		return;
+	}
+	if (b) {
+		ike_sa_log(
+			sa, IKB_LOG_NOTICE,
+			"simultaneous rekey of %08x: the peer's %08x has the lowest nonce: the peer deletes it",
+			old->spi_in, b->spi_in);
+		b->redundant = true;
+	}
+	child_sa_del_out(sa, old); /* c's outbound SA is in place */
+	old->replaced = true;
+	old->want_delete = true;
+}
+
+static const struct ikb_wire_payload *first_error(const struct ikb_wire_msg *m)
+{
+	const struct ikb_wire_payload *p = NULL;
+
+	while ((p = ikb_wire_next_notify(m, p)))
+		if (ikb_wire_notify_is_error(p->u.notify.type))
+			return p;
+	return NULL;
+}
+
+/* The peer refused; true when the same exchange is to be tried again. */
+static bool refused(struct ike_sa *sa, const struct ikb_wire_notify *n,
+		    struct child_sa *old)
+{
+	const char *name = ikb_wire_notify_name(n->type) ?: "an error";
+
+	if (n->type == IKB_N_INVALID_KE_PAYLOAD && n->len == 2 &&
+	    ++sa->child_ke_retries <= MAX_CHILD_KE_RETRIES) {
+		sa->child_group = (uint16_t)(n->data[0] << 8 | n->data[1]);
+		ike_sa_log(sa, IKB_LOG_INFO,
+			   "CREATE_CHILD_SA: peer wants KE group %u: again",
+			   sa->child_group);
+		if (old)
+			old->want_rekey = true;
+		return true;
+	}
+	if (old && n->type == IKB_N_TEMPORARY_FAILURE) {
+		ike_sa_log(sa, IKB_LOG_INFO,
+			   "rekey of Child SA %08x: TEMPORARY_FAILURE: later",
+			   old->spi_in);
+		child_timer_retry(sa, old);
+		return false;
+	}
+	if (old && n->type == IKB_N_CHILD_SA_NOT_FOUND) {
+		ike_sa_log(sa, IKB_LOG_WARNING,
+			   "rekey of Child SA %08x: the peer has no such SA",
+			   old->spi_in);
+		child_remove(sa, old);
+		return false;
+	}
+	ike_sa_log(sa, IKB_LOG_WARNING,
+		   "Child SA refused by the peer: %s; the IKE SA stays up",
+		   name);
+	return false;
+}
+
+static void child_response(struct ike_sa *sa, const struct ikb_wire_msg *m,
+			   bool rekey)
+{
+	struct child_sa *c = sa->pending, *old = NULL;
+	const struct ikb_wire_payload *n = first_error(m);
+	bool again = false;
+
+	sa->pending = NULL;
+	if (rekey && (old = child_by_spi_in(sa, sa->out_spi)))
+		old->rekeying = false;
+	if (!c)
+		return;
+	if (n) {
+		again = refused(sa, &n->u.notify, old);
+		child_sa_free(sa, c);
+	} else if (accept_ccs(sa, m, c, old)) {
+		/* the peer installed its half: delete it there */
+		c->ike = sa;
+		c->next = sa->children;
+		sa->children = c;
+		c->want_delete = true;
+	} else {
+		child_established(sa, c, old ? "rekeyed" : "established");
+		if (old)
+			resolve_rekey(sa, c, old);
+	}
+	if (!rekey && !again)
+		sa->plan_next++;
+}
+
+void create_child_response(struct ike_sa *sa, const uint8_t *buf, size_t len)
+{
+	struct ikb_wire_msg *m = calloc(1, sizeof(*m));
+	uint8_t *plain = NULL;
+
+	if (!m || msg_open_sk(sa, m, buf, len, &plain))
+		goto out; /* unauthenticated: keep waiting */
+	rtx_done(sa);
+	if (sa->out == OUT_REKEY_IKE)
+		rekey_ike_response(sa, m);
+	else if (sa->out == OUT_CHILD || sa->out == OUT_REKEY_CHILD)
+		child_response(sa, m, sa->out == OUT_REKEY_CHILD);
+	tasks_out_done(sa);
+out:
+	free(plain);
+	free(m);
+}
+
+/* Responder ------------------------------------------------------------ */
+
+struct ccs_req {
+	const struct ikb_wire_payload *sa, *ni, *ke, *tsi, *tsr;
+	const struct ikb_wire_notify *rekey;
+	struct child_sa *c, *old;
+	struct ke *ke_ours;
+	struct secret gir;
+	uint8_t num;
+	uint16_t want_group; /* INVALID_KE_PAYLOAD */
+	uint8_t nr[IKE_SA_NONCE_LEN];
+};
+
+static uint16_t find_old(struct ike_sa *sa, struct ccs_req *r)
+{
+	uint32_t spi;
+
+	if (!r->rekey)
+		return 0;
+	if (r->rekey->protocol != IKB_PROTO_ESP || r->rekey->spi_size != 4)
+		return IKB_N_CHILD_SA_NOT_FOUND;
+	memcpy(&spi, r->rekey->spi, 4);
+	r->old = child_by_spi_out(sa, ntohl(spi));
+	if (!r->old)
+		return IKB_N_CHILD_SA_NOT_FOUND;
+	if (r->old->replaced || r->old->deleting || r->old->redundant)
+		return IKB_N_TEMPORARY_FAILURE;
+	return 0;
+}
+
+static uint16_t negotiate(struct ike_sa *sa, const struct conn_view *v,
+			  const struct ikb_wire_msg *m, struct ccs_req *r,
+			  struct ikb_error *err)
+{
+	bool transport = ikb_wire_find_notify(m, IKB_N_USE_TRANSPORT_MODE);
+	enum ikb_mode mode = r->old ? r->old->mode : v->mode;
+	struct ikb_proposal_list *ours = calloc(1, sizeof(*ours));
+	const struct ikb_transform *kx;
+	uint16_t group, n;
+
+	if (!ours)
+		return IKB_N_TEMPORARY_FAILURE;
+	if (transport != (mode == IKB_MODE_TRANSPORT)) {
+		snprintf(err->msg, sizeof(err->msg),
+			 "peer asks for the other mode than type=");
+		n = IKB_N_NO_PROPOSAL_CHOSEN;
+	} else if (!(r->c = child_sa_new(sa, mode))) {
+		n = IKB_N_TEMPORARY_FAILURE;
+	} else if (pfs_list(sa, v->s, ours, &group, err)) {
+		n = IKB_N_NO_PROPOSAL_CHOSEN;
+	} else {
+		n = child_select(sa, ours, &r->sa->u.sa, r->c, &r->num,
+				 "peer's offer");
+	}
+	free(ours);
+	kx = n ? NULL : prop_xf(&r->c->prop, IKB_XF_KE);
+	if (!kx || !kx->id)
+		return n;
+	if (!r->ke || r->ke->u.ke.group != kx->id) {
+		r->want_group = kx->id;
+		snprintf(err->msg, sizeof(err->msg),
+			 "KE group %u sent, %u chosen",
+			 r->ke ? r->ke->u.ke.group : 0, kx->id);
+		return IKB_N_INVALID_KE_PAYLOAD;
+	}
+	if (kex_pair(&r->ke_ours, kx->id, err) ||
+	    kex_gir(r->ke_ours, &r->ke->u.ke, &r->gir, err))
+		return IKB_N_NO_PROPOSAL_CHOSEN;
+	return 0;
+}
+
+static uint16_t select_ts(struct ike_sa *sa, const struct conn_view *v,
+			  struct ccs_req *r, struct ikb_error *err)
+{
+	struct child_sa *c = r->c;
+	int rc;
+
+	if (r->old) {
+		c->reqid = r->old->reqid;
+		c->rekey_of = r->old->spi_in;
+		rc = ts_select(&r->old->ts, &r->tsr->u.ts, &r->tsi->u.ts, false,
+			       &c->ts);
+	} else {
+		rc = child_pick_ts(sa, v, &r->tsi->u.ts, &r->tsr->u.ts, &c->ts,
+				   err);
+	}
+	if (rc && !err->msg[0])
+		snprintf(err->msg, sizeof(err->msg),
+			 "the peer's selectors do not meet ours");
+	return rc ? IKB_N_TS_UNACCEPTABLE : 0;
+}
+
+/* Inbound first; a successor's outbound waits for the old's Delete. */
+static uint16_t install(struct ike_sa *sa, struct ccs_req *r,
+			struct ikb_error *err)
+{
+	struct child_sa *c = r->c;
+	struct child_keyin kin;
+	int rc = rng_bytes(r->nr, sizeof(r->nr), NULL);
+
+	c->peer_created = true;
+	child_set_nonces(c, r->ni->u.nonce.data, r->ni->u.nonce.len, r->nr,
+			 sizeof(r->nr));
+	kin = (struct child_keyin){
+		secret_view(&r->gir),
+		CBYTES(r->ni->u.nonce.data, r->ni->u.nonce.len),
+		CBYTES(r->nr, sizeof(r->nr)),
+	};
+	if (!rc)
+		rc = child_sa_alloc_spi(sa, c, err);
+	if (!rc)
+		rc = child_sa_prepare(sa, c, &kin, err);
+	if (!rc)
+		rc = child_sa_add_in(sa, c, err);
+	if (!rc && r->old)
+		c->out_pending = true;
+	if (!rc && !r->old)
+		rc = child_sa_add_out(sa, c, err);
+	if (!rc && !r->old)
+		rc = child_sa_add_policies(sa, c, err);
+	if (rc)
+		ike_sa_log(sa, IKB_LOG_ERR, "Child SA: kernel: %s", err->msg);
+	return rc ? IKB_N_NO_PROPOSAL_CHOSEN : 0;
+}
+
+static uint16_t respond_child(struct ike_sa *sa, const struct ikb_wire_msg *m,
+			      struct ccs_req *r)
+{
+	const struct ikb_section *conn = engine_conn(sa->e, sa->conn);
+	struct ikb_error err = { "" };
+	struct conn_view v;
+	uint16_t n;
+
+	r->sa = ikb_wire_find(m, IKB_PT_SA);
+	r->ni = ikb_wire_find(m, IKB_PT_NONCE);
+	r->ke = ikb_wire_find(m, IKB_PT_KE);
+	r->tsi = ikb_wire_find(m, IKB_PT_TSI);
+	r->tsr = ikb_wire_find(m, IKB_PT_TSR);
+	r->rekey = ikb_wire_find_notify(m, IKB_N_REKEY_SA);
+	if (!conn || conn_view_local(sa->e, conn, &v, &err))
+		return IKB_N_NO_PROPOSAL_CHOSEN;
+	if (!r->sa || !r->ni || r->ni->u.nonce.len < 16 ||
+	    r->ni->u.nonce.len > 256)
+		return IKB_N_INVALID_SYNTAX;
+	if (!r->tsi || !r->tsr)
+		return IKB_N_TS_UNACCEPTABLE;
+	if ((n = find_old(sa, r)))
+		return n;
+	n = negotiate(sa, &v, m, r, &err);
+	if (!n)
+		n = select_ts(sa, &v, r, &err);
+	if (!n)
+		n = install(sa, r, &err);
+	if (n && err.msg[0])
+		ike_sa_log(sa, IKB_LOG_WARNING, "CREATE_CHILD_SA: %s: %s",
+			   ikb_wire_notify_name(n) ?: "refused", err.msg);
+	return n;
+}
+
+static void answer(struct ike_sa *sa, struct ccs_req *r, struct ccs_out *o,
+		   uint32_t msgid)
+{
+	struct child_sa *c = r->c;
+
+	if (c->mode == IKB_MODE_TRANSPORT)
+		msg_notify(&o->m, IKB_N_USE_TRANSPORT_MODE, NULL, 0);
+	msg_notify(&o->m, IKB_N_ESP_TFC_PADDING_NOT_SUPPORTED, NULL, 0);
+	o->child.l.n = 1;
+	o->child.l.p[0] = c->prop;
+	child_add_sa(&o->m, &o->child, &o->child.l, r->num, c->spi_in);
+	memcpy(o->nonce, r->nr, sizeof(o->nonce));
+	add_nonce_ke(&o->m, o->nonce, r->ke_ours);
+	child_add_ts(&o->m, &o->child, &c->ts, false);
+	ccs_respond(sa, &o->m, IKB_EXCH_CREATE_CHILD_SA, msgid);
+}
+
+static void child_request(struct ike_sa *sa, const struct ikb_wire_msg *m,
+			  struct ccs_out *o, uint32_t msgid)
+{
+	struct ccs_req *r = calloc(1, sizeof(*r));
+	uint16_t n = r ? respond_child(sa, m, r) : IKB_N_TEMPORARY_FAILURE;
+
+	if (n) {
+		if (n == IKB_N_INVALID_KE_PAYLOAD) {
+			o->group[0] = (uint8_t)(r->want_group >> 8);
+			o->group[1] = (uint8_t)r->want_group;
+		}
+		msg_notify(&o->m, n, o->group,
+			   n == IKB_N_INVALID_KE_PAYLOAD ? 2 : 0);
+		ccs_respond(sa, &o->m, IKB_EXCH_CREATE_CHILD_SA, msgid);
+		if (r && r->c)
+			child_sa_free(sa, r->c);
+	} else {
+		answer(sa, r, o, msgid);
+		child_established(sa, r->c, r->old ? "rekeyed" : "established");
+	}
+	if (r) {
+		ke_free(r->ke_ours);
+		secret_free(&r->gir);
+		secret_wipe(r, sizeof(*r));
+	}
+	free(r);
+}
+
+void create_child_request(struct ike_sa *sa, const uint8_t *buf, size_t len)
+{
+	struct ikb_wire_msg *m = calloc(1, sizeof(*m));
+	struct ccs_out *o = ccs_out_new();
+	const struct ikb_wire_payload *w;
+	uint32_t msgid = sa->next_peer_msgid;
+	uint8_t *plain = NULL;
+
+	if (!m || !o || msg_open_sk(sa, m, buf, len, &plain))
+		goto out;
+	sa->next_peer_msgid++;
+	w = ikb_wire_find(m, IKB_PT_SA);
+	if (sa->state != IKE_SA_ESTABLISHED || sa->rekeyed) {
+		/* §2.8: nothing new on an IKE SA that is going away */
+		msg_notify(&o->m, IKB_N_TEMPORARY_FAILURE, NULL, 0);
+		ccs_respond(sa, &o->m, IKB_EXCH_CREATE_CHILD_SA, msgid);
+	} else if (w && w->u.sa.n_prop &&
+		   w->u.sa.prop[0].protocol == IKB_PROTO_IKE) {
+		rekey_ike_request(sa, m, msgid);
+	} else {
+		child_request(sa, m, o, msgid);
+	}
+out:
+	free(plain);
+	free(m);
+	ccs_out_free(o);
+}

@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * INFORMATIONAL (RFC 7296 §1.4): Delete of Child SAs and of the IKE SA in
+ * both directions, and the empty request of liveness checks (§2.4). A
+ * Delete of Child SAs is answered with the Delete of their paired SPIs
+ * (§1.4.1); a Delete of the IKE SA with an empty response, after which
+ * the IKE SA and its Child SAs are gone. Our own Delete of the IKE SA
+ * removes local state once answered or given up.
+ */
+#include <arpa/inet.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config/config.h"
+#include "ike/child_sa.h"
+#include "ike/engine.h"
+#include "log.h"
+
+#define MAX_DELETE_SPIS 64
+
+struct info_out {
+	struct ikb_wire_msg m;
+	uint8_t spis[MAX_DELETE_SPIS * 4];
+};
+
+static void add_delete(struct ikb_wire_msg *m, uint8_t proto,
+		       const uint8_t *spis, uint16_t n)
+{
+	struct ikb_wire_payload *p = msg_add(m, IKB_PT_DELETE);
+
+	p->u.del =
+		(struct ikb_wire_delete){ proto, proto == IKB_PROTO_IKE ? 0 : 4,
+					  n, spis };
+}
+
+int delete_child_start(struct ike_sa *sa, struct child_sa *c)
+{
+	struct info_out *o = calloc(1, sizeof(*o));
+	uint32_t spi = htonl(c->spi_in);
+	int rc = o ? 0 : -1;
+
+	if (!rc) {
+		memcpy(o->spis, &spi, 4);
+		add_delete(&o->m, IKB_PROTO_ESP, o->spis, 1);
+		rc = ccs_request(sa, &o->m, IKB_EXCH_INFORMATIONAL);
+	}
+	if (!rc) {
+		sa->out = OUT_DELETE_CHILD;
+		sa->out_spi = c->spi_in;
+		c->deleting = true;
+		ike_sa_log(sa, IKB_LOG_INFO, "sending Delete for Child SA %08x",
+			   c->spi_in);
+	}
+	free(o);
+	return rc;
+}
+
+int delete_ike_start(struct ike_sa *sa)
+{
+	struct info_out *o = calloc(1, sizeof(*o));
+	int rc = o ? 0 : -1;
+
+	if (!rc) {
+		add_delete(&o->m, IKB_PROTO_IKE, NULL, 0);
+		rc = ccs_request(sa, &o->m, IKB_EXCH_INFORMATIONAL);
+	}
+	if (!rc) {
+		sa->out = OUT_DELETE_IKE;
+		ike_sa_set_state(sa, IKE_SA_DELETING);
+		ike_sa_log(sa, IKB_LOG_INFO, "sending Delete for the IKE SA");
+	}
+	free(o);
+	return rc;
+}
+
+int dpd_start(struct ike_sa *sa)
+{
+	struct info_out *o = calloc(1, sizeof(*o));
+	int rc = o ? 0 : -1;
+
+	/* dpdtimeout= bounds this exchange, retransmit-timeout= the others */
+	if (!rc) {
+		sa->rtx.timeout_ms = conn_ms(sa->e, sa->conn, "dpdtimeout",
+					     sa->rtx.timeout_ms);
+		rc = ccs_request(sa, &o->m, IKB_EXCH_INFORMATIONAL);
+	}
+	if (!rc) {
+		sa->out = OUT_DPD;
+		ike_sa_log(sa, IKB_LOG_INFO,
+			   "peer idle: sending a liveness check");
+	}
+	free(o);
+	return rc;
+}
+
+/* Initiator ------------------------------------------------------------ */
+
+void informational_response(struct ike_sa *sa, const uint8_t *buf, size_t len)
+{
+	struct ikb_wire_msg *m = calloc(1, sizeof(*m));
+	const struct ikb_section *conn;
+	uint8_t *plain = NULL;
+	struct child_sa *c;
+
+	if (!m || msg_open_sk(sa, m, buf, len, &plain))
+		goto out;
+	rtx_done(sa);
+	switch (sa->out) {
+	case OUT_DELETE_IKE:
+		ike_sa_delete(sa, "Delete answered");
+		goto out;
+	case OUT_DELETE_CHILD:
+		/* the old inbound SA stayed until now for in-flight packets */
+		c = child_by_spi_in(sa, sa->out_spi);
+		if (c)
+			child_remove(sa, c);
+		break;
+	case OUT_DPD:
+		ike_sa_log(sa, IKB_LOG_DEBUG, "peer is alive");
+		conn = engine_conn(sa->e, sa->conn);
+		conn_timing(conn, &sa->rtx.interval_ms, &sa->rtx.timeout_ms);
+		break;
+	default:
+		break;
+	}
+	tasks_out_done(sa);
+out:
+	free(plain);
+	free(m);
+}
+
+/* Responder ------------------------------------------------------------ */
+
+/* The Child SAs the peer deletes; their paired SPIs into o. */
+static uint16_t delete_children(struct ike_sa *sa,
+				const struct ikb_wire_delete *d,
+				struct info_out *o, uint16_t n)
+{
+	for (unsigned i = 0; i < d->n_spi; i++) {
+		struct child_sa *c;
+		uint32_t spi;
+
+		memcpy(&spi, d->spis + 4 * i, 4);
+		c = child_by_spi_out(sa, ntohl(spi));
+		if (!c) {
+			ike_sa_log(
+				sa, IKB_LOG_INFO,
+				"peer deletes Child SA %08x, which we do not have",
+				ntohl(spi));
+			continue;
+		}
+		/* §1.4.1: both sides deleting: no pair in the answer */
+		if (!c->deleting && n < MAX_DELETE_SPIS) {
+			uint32_t ours = htonl(c->spi_in);
+
+			memcpy(o->spis + 4 * n++, &ours, 4);
+		}
+		child_remove(sa, c);
+	}
+	return n;
+}
+
+void informational_request(struct ike_sa *sa, const uint8_t *buf, size_t len)
+{
+	struct ikb_wire_msg *m = calloc(1, sizeof(*m));
+	struct info_out *o = calloc(1, sizeof(*o));
+	const struct ikb_wire_payload *p = NULL;
+	uint32_t msgid = sa->next_peer_msgid;
+	uint8_t *plain = NULL;
+	bool del_ike = false;
+	uint16_t n = 0;
+
+	if (!m || !o || msg_open_sk(sa, m, buf, len, &plain))
+		goto out;
+	sa->next_peer_msgid++;
+	while ((p = ikb_wire_next(m, p, IKB_PT_DELETE))) {
+		if (p->u.del.protocol == IKB_PROTO_IKE)
+			del_ike = true;
+		else if (p->u.del.protocol == IKB_PROTO_ESP)
+			n = delete_children(sa, &p->u.del, o, n);
+	}
+	if (n && !del_ike)
+		add_delete(&o->m, IKB_PROTO_ESP, o->spis, n);
+	if (!del_ike && !ikb_wire_find(m, IKB_PT_DELETE))
+		ike_sa_log(sa, IKB_LOG_DEBUG, "answering a liveness check");
+	ccs_respond(sa, &o->m, IKB_EXCH_INFORMATIONAL, msgid);
+	if (del_ike)
+		ike_sa_delete(sa, "the peer deleted it");
+out:
+	free(plain);
+	free(m);
+	free(o);
+}

@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The key exchanges of CREATE_CHILD_SA (PFS, IKE SA rekey). Unlike
+ * IKE_SA_INIT's they run on the loop, between receiving a message and
+ * answering it: one ECP/X25519 operation costs well under a millisecond,
+ * a MODP one a few. Moving them to the helper pool means splitting each
+ * exchange handler in two, as keys.c does for IKE_SA_INIT.
+ */
+#include <errno.h>
+#include <stdio.h>
+
+#include "crypto/crypto.h"
+#include "ike/engine.h"
+
+int kex_pair(struct ke **ke, uint16_t group, struct ikb_error *err)
+{
+	struct crypto_err cerr = { 0 };
+	int rc;
+
+	ke_free(*ke);
+	*ke = NULL;
+	rc = ke_generate(ke, group, &cerr);
+	if (rc)
+		snprintf(err->msg, sizeof(err->msg), "KE group %u: %s", group,
+			 cerr.msg);
+	return rc;
+}
+
+int kex_gir(struct ke *ke, const struct ikb_wire_ke *peer, struct secret *gir,
+	    struct ikb_error *err)
+{
+	struct crypto_err cerr = { 0 };
+	int rc;
+
+	if (!ke || !peer || peer->group != ke_group(ke)) {
+		snprintf(err->msg, sizeof(err->msg),
+			 "KE payload: group %u, we use %u",
+			 peer ? peer->group : 0, ke ? ke_group(ke) : 0);
+		return -EBADMSG;
+	}
+	rc = ke_derive(ke, CBYTES(peer->data, peer->len), gir, &cerr);
+	if (rc)
+		snprintf(err->msg, sizeof(err->msg), "KE payload: %s",
+			 cerr.msg);
+	return rc;
+}

@@ -1,0 +1,287 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * When SAs are rekeyed (RFC 7296 §2.8): libreswan's ipsec-lifetime and
+ * ikelifetime (8h), rekeymargin (9m) and rekeyfuzz (100%): the rekey
+ * starts lifetime - margin - random(margin * fuzz) after the SA was made,
+ * so that two peers rarely start at once. A Child SA is also rekeyed on
+ * the kernel's soft EXPIRE (its byte or packet limits); a hard EXPIRE
+ * means the kernel has removed the SA, so the Child SA is deleted. With
+ * rekey=no nothing is rekeyed and the SAs are deleted at their lifetime.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <event2/event.h>
+
+#include "config/config.h"
+#include "crypto/crypto.h"
+#include "ike/child_sa.h"
+#include "ike/engine.h"
+#include "log.h"
+
+#define HOUR_MS (3600ULL * 1000)
+
+unsigned long long mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (unsigned long long)ts.tv_sec * 1000 +
+	       (unsigned long long)ts.tv_nsec / 1000000;
+}
+
+unsigned long long conn_ms(const struct ike_engine *e, const char *conn,
+			   const char *key, unsigned long long dflt)
+{
+	const struct ikb_section *s = engine_conn(e, conn);
+	const struct ikb_value *v = s ? cfg_get(s, key) : NULL;
+	unsigned long long ms;
+
+	return v && cfg_parse_duration_ms(v->value, &ms) ? ms : dflt;
+}
+
+bool conn_rekey(const struct ike_engine *e, const char *conn)
+{
+	const struct ikb_section *s = engine_conn(e, conn);
+	const struct ikb_value *v = s ? cfg_get(s, "rekey") : NULL;
+	bool yes = true;
+
+	if (v)
+		cfg_parse_bool(v->value, &yes);
+	return yes;
+}
+
+static unsigned fuzz_percent(const struct ike_engine *e, const char *conn)
+{
+	const struct ikb_section *s = engine_conn(e, conn);
+	const struct ikb_value *v = s ? cfg_get(s, "rekeyfuzz") : NULL;
+
+	return v ? (unsigned)strtoul(v->value, NULL, 10) : 100;
+}
+
+/* How long after creation the rekey starts. */
+static unsigned long long rekey_after(const struct ike_engine *e,
+				      const char *conn, unsigned long long life)
+{
+	unsigned long long margin = conn_ms(e, conn, "rekeymargin", 540000);
+	unsigned long long fuzz = margin * fuzz_percent(e, conn) / 100;
+	uint32_t r = 0;
+
+	if (fuzz && !rng_bytes(&r, sizeof(r), NULL))
+		margin += (unsigned long long)((double)fuzz * r / 4294967296.0);
+	/* the fuzz may eat the whole lifetime: rekey half-way then */
+	return margin < life ? life - margin : life / 2;
+}
+
+static void arm(struct event *ev, unsigned long long ms)
+{
+	struct timeval tv = { (time_t)(ms / 1000),
+			      (suseconds_t)(ms % 1000) * 1000 };
+
+	if (ev)
+		evtimer_add(ev, &tv);
+}
+
+/* Child SAs ---------------------------------------------------------- */
+
+struct child_times {
+	unsigned long long life, rekey; /* ms; rekey 0: none */
+};
+
+static void child_times(const struct ike_sa *sa, struct child_times *t)
+{
+	t->life = conn_ms(sa->e, sa->conn, "ipsec-lifetime", 8 * HOUR_MS);
+	t->rekey = conn_rekey(sa->e, sa->conn) ?
+			   rekey_after(sa->e, sa->conn, t->life) :
+			   0;
+}
+
+void child_lifetime(struct ike_sa *sa, struct child_sa *c,
+		    struct ikb_lifetime *life)
+{
+	struct child_times t;
+	time_t now = time(NULL);
+
+	child_times(sa, &t);
+	c->born_ms = mono_ms();
+	c->life_ms = t.life;
+	c->rekey_ms = t.rekey;
+	/* the kernel counts whole seconds: never expire before our timer */
+	life->hard_add_secs = (t.life + 999) / 1000;
+	life->soft_add_secs = t.rekey / 1000;
+	if (life->soft_add_secs >= life->hard_add_secs)
+		life->soft_add_secs = 0;
+	c->rekey_at = t.rekey ? now + (time_t)(t.rekey / 1000) : 0;
+	c->expire_at = now + (time_t)life->hard_add_secs;
+}
+
+static unsigned long long left(unsigned long long born, unsigned long long span)
+{
+	unsigned long long now = mono_ms();
+
+	return born + span > now ? born + span - now : 0;
+}
+
+static void on_child_timer(evutil_socket_t fd, short what, void *arg)
+{
+	struct child_sa *c = arg;
+	struct ike_sa *sa = c->ike;
+
+	if (c->timer_expires) {
+		ike_sa_log(sa, IKB_LOG_INFO,
+			   "Child SA %08x reached its lifetime: deleting",
+			   c->spi_in);
+		c->want_delete = true;
+	} else {
+		if (!c->replaced && !c->rekeying && !c->redundant)
+			c->want_rekey = true;
+		c->timer_expires = true;
+		arm(c->timer, left(c->born_ms, c->life_ms));
+	}
+	tasks_schedule(sa);
+}
+
+void child_timer_arm(struct ike_sa *sa, struct child_sa *c)
+{
+	if (!c->life_ms)
+		return; /* never prepared: nothing installed */
+	if (!c->timer &&
+	    !(c->timer = evtimer_new(sa->e->base, on_child_timer, c)))
+		return;
+	c->timer_expires = !c->rekey_ms;
+	arm(c->timer, c->rekey_ms ? left(c->born_ms, c->rekey_ms) :
+				    left(c->born_ms, c->life_ms));
+}
+
+void child_timer_retry(struct ike_sa *sa, struct child_sa *c)
+{
+	uint16_t r = 0;
+
+	if (!c->timer)
+		return;
+	rng_bytes(&r, sizeof(r), NULL);
+	c->timer_expires = false;
+	arm(c->timer, 1000 + r % 1000);
+}
+
+/* IKE SAs ------------------------------------------------------------ */
+
+static void on_ike_timer(evutil_socket_t fd, short what, void *arg)
+{
+	struct ike_sa *sa = arg;
+
+	if (sa->state != IKE_SA_ESTABLISHED)
+		return;
+	if (sa->timer_expires) {
+		ike_sa_log(sa, IKB_LOG_INFO,
+			   "IKE SA reached its lifetime: deleting");
+		sa->want_delete = true;
+	} else {
+		ike_sa_log(sa, IKB_LOG_INFO, "IKE SA lifetime: rekeying");
+		sa->want_rekey = true;
+		sa->timer_expires = true;
+		arm(sa->timer, left(sa->born_ms, sa->life_ms));
+	}
+	tasks_schedule(sa);
+}
+
+void ike_timer_retry(struct ike_sa *sa)
+{
+	uint16_t r = 0;
+
+	if (!sa->timer)
+		return;
+	rng_bytes(&r, sizeof(r), NULL);
+	sa->timer_expires = false;
+	arm(sa->timer, 1000 + r % 1000);
+}
+
+void ike_timer_arm(struct ike_sa *sa)
+{
+	unsigned long long life =
+		conn_ms(sa->e, sa->conn, "ikelifetime", 8 * HOUR_MS);
+	unsigned long long rekey = conn_rekey(sa->e, sa->conn) ?
+					   rekey_after(sa->e, sa->conn, life) :
+					   0;
+	time_t now = time(NULL);
+
+	if (!sa->timer &&
+	    !(sa->timer = evtimer_new(sa->e->base, on_ike_timer, sa)))
+		return;
+	sa->born_ms = mono_ms();
+	sa->life_ms = life;
+	sa->expire_at = now + (time_t)((life + 999) / 1000);
+	sa->rekey_at = rekey ? now + (time_t)(rekey / 1000) : 0;
+	sa->timer_expires = !rekey;
+	arm(sa->timer, rekey ? rekey : life);
+}
+
+/* Kernel events ------------------------------------------------------- */
+
+static bool same_addr(const struct ikb_addr *a, const struct ikb_addr *b)
+{
+	return a->family == b->family &&
+	       !memcmp(a->bytes, b->bytes, a->family == AF_INET ? 4 : 16);
+}
+
+static void expire(struct ike_sa *sa, struct child_sa *c, bool in, bool hard)
+{
+	ike_sa_log(sa, IKB_LOG_INFO, "kernel: %s EXPIRE of %s SA %08x",
+		   hard ? "hard" : "soft", in ? "inbound" : "outbound",
+		   in ? c->spi_in : c->spi_out);
+	if (hard) {
+		/* the kernel has removed it already */
+		if (in)
+			c->sa_in_done = false;
+		else
+			c->sa_out_done = false;
+		if (!c->deleting)
+			c->want_delete = true;
+	} else if (!c->replaced && !c->rekeying && !c->redundant &&
+		   !c->deleting && conn_rekey(sa->e, sa->conn)) {
+		c->want_rekey = true;
+	}
+	tasks_schedule(sa);
+}
+
+static void on_kernel_event(void *ctx, const struct ikb_kernel_event *ev)
+{
+	struct ike_engine *e = ctx;
+
+	if (ev->type != IKB_KEV_EXPIRE) {
+		log_debug("kernel event %d (reqid %u): not handled yet",
+			  (int)ev->type, ev->reqid);
+		return;
+	}
+	for (struct ike_sa *sa = e->all; sa; sa = sa->next_all) {
+		for (struct child_sa *c = sa->children; c; c = c->next) {
+			bool in = c->spi_in == ev->spi &&
+				  same_addr(&ev->dst, &sa->path.local);
+			bool out = c->spi_out == ev->spi &&
+				   same_addr(&ev->dst, &sa->path.remote);
+
+			if (in || out) {
+				expire(sa, c, in, ev->hard);
+				return;
+			}
+		}
+	}
+	log_debug("kernel: EXPIRE of SA %08x that no Child SA owns", ev->spi);
+}
+
+void rekey_events_subscribe(struct ike_engine *e)
+{
+	void *st;
+	const struct ikb_kernel_ops *k = engine_kernel(e, &st);
+	struct ikb_error err = { "" };
+
+	if (!k || !k->events_subscribe || st == e->events_state)
+		return;
+	if (k->events_subscribe(st, on_kernel_event, e, &err))
+		log_warn("kernel events: %s; soft EXPIRE will not rekey",
+			 err.msg);
+	else
+		e->events_state = st;
+}

@@ -1,0 +1,293 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * After IKE_AUTH: the plan's further Child SAs by CREATE_CHILD_SA, PFS,
+ * Delete from either side, liveness and a dead peer, and the resent
+ * AUTHENTICATION_FAILED.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "crypto/crypto.h"
+#include "harness.h"
+#include "ike/child_sa.h"
+#include "ike/engine.h"
+
+#define PP4                                                \
+	"\tleftprotoports=tcp/80,udp/53,tcp/443,udp/123\n" \
+	"\trightprotoports=tcp/80,udp/53,tcp/443,udp/123\n"
+
+static struct net *up(const char *west, const char *east)
+{
+	struct net *n = net_new(west, east, NULL, NULL, NULL);
+	struct ikb_error err = { "" };
+
+	assert_int_equal(ike_engine_up(n->p[WEST].e, "test", &err), 0);
+	return n;
+}
+
+static bool keys_equal(const struct ikb_sa *a, const struct ikb_sa *b)
+{
+	return a->spi == b->spi && !strcmp(a->aead.name, b->aead.name) &&
+	       !memcmp(a->aead.key, b->aead.key, sizeof(a->aead.key)) &&
+	       !memcmp(a->encr.key, b->encr.key, sizeof(a->encr.key)) &&
+	       !memcmp(a->integ.key, b->integ.key, sizeof(a->integ.key));
+}
+
+/* Every SA of one side has its mirror (same SPI and keys) on the other. */
+static void assert_mirrored(struct net *n, unsigned nsa)
+{
+	struct kdump w, e;
+
+	kernel_dump(n, WEST, &w);
+	kernel_dump(n, EAST, &e);
+	assert_int_equal(w.nsa, nsa);
+	assert_int_equal(e.nsa, nsa);
+	for (unsigned i = 0; i < w.nsa; i++) {
+		const struct ikb_sa *m = kdump_spi(&e, w.sa[i].spi);
+
+		assert_non_null(m);
+		assert_int_not_equal(m->dir, w.sa[i].dir);
+		assert_true(keys_equal(&w.sa[i], m));
+		assert_int_equal(m->sel.proto, w.sa[i].sel.proto);
+	}
+}
+
+static bool four_up(struct net *n)
+{
+	return child_count(n, WEST) == 4 && child_count(n, EAST) == 4;
+}
+
+/* leftprotoports with 4 entries: 4 Child SAs, 3 by CREATE_CHILD_SA. */
+static void test_protoports(void **state)
+{
+	struct net *n = up(PP4, NULL);
+	struct kdump w;
+	unsigned ports = 0;
+
+	assert_true(net_run(n, four_up, 10000));
+	assert_mirrored(n, 8);
+	kernel_dump(n, WEST, &w);
+	assert_int_equal(w.npol, 12);
+	for (unsigned i = 0; i < w.nsa; i++)
+		if (w.sa[i].dir == IKB_DIR_OUT)
+			ports |= 1u << (w.sa[i].sel.dport % 31);
+	/* 80, 53, 443, 123: four different selectors */
+	assert_int_equal(__builtin_popcount(ports), 4);
+	assert_true(log_has("CREATE_CHILD_SA: Child SA of the plan (PFS)"));
+	assert_int_equal(ike_sa_count(n, WEST, "established"), 1);
+	net_free(n);
+}
+
+static bool two_up(struct net *n)
+{
+	return child_count(n, WEST) == 2 && child_count(n, EAST) == 2;
+}
+
+/* The non-PFS KEYMAT of c, to compare with what was installed. */
+static void keymat_no_pfs(struct ike_sa *sa, struct child_sa *c,
+			  struct child_keys *k)
+{
+	struct crypto_err err = { 0 };
+
+	assert_int_equal(
+		child_keys_derive(sa->prf_id, secret_view(&sa->keys->sk_d),
+				  CBYTES(NULL, 0), CBYTES(c->ni, c->ni_len),
+				  CBYTES(c->nr, c->nr_len), 20, 0, k, &err),
+		0);
+}
+
+/* Whether west's second Child SA has the keys a non-PFS KEYMAT gives. */
+static bool second_child_no_pfs_keys(struct net *n)
+{
+	struct ike_sa *sa = n->p[WEST].e->all;
+	struct child_sa *c = sa->children;
+	struct child_keys k;
+	struct kdump w;
+	const struct ikb_sa *out;
+	bool same;
+
+	while (c && !c->ni_len)
+		c = c->next; /* the IKE_AUTH one has no nonces of its own */
+	assert_non_null(c);
+	keymat_no_pfs(sa, c, &k);
+	kernel_dump(n, WEST, &w);
+	out = kdump_spi(&w, c->spi_out);
+	assert_non_null(out);
+	/* west initiated: its outbound SA takes the "i" keys */
+	same = !memcmp(out->aead.key, k.encr_i.ptr, k.encr_i.len);
+	child_keys_free(&k);
+	return same;
+}
+
+static void test_pfs(void **state)
+{
+	static const char *const conf[2] = {
+		"\tesp=aes_gcm128\n\tpfs=yes\n"
+		"\tleftprotoports=tcp/80,udp/53\n\trightprotoports=tcp/80,udp/53\n",
+		"\tesp=aes_gcm128\n\tpfs=no\n"
+		"\tleftprotoports=tcp/80,udp/53\n\trightprotoports=tcp/80,udp/53\n",
+	};
+
+	for (int pfs = 1; pfs >= 0; pfs--) {
+		struct net *n = up(conf[!pfs], NULL);
+
+		assert_true(net_run(n, two_up, 10000));
+		assert_mirrored(n, 4);
+		assert_int_equal(second_child_no_pfs_keys(n), !pfs);
+		net_free(n);
+	}
+}
+
+static bool all_gone(struct net *n)
+{
+	return ike_sa_count(n, WEST, NULL) == 0 &&
+	       ike_sa_count(n, EAST, NULL) == 0;
+}
+
+static void test_down_either(void **state)
+{
+	for (int who = WEST; who <= EAST; who++) {
+		struct net *n = up(PP4, NULL);
+		struct ikb_error err = { "" };
+		struct kdump w, e;
+
+		assert_true(net_run(n, four_up, 10000));
+		assert_int_equal(ike_engine_down(n->p[who].e, "test", &err), 0);
+		assert_true(net_run(n, all_gone, 5000));
+		kernel_dump(n, WEST, &w);
+		kernel_dump(n, EAST, &e);
+		assert_int_equal(w.nsa + w.npol + e.nsa + e.npol, 0);
+		assert_true(log_has("the peer deleted it"));
+		net_free(n);
+	}
+}
+
+static bool three_left(struct net *n)
+{
+	return child_count(n, WEST) == 3 && child_count(n, EAST) == 3;
+}
+
+/* West's kernel expires one inbound SA: both sides lose that Child SA. */
+static void test_delete_child(void **state)
+{
+	struct net *n = up(PP4, NULL);
+	struct kdump w;
+	const struct ikb_sa *in;
+	uint32_t spi;
+
+	assert_true(net_run(n, four_up, 10000));
+	kernel_dump(n, WEST, &w);
+	in = kdump_sa(&w, IKB_DIR_IN);
+	spi = in->spi;
+	kernel_expire(n, WEST, in, true);
+	assert_true(net_run(n, three_left, 5000));
+	assert_true(log_has("sending Delete for Child SA"));
+	assert_mirrored(n, 6);
+	kernel_dump(n, WEST, &w);
+	assert_null(kdump_spi(&w, spi));
+	assert_int_equal(w.npol, 9);
+	assert_int_equal(ike_sa_count(n, EAST, "established"), 1);
+	net_free(n);
+}
+
+static bool alive_seen(struct net *n)
+{
+	return log_has("peer is alive") &&
+	       log_has("answering a liveness check");
+}
+
+static void test_liveness(void **state)
+{
+	struct net *n = up("\tdpddelay=100ms\n", "\tdpddelay=0\n");
+
+	assert_true(net_run(n, both_up, 5000));
+	assert_true(net_run(n, alive_seen, 5000));
+	assert_true(both_up(n));
+	net_free(n);
+}
+
+static unsigned drop_all(struct net *n, int from, unsigned seq,
+			 const uint8_t *buf, size_t len)
+{
+	return 0;
+}
+
+static bool west_dead_again(struct net *n)
+{
+	return log_has("peer is dead") &&
+	       log_has("auto=start: initiating again") &&
+	       ike_sa_count(n, WEST, "established") == 0;
+}
+
+/* The peer is gone: local delete, and auto=start initiates again. */
+static void test_dpd_dead(void **state)
+{
+	struct net *n = net_new("\tauto=start\n\tdpddelay=100ms\n"
+				"\tretransmit-interval=20\n"
+				"\tretransmit-timeout=200ms\n",
+				"\tauto=add\n", NULL, NULL, NULL);
+	struct kdump w;
+
+	ike_engine_start_auto(n->p[WEST].e);
+	assert_true(net_run(n, both_up, 5000));
+	n->filter = drop_all;
+	assert_true(net_run(n, west_dead_again, 5000));
+	kernel_dump(n, WEST, &w);
+	assert_int_equal(w.nsa + w.npol, 0);
+	assert_int_equal(ike_sa_count(n, WEST, "IKE_SA_INIT sent"), 1);
+	net_free(n);
+}
+
+/* East's AUTHENTICATION_FAILED is lost once: its cache answers again. */
+static unsigned drop_east_auth(struct net *n, int from, unsigned seq,
+			       const uint8_t *buf, size_t len)
+{
+	return from == EAST && seq == 1 ? 0 : 1;
+}
+
+static bool west_gone(struct net *n)
+{
+	return ike_sa_count(n, WEST, NULL) == 0;
+}
+
+static void test_auth_failed_resent(void **state)
+{
+	struct net *n = net_new("\tretransmit-interval=20\n", NULL, NULL,
+				"secret", "other secret");
+	struct ikb_error err = { "" };
+
+	n->filter = drop_east_auth;
+	assert_int_equal(ike_engine_up(n->p[WEST].e, "test", &err), 0);
+	assert_true(net_run(n, west_gone, 5000));
+	assert_true(log_has("retransmitting message 1"));
+	assert_true(log_has("resending our response"));
+	assert_true(log_has("peer answered AUTHENTICATION_FAILED"));
+	assert_false(log_has("no response to message 1"));
+	net_free(n);
+}
+
+static int show_log(void **state)
+{
+	net_cleanup();
+	return 0;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_teardown(test_protoports, show_log),
+		cmocka_unit_test_teardown(test_pfs, show_log),
+		cmocka_unit_test_teardown(test_down_either, show_log),
+		cmocka_unit_test_teardown(test_delete_child, show_log),
+		cmocka_unit_test_teardown(test_liveness, show_log),
+		cmocka_unit_test_teardown(test_dpd_dead, show_log),
+		cmocka_unit_test_teardown(test_auth_failed_resent, show_log),
+	};
+
+	harness_global_init();
+	return cmocka_run_group_tests_name("ike-child", tests, NULL, NULL);
+}

@@ -1,0 +1,270 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Rekeying, make-before-break: by lifetime timer and by the kernel's
+ * soft EXPIRE, the IKE SA, both sides at once (§2.8.1), and rekey=no.
+ * Between every two loop iterations the kernels are checked: an
+ * outbound SA always exists, and the new pair is in before the old goes.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "harness.h"
+
+static struct net *up(const char *west, const char *east)
+{
+	struct net *n = net_new(west, east, NULL, NULL, NULL);
+	struct ikb_error err = { "" };
+
+	assert_int_equal(ike_engine_up(n->p[WEST].e, "test", &err), 0);
+	assert_true(net_run(n, both_up, 5000));
+	return n;
+}
+
+static bool keys_equal(const struct ikb_sa *a, const struct ikb_sa *b)
+{
+	return a->spi == b->spi &&
+	       !memcmp(a->aead.key, b->aead.key, sizeof(a->aead.key)) &&
+	       !memcmp(a->encr.key, b->encr.key, sizeof(a->encr.key)) &&
+	       !memcmp(a->integ.key, b->integ.key, sizeof(a->integ.key));
+}
+
+/* Exactly one mirrored pair on each side, none of the old SPIs. */
+static void assert_one_pair(struct net *n, const uint32_t old[2])
+{
+	struct kdump w, e;
+
+	kernel_dump(n, WEST, &w);
+	kernel_dump(n, EAST, &e);
+	assert_int_equal(w.nsa, 2);
+	assert_int_equal(e.nsa, 2);
+	for (unsigned i = 0; i < 2; i++) {
+		const struct ikb_sa *m = kdump_spi(&e, w.sa[i].spi);
+
+		assert_non_null(m);
+		assert_true(keys_equal(&w.sa[i], m));
+		assert_int_not_equal(w.sa[i].spi, old[0]);
+		assert_int_not_equal(w.sa[i].spi, old[1]);
+	}
+	assert_int_equal(w.npol, 3);
+	assert_int_equal(e.npol, 3);
+	assert_int_equal(child_count(n, WEST), 1);
+	assert_int_equal(child_count(n, EAST), 1);
+}
+
+/* What the watch saw between loop iterations. */
+static struct watch {
+	uint32_t old[2]; /* west's out and in SPIs before the rekey */
+	unsigned min_out[2]; /* fewest outbound SAs on a side */
+	bool both_pairs[2]; /* old and new inbound at the same time */
+	bool old_gone;
+	bool (*done)(struct net *);
+} wt;
+
+static void watch_start(struct net *n, bool (*done)(struct net *))
+{
+	struct kdump w;
+
+	kernel_dump(n, WEST, &w);
+	memset(&wt, 0, sizeof(wt));
+	wt.old[0] = kdump_sa(&w, IKB_DIR_OUT)->spi;
+	wt.old[1] = kdump_sa(&w, IKB_DIR_IN)->spi;
+	wt.min_out[0] = wt.min_out[1] = 99;
+	wt.done = done;
+}
+
+static bool watching(struct net *n)
+{
+	bool old_seen = false;
+
+	for (int who = WEST; who <= EAST; who++) {
+		struct kdump d;
+		unsigned out, in;
+
+		kernel_dump(n, who, &d);
+		out = kdump_count(&d, IKB_DIR_OUT);
+		in = kdump_count(&d, IKB_DIR_IN);
+		if (out < wt.min_out[who])
+			wt.min_out[who] = out;
+		if (in >= 2 &&
+		    (kdump_spi(&d, wt.old[0]) || kdump_spi(&d, wt.old[1])))
+			wt.both_pairs[who] = true;
+		if (kdump_spi(&d, wt.old[0]) || kdump_spi(&d, wt.old[1]))
+			old_seen = true;
+	}
+	wt.old_gone = !old_seen;
+	return wt.old_gone && wt.done(n);
+}
+
+static void assert_watch(void)
+{
+	assert_true(wt.old_gone);
+	assert_int_equal(wt.min_out[WEST], 1);
+	assert_int_equal(wt.min_out[EAST], 1);
+	assert_true(wt.both_pairs[WEST]);
+	assert_true(wt.both_pairs[EAST]);
+}
+
+static bool one_child_each(struct net *n)
+{
+	return child_count(n, WEST) == 1 && child_count(n, EAST) == 1 &&
+	       log_has("Child SA deleted");
+}
+
+#define LONG "\tipsec-lifetime=1h\n\tikelifetime=1h\n"
+
+static void test_rekey_timer(void **state)
+{
+	struct net *n = up("\tipsec-lifetime=3s\n\trekeymargin=2s\n"
+			   "\trekeyfuzz=0%\n",
+			   "\tipsec-lifetime=1h\n");
+
+	watch_start(n, one_child_each);
+	assert_true(net_run(n, watching, 5000));
+	assert_watch();
+	assert_true(log_has("rekeying Child SA"));
+	assert_one_pair(n, wt.old);
+	net_free(n);
+}
+
+static void test_rekey_soft_expire(void **state)
+{
+	struct net *n = up(LONG, LONG);
+	struct kdump w;
+
+	watch_start(n, one_child_each);
+	kernel_dump(n, EAST, &w);
+	/* the responder rekeys this time */
+	kernel_expire(n, EAST, kdump_sa(&w, IKB_DIR_OUT), false);
+	assert_true(net_run(n, watching, 5000));
+	assert_watch();
+	assert_true(log_has("soft EXPIRE"));
+	assert_one_pair(n, wt.old);
+	net_free(n);
+}
+
+/* Both ends start a rekey of the same Child SA at once. */
+static void test_simultaneous(void **state)
+{
+	struct net *n = up(LONG, LONG);
+	struct kdump w, e;
+
+	watch_start(n, one_child_each);
+	kernel_dump(n, WEST, &w);
+	kernel_dump(n, EAST, &e);
+	kernel_expire(n, WEST, kdump_sa(&w, IKB_DIR_OUT), false);
+	kernel_expire(n, EAST, kdump_sa(&e, IKB_DIR_OUT), false);
+	assert_true(net_run(n, watching, 5000));
+	assert_true(log_has("simultaneous rekey"));
+	assert_true(log_has("has the lowest nonce: deleting it"));
+	assert_true(log_has("the peer deletes it"));
+	assert_int_equal(wt.min_out[WEST], 1);
+	assert_int_equal(wt.min_out[EAST], 1);
+	assert_one_pair(n, wt.old);
+	net_free(n);
+}
+
+static bool ike_rekeyed(struct net *n)
+{
+	return log_has("IKE SA established by rekeying") &&
+	       ike_sa_count(n, WEST, NULL) == 1 &&
+	       ike_sa_count(n, EAST, NULL) == 1 &&
+	       ike_sa_count(n, WEST, "established") == 1 &&
+	       ike_sa_count(n, EAST, "established") == 1;
+}
+
+static void test_ike_rekey(void **state)
+{
+	struct net *n = up("\tikelifetime=2s\n\trekeymargin=1s\n"
+			   "\trekeyfuzz=0%\n\tipsec-lifetime=1h\n",
+			   LONG);
+	char a[32], b[32];
+	struct kdump w;
+
+	status_str(n, WEST, false, "spi_i", a, sizeof(a));
+	assert_true(net_run(n, ike_rekeyed, 5000));
+	assert_string_not_equal(
+		status_str(n, WEST, false, "spi_i", b, sizeof(b)), a);
+	assert_string_equal(status_str(n, EAST, false, "spi_i", a, sizeof(a)),
+			    b);
+	assert_int_equal(child_count(n, WEST), 1);
+	assert_int_equal(child_count(n, EAST), 1);
+	/* the Child SA lives on under the new IKE SA, and rekeys there */
+	log_reset();
+	watch_start(n, one_child_each);
+	kernel_dump(n, WEST, &w);
+	kernel_expire(n, WEST, kdump_sa(&w, IKB_DIR_IN), false);
+	assert_true(net_run(n, watching, 5000));
+	assert_watch();
+	assert_one_pair(n, wt.old);
+	net_free(n);
+}
+
+static bool no_children(struct net *n)
+{
+	return child_count(n, WEST) == 0 && child_count(n, EAST) == 0;
+}
+
+/* rekey=no: no rekey; the Child SA goes at its lifetime, the IKE SA stays. */
+static void test_rekey_no(void **state)
+{
+	struct net *n = up("\trekey=no\n\tipsec-lifetime=500ms\n"
+			   "\trekeymargin=100ms\n",
+			   LONG);
+	struct kdump w, e;
+
+	assert_true(net_run(n, no_children, 5000));
+	assert_false(log_has("rekeying Child SA"));
+	kernel_dump(n, WEST, &w);
+	kernel_dump(n, EAST, &e);
+	assert_int_equal(w.nsa + w.npol + e.nsa + e.npol, 0);
+	assert_int_equal(ike_sa_count(n, WEST, "established"), 1);
+	net_free(n);
+}
+
+/* The kernel's SA lifetimes and the status' times. */
+static void test_lifetimes(void **state)
+{
+	struct net *n = up("\tipsec-lifetime=1h\n\trekeymargin=10m\n"
+			   "\trekeyfuzz=0%\n",
+			   LONG);
+	struct kdump w;
+	char buf[32];
+
+	kernel_dump(n, WEST, &w);
+	assert_int_equal(w.sa[0].life.hard_add_secs, 3600);
+	assert_int_equal(w.sa[0].life.soft_add_secs, 3000);
+	assert_in_range(
+		atoi(status_str(n, WEST, true, "rekey_in_s", buf, sizeof(buf))),
+		2990, 3000);
+	assert_in_range(atoi(status_str(n, WEST, true, "expire_in_s", buf,
+					sizeof(buf))),
+			3590, 3600);
+	assert_true(atoi(status_str(n, WEST, false, "rekey_in_s", buf,
+				    sizeof(buf))) > 0);
+	net_free(n);
+}
+
+static int show_log(void **state)
+{
+	net_cleanup();
+	return 0;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_teardown(test_rekey_timer, show_log),
+		cmocka_unit_test_teardown(test_rekey_soft_expire, show_log),
+		cmocka_unit_test_teardown(test_simultaneous, show_log),
+		cmocka_unit_test_teardown(test_ike_rekey, show_log),
+		cmocka_unit_test_teardown(test_rekey_no, show_log),
+		cmocka_unit_test_teardown(test_lifetimes, show_log),
+	};
+
+	harness_global_init();
+	return cmocka_run_group_tests_name("ike-rekey", tests, NULL, NULL);
+}
