@@ -1,0 +1,50 @@
+# Paths, logging and small wrappers shared by every helper (inside UML).
+# shellcheck shell=sh
+: "${IKB_UML:?}" "${RESULTS:=/srv/results}" "${HOSTS:=/srv/hosts}"
+IKB_REPO=$(cd "$IKB_UML/../.." && pwd)
+IKB_BUILD=${IKB_BUILD:-$IKB_REPO/build}
+IKB_CACHE=${IKB_CACHE:-/var/cache/ikebana-testing}
+SCENARIO_DIR=$(cd "$(dirname "${IKB_SCRIPT:-.}")" && pwd)
+export IKB_UML IKB_REPO IKB_BUILD IKB_CACHE RESULTS HOSTS SCENARIO_DIR
+
+# Seconds since boot, 10 ms resolution (HZ=100).
+now() { read -r _u _ </proc/uptime && echo "$_u"; }
+
+# Centiseconds since boot, without a process (each one costs ~0.1 s in UML).
+now_cs() {
+	read -r _u _ </proc/uptime
+	_f=${_u#*.}
+	echo $(( ${_u%.*} * 100 + ${_f#0} ))
+}
+
+log() { printf '[%7s] %s\n' "$(now)" "$*"; }
+
+# t SECONDS CMD...: every step gets a timeout (a hung step must not hold the
+# boot until the outer timeout).
+t() { timeout -k 2 "$@"; }
+
+# ns HOST CMD...: run in HOST's namespace, with a 30 s default timeout.
+ns() { _h=$1; shift; timeout -k 2 30 ip netns exec "$_h" "$@"; }
+
+hdir() { echo "$HOSTS/$1"; }
+
+hosts() { for _d in "$HOSTS"/*/; do [ -d "$_d" ] && basename "$_d"; done; }
+
+# fail MSG: print it, dump every host, end the scenario with status 1.
+fail() {
+	log "FAIL: $*"
+	dump_all
+	exit 1
+}
+
+pass() {
+	log "PASS"
+	exit 0
+}
+
+# skip REASON: the runner prints "ok N - NAME # SKIP REASON".
+skip() {
+	log "SKIP: $*"
+	printf '%s\n' "$*" >"$RESULTS/skip"
+	exit 0
+}

@@ -1,0 +1,97 @@
+# Traffic through the tunnel and checks of the wire.
+# shellcheck shell=sh
+
+# _dst TO [4|6]: TO's address, or TO itself when it already is an address.
+_dst() {
+	case $1 in *.*.*.* | *:*) echo "$1" ;; *) seen_addr "$1" "${2:-4}" ;; esac
+}
+
+# ping_ok FROM TO [COUNT] [4|6]: COUNT (3) pings from FROM's namespace to TO
+# (a host or an address), all answered.
+ping_ok() {
+	capture_wait
+	_dst=$(_dst "$2" "${4:-4}")
+	_out=$(ns "$1" ping -n -q -c "${3:-3}" -i 0.2 -W 2 "$_dst" 2>&1) ||
+		fail "ping $1 -> $2 ($_dst): $(echo "$_out" | tail -n 2 | tr '\n' ' ')"
+	log "ok: ping $1 -> $_dst: $(echo "$_out" | grep -o '[0-9]* received')"
+}
+
+_iperf_listening() { ip netns exec "$1" ss -ltnH 'sport = :5201' | grep -q .; }
+
+# iperf_ok FROM TO [BYTES] [4|6]: an iperf3 TCP transfer of BYTES (4M) from
+# FROM to TO; logs the receiver's rate and fails when the transfer fails. A
+# byte count, not a duration: in UML a timed run costs twice its length.
+iperf_ok() {
+	capture_wait
+	_dst=$(_dst "$2" "${4:-4}")
+	# Background jobs call timeout directly, not t: a function would run in
+	# a subshell, and $! would be that subshell, not the process.
+	timeout -k 2 60 ip netns exec "$2" iperf3 -s -1 >/dev/null 2>&1 &
+	_srv=$!
+	wait_for 10 "iperf3 server on $2" _iperf_listening "$2"
+	_rate=$(t 60 ip netns exec "$1" iperf3 -c "$_dst" -n "${3:-4M}" -f m 2>&1 |
+		awk '/receiver/ { print $7, $8 }')
+	wait "$_srv" 2>/dev/null
+	[ -n "$_rate" ] || fail "iperf3 $1 -> $2 ($_dst) failed"
+	log "ok: iperf3 $1 -> $_dst: $_rate"
+}
+
+# capture_start HOST:DEV...: tcpdump of what each HOST sends on DEV. Egress
+# only (-Q out): on the receiving side the kernel re-injects decrypted tunnel
+# packets on the same device, which is not cleartext on the wire (BASELINES
+# 9). tcpdump takes seconds to start in UML, so this does not wait: the
+# traffic helpers (ping_ok, iperf_ok, expect_esp_grows) call capture_wait
+# before they send anything.
+capture_start() {
+	for _c; do
+		_pcap=$HOSTS/${_c%%:*}/log/${_c#*:}.pcap
+		timeout -k 2 120 ip netns exec "${_c%%:*}" tcpdump -Z root -Q out -n -U -s 128 \
+			-i "${_c#*:}" -w "$_pcap" >"$_pcap.err" 2>&1 &
+		echo "$!" >"$_pcap.pid"
+		echo "$_c" >>/tmp/captures.pending
+	done
+}
+
+# capture_wait: returns once every capture started is listening.
+capture_wait() {
+	[ -s /tmp/captures.pending ] || return 0
+	while read -r _c; do
+		wait_for 20 "tcpdump on $_c" grep -q 'listening on' "$HOSTS/${_c%%:*}/log/${_c#*:}.pcap.err"
+	done </tmp/captures.pending
+	: >/tmp/captures.pending
+}
+
+# capture_stop: stops every capture, so that the pcaps are complete. TERM,
+# not INT: background jobs of a non-interactive shell ignore SIGINT.
+capture_stop() {
+	for _p in "$HOSTS"/*/log/*.pcap.pid; do
+		[ -e "$_p" ] || continue
+		kill -TERM "$(cat "$_p")" 2>/dev/null
+		wait "$(cat "$_p")" 2>/dev/null
+		rm -f "$_p"
+	done
+}
+
+# What may cross the wire besides ESP: IKE on 500, anything on 4500 (ESP in
+# UDP, IKE behind its non-ESP marker, NAT keepalives), ARP, IPv6 neighbour
+# discovery and multicast (MLD).
+_NOT_ESP='not (ip proto 50 or ip6 proto 50 or udp port 500 or udp port 4500 or arp
+ or (icmp6 and ip6[40] >= 133 and ip6[40] <= 137) or ip6 multicast)'
+_ESP='ip proto 50 or ip6 proto 50 or (udp port 4500 and udp[8:4] != 0)'
+
+# expect_only_esp HOST:DEV...: each capture (capture_start) holds ESP, and
+# nothing else but IKE, ARP and ND. BPF does the counting: printing tens of
+# thousands of packets costs seconds in UML.
+expect_only_esp() {
+	capture_stop
+	for _c; do
+		_pcap=$HOSTS/${_c%%:*}/log/${_c#*:}.pcap
+		_total=$(awk '/packets captured/ { print $1 }' "$_pcap.err")
+		_bad=$(t 30 tcpdump -n -r "$_pcap" "$_NOT_ESP" 2>/dev/null | head -n 20)
+		[ -z "$_bad" ] || fail "$_c sent packets that are not ESP or IKE:
+$_bad"
+		t 30 tcpdump -n -r "$_pcap" -c 1 "$_ESP" 2>/dev/null | grep -q . ||
+			fail "no ESP packet in the $_c capture ($_total packets)"
+		log "ok: $_c sent only ESP, IKE, ARP, ND ($_total packets)"
+	done
+}
