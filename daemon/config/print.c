@@ -30,21 +30,28 @@ void cfg_print(const struct cfg *c, FILE *f)
 		print_section(&c->conns[i], f);
 }
 
+/* { key: text, "file": file, "line": line } */
+static struct json_object *located_json(const char *key, const char *text,
+					const char *file, unsigned line)
+{
+	struct json_object *o = json_object_new_object();
+
+	json_object_object_add(o, key, json_object_new_string(text));
+	json_object_object_add(o, "file", json_object_new_string(file));
+	json_object_object_add(o, "line", json_object_new_int64(line));
+	return o;
+}
+
 static struct json_object *keys_json(const struct ikb_section *s)
 {
 	struct json_object *o = json_object_new_object();
 
 	for (size_t i = 0; i < s->n; i++) {
 		const struct ikb_value *v = &s->kv[i];
-		struct json_object *k = json_object_new_object();
 
-		json_object_object_add(k, "value",
-				       json_object_new_string(v->value));
-		json_object_object_add(k, "file",
-				       json_object_new_string(v->file));
-		json_object_object_add(k, "line",
-				       json_object_new_int64(v->line));
-		json_object_object_add(o, v->key, k);
+		json_object_object_add(
+			o, v->key,
+			located_json("value", v->value, v->file, v->line));
 	}
 	return o;
 }
@@ -57,14 +64,9 @@ struct json_object *cfg_to_json(const struct cfg *c)
 	json_object_object_add(root, "setup", keys_json(&c->setup));
 	for (size_t i = 0; i < c->nconns; i++) {
 		const struct ikb_section *s = &c->conns[i];
-		struct json_object *o = json_object_new_object();
+		struct json_object *o =
+			located_json("name", s->name, s->file, s->line);
 
-		json_object_object_add(o, "name",
-				       json_object_new_string(s->name));
-		json_object_object_add(o, "file",
-				       json_object_new_string(s->file));
-		json_object_object_add(o, "line",
-				       json_object_new_int64(s->line));
 		json_object_object_add(o, "keys", keys_json(s));
 		json_object_array_add(conns, o);
 	}

@@ -5,7 +5,8 @@
 #define CERT_X509_SIG 4
 #define SHA1_LEN 20
 
-static int cert_validate(struct wire_ctx *c, const uint8_t *b, size_t len)
+/* The Cert Encoding octet that CERT and CERTREQ both start with. */
+static int encoding_validate(struct wire_ctx *c, const uint8_t *b, size_t len)
 {
 	if (len < 1)
 		return wire_fail(c, "cert encoding",
@@ -13,6 +14,15 @@ static int cert_validate(struct wire_ctx *c, const uint8_t *b, size_t len)
 	if (b[0] == 0)
 		return wire_fail(c, "cert encoding",
 				 "Cert Encoding 0 is reserved");
+	return 0;
+}
+
+static int cert_validate(struct wire_ctx *c, const uint8_t *b, size_t len)
+{
+	int rc = encoding_validate(c, b, len);
+
+	if (rc)
+		return rc;
 	if (len == 1)
 		return wire_fail(c, "certificate data",
 				 "certificate data is empty");
@@ -21,12 +31,10 @@ static int cert_validate(struct wire_ctx *c, const uint8_t *b, size_t len)
 
 static int certreq_validate(struct wire_ctx *c, const uint8_t *b, size_t len)
 {
-	if (len < 1)
-		return wire_fail(c, "cert encoding",
-				 "body is empty, need the Cert Encoding");
-	if (b[0] == 0)
-		return wire_fail(c, "cert encoding",
-				 "Cert Encoding 0 is reserved");
+	int rc = encoding_validate(c, b, len);
+
+	if (rc)
+		return rc;
 	/* §3.7: X.509 requests list SHA-1 hashes of CA public keys */
 	if (b[0] == CERT_X509_SIG && (len - 1) % SHA1_LEN)
 		return wire_fail(

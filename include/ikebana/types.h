@@ -1,15 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Plain data shared by the daemon and its plugins: addresses, selectors,
- * the parameters of one kernel SA and one kernel policy. No behaviour here,
- * so that a plugin and the daemon agree on layout through the ABI number
- * alone.
+ * the parameters of one kernel SA and one kernel policy. No behaviour here
+ * beyond the inline ikb_error_set(), so that a plugin and the daemon agree on
+ * layout through the ABI number alone.
  */
 #ifndef IKEBANA_TYPES_H
 #define IKEBANA_TYPES_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/socket.h>
 
 /* An IPv4 or IPv6 address in network byte order. family AF_UNSPEC is "any". */
@@ -97,5 +99,22 @@ struct ikb_sa_counters {
 struct ikb_error {
 	char msg[256];
 };
+
+/*
+ * Fill err (if not NULL) with a printf-style message and return -errnum, so
+ * that a plugin fails with "return ikb_error_set(err, EINVAL, ...);".
+ */
+__attribute__((format(printf, 3, 4))) static inline int
+ikb_error_set(struct ikb_error *err, int errnum, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err) {
+		va_start(ap, fmt);
+		vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+		va_end(ap);
+	}
+	return -errnum;
+}
 
 #endif

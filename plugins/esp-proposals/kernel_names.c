@@ -40,13 +40,12 @@ static int encr_key_bits(const struct epr_alg *a, const struct ikb_transform *x,
 {
 	if (!(a->flags & EPR_KEYLEN))
 		return a->fixed_key_bits;
-	if (!epr_key_bits_valid(a, x->key_bits)) {
-		snprintf(err->msg, sizeof(err->msg),
-			 "%s needs a key length of 128, 192 or 256 bits, "
-			 "not %u",
-			 a->fqn, x->key_bits);
-		return -EINVAL;
-	}
+	if (!epr_key_bits_valid(a, x->key_bits))
+		return ikb_error_set(
+			err, EINVAL,
+			"%s needs a key length of 128, 192 or 256 bits, "
+			"not %u",
+			a->fqn, x->key_bits);
 	return x->key_bits;
 }
 
@@ -60,17 +59,16 @@ int epr_kernel_algs(const struct ikb_proposal *chosen, struct ikb_sa *sa,
 	int bits;
 
 	err->msg[0] = '\0';
-	if (chosen->protocol != IKB_PROTO_ESP) {
-		snprintf(err->msg, sizeof(err->msg),
-			 "only ESP SAs go to the kernel, not protocol %u",
-			 chosen->protocol);
-		return -EINVAL;
-	}
+	if (chosen->protocol != IKB_PROTO_ESP)
+		return ikb_error_set(
+			err, EINVAL,
+			"only ESP SAs go to the kernel, not protocol %u",
+			chosen->protocol);
 	if (!ea || !ea->kernel || ea->refused) {
-		snprintf(err->msg, sizeof(err->msg),
-			 "no kernel algorithm for encryption transform %u",
-			 e ? e->id : 0);
-		return -EINVAL;
+		return ikb_error_set(
+			err, EINVAL,
+			"no kernel algorithm for encryption transform %u",
+			e ? e->id : 0);
 	}
 	bits = encr_key_bits(ea, e, err);
 	if (bits < 0)
@@ -85,13 +83,12 @@ int epr_kernel_algs(const struct ikb_proposal *chosen, struct ikb_sa *sa,
 	}
 	if (i && i->id != EPR_NONE)
 		ia = epr_alg_by_id(IKB_XF_INTEG, i->id);
-	if (!ia || !ia->kernel || ia->refused) {
-		snprintf(err->msg, sizeof(err->msg),
-			 "%s needs an integrity algorithm the kernel knows "
-			 "(integrity transform %u)",
-			 ea->fqn, i ? i->id : 0);
-		return -EINVAL;
-	}
+	if (!ia || !ia->kernel || ia->refused)
+		return ikb_error_set(
+			err, EINVAL,
+			"%s needs an integrity algorithm the kernel knows "
+			"(integrity transform %u)",
+			ea->fqn, i ? i->id : 0);
 	set(&sa->encr, ea->kernel, (unsigned)bits + ea->salt_bits, 0);
 	set(&sa->integ, ia->kernel, ia->integ_key_bits, ia->icv_bits);
 	return 0;

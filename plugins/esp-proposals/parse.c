@@ -67,12 +67,7 @@ __attribute__((format(printf, 2, 3))) static int fail(struct ctx *c,
 		n += (size_t)snprintf(out + n, sizeof(out) - n,
 				      " (proposal %u)", c->index);
 	snprintf(out + n, sizeof(out) - n, ": %s", msg);
-	n = strlen(out);
-	if (n >= sizeof(c->err->msg))
-		n = sizeof(c->err->msg) - 1;
-	memcpy(c->err->msg, out, n);
-	c->err->msg[n] = '\0';
-	return -EINVAL;
+	return ikb_error_set(c->err, EINVAL, "%s", out);
 }
 
 static const char *article(const char *noun)
@@ -525,12 +520,11 @@ int epr_parse(enum ikb_protocol protocol, const char *spec,
 
 	memset(out, 0, sizeof(*out));
 	err->msg[0] = '\0';
-	if (protocol != IKB_PROTO_ESP && protocol != IKB_PROTO_IKE) {
-		snprintf(err->msg, sizeof(err->msg),
-			 "protocol %d: only esp= and ike= proposals exist",
-			 (int)protocol);
-		return -EINVAL;
-	}
+	if (protocol != IKB_PROTO_ESP && protocol != IKB_PROTO_IKE)
+		return ikb_error_set(
+			err, EINVAL,
+			"protocol %d: only esp= and ike= proposals exist",
+			(int)protocol);
 	c.key = protocol == IKB_PROTO_IKE ? "ike" : "esp";
 	set_proposal(&c, spec ? spec : "", len, 1);
 	/* strongSwan's strict flag; ikebana is always strict */

@@ -11,7 +11,6 @@
  * explicit INTEG NONE with AES-GCM gets it back.
  */
 #include <errno.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "esp_proposals.h"
@@ -112,8 +111,8 @@ int epr_select(const struct ikb_proposal_list *ours,
 	}
 	epr_render_list(offered, peer, sizeof(peer));
 	epr_render_list(ours, mine, sizeof(mine));
-	snprintf(err->msg, sizeof(err->msg),
-		 "NO_PROPOSAL_CHOSEN: peer offered: %.104s; we accept: %.104s",
-		 np ? peer : "nothing", no ? mine : "nothing");
-	return -ENOENT;
+	return ikb_error_set(
+		err, ENOENT,
+		"NO_PROPOSAL_CHOSEN: peer offered: %.104s; we accept: %.104s",
+		np ? peer : "nothing", no ? mine : "nothing");
 }

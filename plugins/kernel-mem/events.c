@@ -14,7 +14,8 @@ int mem_events_subscribe(void *state, ikb_kernel_event_cb cb, void *ctx,
 	struct mem_state *st = state;
 
 	if (st->cb)
-		return mem_fail(err, EBUSY, "events already have a subscriber");
+		return ikb_error_set(err, EBUSY,
+				     "events already have a subscriber");
 	st->cb = cb;
 	st->cb_ctx = ctx;
 	return 0;

@@ -32,9 +32,6 @@ struct mem_state {
 
 extern const struct ikb_kernel_ops mem_kernel_ops;
 
-/* Fill err and return -errno. */
-int mem_fail(struct ikb_error *err, int errnum, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
 bool mem_addr_eq(const struct ikb_addr *a, const struct ikb_addr *b);
 const char *mem_addr_str(const struct ikb_addr *a, char *buf, size_t len);
 

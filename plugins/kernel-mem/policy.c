@@ -35,11 +35,11 @@ static int pol_fail(struct ikb_error *err, int errnum, const char *what,
 {
 	char s[64], d[64];
 
-	return mem_fail(err, errnum, "policy %s/%u -> %s/%u dir %s %s",
-			mem_addr_str(&pol->sel.src, s, sizeof(s)),
-			pol->sel.src_plen,
-			mem_addr_str(&pol->sel.dst, d, sizeof(d)),
-			pol->sel.dst_plen, dir_names[pol->dir], what);
+	return ikb_error_set(err, errnum, "policy %s/%u -> %s/%u dir %s %s",
+			     mem_addr_str(&pol->sel.src, s, sizeof(s)),
+			     pol->sel.src_plen,
+			     mem_addr_str(&pol->sel.dst, d, sizeof(d)),
+			     pol->sel.dst_plen, dir_names[pol->dir], what);
 }
 
 int mem_policy_add(void *state, const struct ikb_policy *pol,
@@ -57,7 +57,7 @@ int mem_policy_add(void *state, const struct ikb_policy *pol,
 		struct ikb_policy *n = reallocarray(st->pols, cap, sizeof(*n));
 
 		if (!n)
-			return mem_fail(err, ENOMEM, "out of memory");
+			return ikb_error_set(err, ENOMEM, "out of memory");
 		st->pols = n;
 		st->cappol = cap;
 	}

@@ -46,8 +46,8 @@ static int not_found(struct ikb_error *err, const struct ikb_addr *dst,
 {
 	char a[64];
 
-	return mem_fail(err, ENOENT, "no SA dst %s spi 0x%08x proto %u",
-			mem_addr_str(dst, a, sizeof(a)), spi, proto);
+	return ikb_error_set(err, ENOENT, "no SA dst %s spi 0x%08x proto %u",
+			     mem_addr_str(dst, a, sizeof(a)), spi, proto);
 }
 
 /* xorshift64: SPIs must not repeat or be predictable, not be secret. */
@@ -68,16 +68,16 @@ int mem_spi_alloc(void *state, const struct ikb_addr *src,
 	uint32_t v;
 
 	if (proto != IPPROTO_ESP)
-		return mem_fail(err, EPROTONOSUPPORT,
-				"protocol %u: only ESP (50) is supported",
-				proto);
+		return ikb_error_set(err, EPROTONOSUPPORT,
+				     "protocol %u: only ESP (50) is supported",
+				     proto);
 	/* 1..255 are reserved by IANA (RFC 4303 §2.1); 0 means none. */
 	do
 		v = next_spi(st);
 	while (v < 256 || mem_sa_find(st, dst, v, proto));
 	m = sa_new(st);
 	if (!m)
-		return mem_fail(err, ENOMEM, "out of memory");
+		return ikb_error_set(err, ENOMEM, "out of memory");
 	/* A larval SA, as XFRM_MSG_ALLOCSPI leaves one for UPDSA to fill. */
 	*m = (struct mem_sa){ .larval = true,
 			      .sa = { .src = *src,
@@ -100,13 +100,14 @@ int mem_sa_add(void *state, const struct ikb_sa *sa, struct ikb_error *err)
 	if (rc)
 		return rc;
 	if (mem_sa_find(st, &sa->dst, sa->spi, sa->proto))
-		return mem_fail(err, EEXIST,
-				"SA dst %s spi 0x%08x proto %u already exists",
-				mem_addr_str(&sa->dst, a, sizeof(a)), sa->spi,
-				sa->proto);
+		return ikb_error_set(
+			err, EEXIST,
+			"SA dst %s spi 0x%08x proto %u already exists",
+			mem_addr_str(&sa->dst, a, sizeof(a)), sa->spi,
+			sa->proto);
 	m = sa_new(st);
 	if (!m)
-		return mem_fail(err, ENOMEM, "out of memory");
+		return ikb_error_set(err, ENOMEM, "out of memory");
 	m->sa = *sa;
 	m->c.add_time = (uint64_t)time(NULL);
 	return 0;

@@ -12,9 +12,10 @@ static int check_alg(const struct ikb_alg *a, const char *what,
 		     struct ikb_error *err)
 {
 	if (a->key_bits > IKB_KEY_MAX * 8)
-		return mem_fail(err, EINVAL,
-				"%s key of %u bits exceeds the maximum of %u",
-				what, a->key_bits, IKB_KEY_MAX * 8);
+		return ikb_error_set(
+			err, EINVAL,
+			"%s key of %u bits exceeds the maximum of %u", what,
+			a->key_bits, IKB_KEY_MAX * 8);
 	return 0;
 }
 
@@ -24,16 +25,16 @@ static int check_algs(const struct ikb_sa *sa, struct ikb_error *err)
 	int rc;
 
 	if (aead && encr)
-		return mem_fail(
+		return ikb_error_set(
 			err, EINVAL,
 			"SA has both an AEAD (%s) and an encryption algorithm (%s)",
 			sa->aead.name, sa->encr.name);
 	if (!aead && !encr)
-		return mem_fail(
+		return ikb_error_set(
 			err, EINVAL,
 			"SA has neither an AEAD nor an encryption algorithm");
 	if (aead && sa->integ.name[0])
-		return mem_fail(
+		return ikb_error_set(
 			err, EINVAL,
 			"an AEAD SA (%s) takes no integrity algorithm (%s)",
 			sa->aead.name, sa->integ.name);
@@ -48,12 +49,12 @@ static int check_algs(const struct ikb_sa *sa, struct ikb_error *err)
 static int check_replay(const struct ikb_sa *sa, struct ikb_error *err)
 {
 	if (sa->replay_window > MEM_REPLAY_MAX)
-		return mem_fail(err, EINVAL,
-				"replay window %u exceeds the kernel's %u",
-				sa->replay_window, MEM_REPLAY_MAX);
+		return ikb_error_set(err, EINVAL,
+				     "replay window %u exceeds the kernel's %u",
+				     sa->replay_window, MEM_REPLAY_MAX);
 	/* Before 6.10 the kernel refuses this in both directions. */
 	if (sa->esn && sa->replay_window == 0)
-		return mem_fail(
+		return ikb_error_set(
 			err, EINVAL,
 			"ESN needs a replay window: the kernel refuses ESN with replay window 0");
 	return 0;
@@ -69,19 +70,20 @@ int mem_sa_validate(const struct ikb_sa *sa, struct ikb_error *err)
 	int rc;
 
 	if (sa->proto != IPPROTO_ESP)
-		return mem_fail(err, EPROTONOSUPPORT,
-				"protocol %u: only ESP (50) is supported",
-				sa->proto);
+		return ikb_error_set(err, EPROTONOSUPPORT,
+				     "protocol %u: only ESP (50) is supported",
+				     sa->proto);
 	if (!family_ok(sa->dst.family) || sa->src.family != sa->dst.family)
-		return mem_fail(err, EAFNOSUPPORT,
-				"SA addresses must be both IPv4 or both IPv6");
+		return ikb_error_set(
+			err, EAFNOSUPPORT,
+			"SA addresses must be both IPv4 or both IPv6");
 	if (sa->dir != IKB_DIR_IN && sa->dir != IKB_DIR_OUT)
-		return mem_fail(err, EINVAL,
-				"SA direction %d is neither in nor out",
-				(int)sa->dir);
+		return ikb_error_set(err, EINVAL,
+				     "SA direction %d is neither in nor out",
+				     (int)sa->dir);
 	if (sa->mode != IKB_MODE_TRANSPORT && sa->mode != IKB_MODE_TUNNEL)
-		return mem_fail(err, EINVAL, "SA mode %d is unknown",
-				(int)sa->mode);
+		return ikb_error_set(err, EINVAL, "SA mode %d is unknown",
+				     (int)sa->mode);
 	rc = check_replay(sa, err);
 	return rc ? rc : check_algs(sa, err);
 }
@@ -92,13 +94,13 @@ static int check_prefix(const struct ikb_addr *a, uint8_t plen,
 	unsigned max = a->family == AF_INET ? 32 : 128;
 
 	if (a->family != AF_UNSPEC && !family_ok(a->family))
-		return mem_fail(err, EAFNOSUPPORT,
-				"selector %s: address family %u", side,
-				(unsigned)a->family);
+		return ikb_error_set(err, EAFNOSUPPORT,
+				     "selector %s: address family %u", side,
+				     (unsigned)a->family);
 	if (plen > max)
-		return mem_fail(err, EINVAL,
-				"selector %s: prefix /%u exceeds /%u", side,
-				plen, max);
+		return ikb_error_set(err, EINVAL,
+				     "selector %s: prefix /%u exceeds /%u",
+				     side, plen, max);
 	return 0;
 }
 
@@ -108,10 +110,11 @@ int mem_policy_validate(const struct ikb_policy *pol, struct ikb_error *err)
 
 	if (pol->dir != IKB_DIR_IN && pol->dir != IKB_DIR_OUT &&
 	    pol->dir != IKB_DIR_FWD)
-		return mem_fail(err, EINVAL, "policy direction %d is unknown",
-				(int)pol->dir);
+		return ikb_error_set(err, EINVAL,
+				     "policy direction %d is unknown",
+				     (int)pol->dir);
 	if (pol->proto != IPPROTO_ESP)
-		return mem_fail(
+		return ikb_error_set(
 			err, EPROTONOSUPPORT,
 			"policy template protocol %u: only ESP (50) is supported",
 			pol->proto);

@@ -16,13 +16,13 @@ static int check_key(const struct ikb_alg *a, const char *what,
 		     struct ikb_error *err)
 {
 	if (a->key_bits > IKB_KEY_MAX * 8 || a->key_bits % 8)
-		return xfrm_fail(
+		return ikb_error_set(
 			err, EINVAL,
 			"%s %s: key of %u bits (at most %u, whole bytes)", what,
 			a->name, a->key_bits, IKB_KEY_MAX * 8);
 	if (memchr(a->name, 0, sizeof(a->name)) == NULL)
-		return xfrm_fail(err, EINVAL, "%s name is not terminated",
-				 what);
+		return ikb_error_set(err, EINVAL, "%s name is not terminated",
+				     what);
 	return 0;
 }
 
@@ -45,59 +45,59 @@ static uint32_t default_trunc(const char *name)
 	return 0;
 }
 
+/*
+ * One XFRMA_ALG_* attribute: h is the xfrm_algo* header (name, key length
+ * and, but for CRYPT, the ICV or truncation length), followed by the key.
+ */
+static void put_alg(struct nlmsghdr *nlh, uint16_t type, const void *h,
+		    size_t hlen, const struct ikb_alg *a)
+{
+	uint8_t v[sizeof(struct xfrm_algo_auth) + IKB_KEY_MAX];
+
+	memset(v, 0, sizeof(v));
+	memcpy(v, h, hlen);
+	memcpy(v + hlen, a->key, a->key_bits / 8);
+	mnl_attr_put(nlh, type, hlen + a->key_bits / 8, v);
+	explicit_bzero(v, sizeof(v));
+}
+
 static void put_aead(struct nlmsghdr *nlh, const struct ikb_alg *a)
 {
-	struct {
-		struct xfrm_algo_aead h;
-		uint8_t key[IKB_KEY_MAX];
-	} v;
+	struct xfrm_algo_aead h;
 
-	memset(&v, 0, sizeof(v));
-	memcpy(v.h.alg_name, a->name, sizeof(v.h.alg_name));
-	v.h.alg_key_len = a->key_bits;
-	v.h.alg_icv_len = a->icv_bits;
-	memcpy(v.key, a->key, a->key_bits / 8);
-	mnl_attr_put(nlh, XFRMA_ALG_AEAD, sizeof(v.h) + a->key_bits / 8, &v);
-	explicit_bzero(&v, sizeof(v));
+	memset(&h, 0, sizeof(h));
+	memcpy(h.alg_name, a->name, sizeof(h.alg_name));
+	h.alg_key_len = a->key_bits;
+	h.alg_icv_len = a->icv_bits;
+	put_alg(nlh, XFRMA_ALG_AEAD, &h, sizeof(h), a);
 }
 
 static void put_crypt(struct nlmsghdr *nlh, const struct ikb_alg *a)
 {
-	struct {
-		struct xfrm_algo h;
-		uint8_t key[IKB_KEY_MAX];
-	} v;
+	struct xfrm_algo h;
 
-	memset(&v, 0, sizeof(v));
-	memcpy(v.h.alg_name, a->name, sizeof(v.h.alg_name));
-	v.h.alg_key_len = a->key_bits;
-	memcpy(v.key, a->key, a->key_bits / 8);
-	mnl_attr_put(nlh, XFRMA_ALG_CRYPT, sizeof(v.h) + a->key_bits / 8, &v);
-	explicit_bzero(&v, sizeof(v));
+	memset(&h, 0, sizeof(h));
+	memcpy(h.alg_name, a->name, sizeof(h.alg_name));
+	h.alg_key_len = a->key_bits;
+	put_alg(nlh, XFRMA_ALG_CRYPT, &h, sizeof(h), a);
 }
 
 static int put_auth(struct nlmsghdr *nlh, const struct ikb_alg *a,
 		    struct ikb_error *err)
 {
-	struct {
-		struct xfrm_algo_auth h;
-		uint8_t key[IKB_KEY_MAX];
-	} v;
+	struct xfrm_algo_auth h;
 	uint32_t trunc = a->icv_bits ? a->icv_bits : default_trunc(a->name);
 
 	if (!trunc)
-		return xfrm_fail(
+		return ikb_error_set(
 			err, EINVAL,
 			"integrity %s: no ICV length given and none known",
 			a->name);
-	memset(&v, 0, sizeof(v));
-	memcpy(v.h.alg_name, a->name, sizeof(v.h.alg_name));
-	v.h.alg_key_len = a->key_bits;
-	v.h.alg_trunc_len = trunc;
-	memcpy(v.key, a->key, a->key_bits / 8);
-	mnl_attr_put(nlh, XFRMA_ALG_AUTH_TRUNC, sizeof(v.h) + a->key_bits / 8,
-		     &v);
-	explicit_bzero(&v, sizeof(v));
+	memset(&h, 0, sizeof(h));
+	memcpy(h.alg_name, a->name, sizeof(h.alg_name));
+	h.alg_key_len = a->key_bits;
+	h.alg_trunc_len = trunc;
+	put_alg(nlh, XFRMA_ALG_AUTH_TRUNC, &h, sizeof(h), a);
 	return 0;
 }
 
@@ -108,11 +108,11 @@ int xfrm_algs_put(struct nlmsghdr *nlh, const struct ikb_sa *sa,
 	int rc;
 
 	if (aead == encr)
-		return xfrm_fail(
+		return ikb_error_set(
 			err, EINVAL,
 			"an SA needs exactly one of an AEAD or an encryption algorithm");
 	if (aead && sa->integ.name[0])
-		return xfrm_fail(
+		return ikb_error_set(
 			err, EINVAL,
 			"an AEAD SA (%s) takes no integrity algorithm (%s)",
 			sa->aead.name, sa->integ.name);

@@ -137,13 +137,13 @@ static int open_events(struct xfrm_state *st, struct ikb_error *err)
 
 	st->ev = mnl_socket_open(NETLINK_XFRM);
 	if (!st->ev)
-		return xfrm_fail(err, errno, "netlink xfrm events: %s",
-				 strerror(errno));
+		return ikb_error_set(err, errno, "netlink xfrm events: %s",
+				     strerror(errno));
 	if (mnl_socket_bind(st->ev, groups, MNL_SOCKET_AUTOPID) < 0) {
 		e = errno;
 		xfrm_events_close(st);
-		return xfrm_fail(err, e, "netlink xfrm events bind: %s",
-				 strerror(e));
+		return ikb_error_set(err, e, "netlink xfrm events bind: %s",
+				     strerror(e));
 	}
 	fd = mnl_socket_get_fd(st->ev);
 	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
@@ -151,8 +151,8 @@ static int open_events(struct xfrm_state *st, struct ikb_error *err)
 					 NULL;
 	if (!st->watch) {
 		xfrm_events_close(st);
-		return xfrm_fail(err, ENOTSUP,
-				 "no event loop to watch kernel events on");
+		return ikb_error_set(err, ENOTSUP,
+				     "no event loop to watch kernel events on");
 	}
 	return 0;
 }
@@ -165,8 +165,8 @@ int xfrm_events_subscribe(void *state, ikb_kernel_event_cb cb, void *ctx,
 	int rc;
 
 	if (st->cb)
-		return xfrm_fail(err, EBUSY,
-				 "events already have a subscriber");
+		return ikb_error_set(err, EBUSY,
+				     "events already have a subscriber");
 	rc = xfrm_flush_own(st, &nsa, &npol, err);
 	if (rc)
 		return rc;

@@ -5,7 +5,6 @@
  * extended ACK text carried into ikb_error as "kernel: <msg>".
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/time.h>
@@ -19,18 +18,6 @@
 #define SOL_NETLINK 270
 #endif
 
-int xfrm_fail(struct ikb_error *err, int errnum, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err) {
-		va_start(ap, fmt);
-		vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
-		va_end(ap);
-	}
-	return -errnum;
-}
-
 int xfrm_nl_open(struct xfrm_state *st, struct ikb_error *err)
 {
 	/* A hung kernel answer must not hang the daemon's only loop. */
@@ -41,8 +28,8 @@ int xfrm_nl_open(struct xfrm_state *st, struct ikb_error *err)
 		return 0;
 	st->nl = mnl_socket_open(NETLINK_XFRM);
 	if (!st->nl)
-		return xfrm_fail(err, errno, "netlink xfrm socket: %s",
-				 strerror(errno));
+		return ikb_error_set(err, errno, "netlink xfrm socket: %s",
+				     strerror(errno));
 	/* Without these the kernel's reason for a refusal is lost. */
 	mnl_socket_setsockopt(st->nl, NETLINK_EXT_ACK, &one, sizeof(one));
 	mnl_socket_setsockopt(st->nl, NETLINK_CAP_ACK, &one, sizeof(one));
@@ -52,7 +39,8 @@ int xfrm_nl_open(struct xfrm_state *st, struct ikb_error *err)
 		e = errno;
 		mnl_socket_close(st->nl);
 		st->nl = NULL;
-		return xfrm_fail(err, e, "netlink xfrm bind: %s", strerror(e));
+		return ikb_error_set(err, e, "netlink xfrm bind: %s",
+				     strerror(e));
 	}
 	st->seq = (unsigned)time(NULL);
 	return 0;
@@ -168,21 +156,21 @@ int xfrm_nl_talk(struct xfrm_state *st, struct nlmsghdr *nlh,
 		nlh->nlmsg_flags |= NLM_F_ACK;
 	portid = mnl_socket_get_portid(st->nl);
 	if (mnl_socket_sendto(st->nl, nlh, nlh->nlmsg_len) < 0)
-		return xfrm_fail(err, errno, "netlink send: %s",
-				 strerror(errno));
+		return ikb_error_set(err, errno, "netlink send: %s",
+				     strerror(errno));
 	do {
 		n = mnl_socket_recvfrom(st->nl, buf, sizeof(buf));
 		if (n < 0)
-			return xfrm_fail(
+			return ikb_error_set(
 				err, errno, "netlink receive: %s",
 				strerror(errno == EAGAIN ? ETIMEDOUT : errno));
 		rc = mnl_cb_run2(buf, (size_t)n, nlh->nlmsg_seq, portid,
 				 talk_data, &t, ctl, NLMSG_MIN_TYPE);
 	} while (rc == MNL_CB_OK);
 	if (t.error)
-		return xfrm_fail(err, -t.error, "%s", t.msg);
+		return ikb_error_set(err, -t.error, "%s", t.msg);
 	if (rc < 0)
-		return xfrm_fail(err, errno ? errno : EPROTO,
-				 "netlink reply: %s", strerror(errno));
+		return ikb_error_set(err, errno ? errno : EPROTO,
+				     "netlink reply: %s", strerror(errno));
 	return 0;
 }

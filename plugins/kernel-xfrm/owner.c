@@ -16,7 +16,7 @@
 int xfrm_reqid_to_kernel(uint32_t reqid, uint32_t *out, struct ikb_error *err)
 {
 	if (reqid & ~XFRM_REQID_MASK)
-		return xfrm_fail(
+		return ikb_error_set(
 			err, ERANGE,
 			"reqid %u is outside 0..%u, the range kernel-xfrm maps onto its own kernel reqids 0x%08x..0x%08x",
 			reqid, XFRM_REQID_MASK, XFRM_REQID_BASE,

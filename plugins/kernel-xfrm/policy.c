@@ -35,17 +35,19 @@ static int sel_put(struct xfrm_selector *out, const struct ikb_policy *pol,
 		   struct ikb_error *err)
 {
 	if ((unsigned)pol->dir > IKB_DIR_FWD)
-		return xfrm_fail(err, EINVAL, "policy direction %d is unknown",
-				 (int)pol->dir);
+		return ikb_error_set(err, EINVAL,
+				     "policy direction %d is unknown",
+				     (int)pol->dir);
 	xfrm_sel_put(out, &pol->sel);
 	if (out->family == AF_UNSPEC)
 		out->family = pol->tmpl_dst.family;
 	if (out->family != AF_INET && out->family != AF_INET6)
-		return xfrm_fail(err, EAFNOSUPPORT,
-				 "policy selector is neither IPv4 nor IPv6");
+		return ikb_error_set(
+			err, EAFNOSUPPORT,
+			"policy selector is neither IPv4 nor IPv6");
 	if (out->prefixlen_s > (out->family == AF_INET ? 32 : 128) ||
 	    out->prefixlen_d > (out->family == AF_INET ? 32 : 128))
-		return xfrm_fail(err, EINVAL, "policy prefix too long");
+		return ikb_error_set(err, EINVAL, "policy prefix too long");
 	return 0;
 }
 
@@ -67,7 +69,7 @@ static int tmpl_put(struct nlmsghdr *nlh, const struct ikb_policy *pol,
 	if (pol->mode == IKB_MODE_TUNNEL) {
 		if (pol->tmpl_dst.family != AF_INET &&
 		    pol->tmpl_dst.family != AF_INET6)
-			return xfrm_fail(
+			return ikb_error_set(
 				err, EINVAL,
 				"tunnel mode policy needs its SA endpoints");
 		t.mode = XFRM_MODE_TUNNEL;
@@ -88,7 +90,7 @@ struct nlmsghdr *xfrm_build_policy(void *buf, uint16_t type,
 	struct xfrm_userpolicy_id *id;
 
 	if (pol->cpu_acquire) {
-		xfrm_fail(
+		ikb_error_set(
 			err, EOPNOTSUPP,
 			"XFRM_POLICY_CPU_ACQUIRE (RFC 9611) is not in this build's kernel headers");
 		return NULL;

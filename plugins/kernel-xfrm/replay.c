@@ -20,11 +20,11 @@
 static int check(const struct ikb_sa *sa, struct ikb_error *err)
 {
 	if (sa->replay_window > XFRM_REPLAY_MAX)
-		return xfrm_fail(err, ERANGE,
-				 "replay window %u exceeds the kernel's %u",
-				 sa->replay_window, XFRM_REPLAY_MAX);
+		return ikb_error_set(err, ERANGE,
+				     "replay window %u exceeds the kernel's %u",
+				     sa->replay_window, XFRM_REPLAY_MAX);
 	if (sa->esn && sa->replay_window == 0)
-		return xfrm_fail(
+		return ikb_error_set(
 			err, EINVAL,
 			"ESN needs a replay window: the kernel refuses ESN with replay window 0");
 	return 0;

@@ -56,15 +56,16 @@ static int put_offload(struct nlmsghdr *nlh, const struct ikb_sa *sa,
 		/* yes means "where possible": no device, no offload. */
 		if (sa->offload == IKB_OFFLOAD_YES)
 			return 0;
-		return xfrm_fail(err, EINVAL,
-				 "nic-offload=%s needs a device to offload to",
-				 sa->offload == IKB_OFFLOAD_PACKET ? "packet" :
-								     "crypto");
+		return ikb_error_set(
+			err, EINVAL,
+			"nic-offload=%s needs a device to offload to",
+			sa->offload == IKB_OFFLOAD_PACKET ? "packet" :
+							    "crypto");
 	}
 	off.ifindex = (int)if_nametoindex(sa->offload_dev);
 	if (!off.ifindex)
-		return xfrm_fail(err, ENODEV, "offload device %.16s: %s",
-				 sa->offload_dev, strerror(errno));
+		return ikb_error_set(err, ENODEV, "offload device %.16s: %s",
+				     sa->offload_dev, strerror(errno));
 	if (sa->dir == IKB_DIR_IN)
 		off.flags |= XFRM_OFFLOAD_INBOUND;
 	if (sa->offload == IKB_OFFLOAD_PACKET)
@@ -76,17 +77,18 @@ static int put_offload(struct nlmsghdr *nlh, const struct ikb_sa *sa,
 static int check_sa(const struct ikb_sa *sa, struct ikb_error *err)
 {
 	if (sa->dst.family != AF_INET && sa->dst.family != AF_INET6)
-		return xfrm_fail(err, EAFNOSUPPORT,
-				 "SA destination is neither IPv4 nor IPv6");
+		return ikb_error_set(err, EAFNOSUPPORT,
+				     "SA destination is neither IPv4 nor IPv6");
 	if (sa->src.family != sa->dst.family)
-		return xfrm_fail(err, EAFNOSUPPORT,
-				 "SA addresses must be both IPv4 or both IPv6");
+		return ikb_error_set(
+			err, EAFNOSUPPORT,
+			"SA addresses must be both IPv4 or both IPv6");
 	if (sa->dir != IKB_DIR_IN && sa->dir != IKB_DIR_OUT)
-		return xfrm_fail(err, EINVAL,
-				 "SA direction %d is neither in nor out",
-				 (int)sa->dir);
+		return ikb_error_set(err, EINVAL,
+				     "SA direction %d is neither in nor out",
+				     (int)sa->dir);
 	if (sa->cpu >= 0)
-		return xfrm_fail(
+		return ikb_error_set(
 			err, EOPNOTSUPP,
 			"per-CPU SAs (RFC 9611) need XFRMA_SA_PCPU, which this build's kernel headers lack");
 	return 0;
@@ -189,7 +191,7 @@ static int offload_check(struct xfrm_state *st, const struct ikb_sa *sa,
 		return 0;
 	}
 	xfrm_sa_del(st, &sa->dst, sa->spi, sa->proto, &e2);
-	return xfrm_fail(
+	return ikb_error_set(
 		err, EOPNOTSUPP,
 		"kernel: device %.16s does not offload ESP; SA 0x%08x removed",
 		sa->offload_dev, sa->spi);

@@ -84,8 +84,8 @@ static int said_talk(struct xfrm_state *st, uint16_t type,
 	int rc;
 
 	if (dst->family != AF_INET && dst->family != AF_INET6)
-		return xfrm_fail(err, EAFNOSUPPORT,
-				 "SA destination is neither IPv4 nor IPv6");
+		return ikb_error_set(err, EAFNOSUPPORT,
+				     "SA destination is neither IPv4 nor IPv6");
 	rc = xfrm_nl_talk(st, xfrm_build_said(buf, type, dst, spi, proto, 0, 0),
 			  cb, data, err);
 	if (rc != -ESRCH && rc != -ENOENT)
@@ -96,8 +96,9 @@ static int said_talk(struct xfrm_state *st, uint16_t type,
 			xfrm_build_said(buf, type, dst, spi, proto, m.v, m.m),
 			cb, data, err);
 	/* ESRCH's own text, "No such process", would mislead. */
-	return xfrm_fail(err, -rc, "kernel: no SA dst %s spi 0x%08x proto %u",
-			 xfrm_addr_str(dst, a, sizeof(a)), spi, proto);
+	return ikb_error_set(err, -rc,
+			     "kernel: no SA dst %s spi 0x%08x proto %u",
+			     xfrm_addr_str(dst, a, sizeof(a)), spi, proto);
 }
 
 int xfrm_sa_del(void *state, const struct ikb_addr *dst, uint32_t spi,

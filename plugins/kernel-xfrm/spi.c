@@ -18,7 +18,8 @@ struct nlmsghdr *xfrm_build_allocspi(void *buf, const struct ikb_addr *src,
 	struct xfrm_userspi_info *u;
 
 	if (dst->family != AF_INET && dst->family != AF_INET6) {
-		xfrm_fail(err, EAFNOSUPPORT, "SPI: destination is not IPv4/6");
+		ikb_error_set(err, EAFNOSUPPORT,
+			      "SPI: destination is not IPv4/6");
 		return NULL;
 	}
 	u = mnl_nlmsg_put_extra_header(nlh, sizeof(*u));
@@ -61,7 +62,8 @@ int xfrm_spi_alloc(void *state, const struct ikb_addr *src,
 	if (rc)
 		return rc;
 	if (got == 0)
-		return xfrm_fail(err, EPROTO, "kernel: ALLOCSPI gave no SPI");
+		return ikb_error_set(err, EPROTO,
+				     "kernel: ALLOCSPI gave no SPI");
 	*spi = got;
 	return 0;
 }

@@ -65,8 +65,6 @@ int xfrm_tune(void *state, const struct ikb_section *conn, struct ikb_sa *sa,
 	      struct ikb_error *err);
 
 /* nl.c: one request socket, request/ack with the kernel's extended ACK. */
-int xfrm_fail(struct ikb_error *err, int errnum, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
 int xfrm_nl_open(struct xfrm_state *st, struct ikb_error *err);
 void xfrm_nl_close(struct xfrm_state *st);
 struct nlmsghdr *xfrm_nl_start(void *buf, uint16_t type, uint16_t flags);

@@ -5,7 +5,6 @@
  * SAs (RFC 9611) come with the ACQUIRE handling that creates them.
  */
 #include <errno.h>
-#include <stdio.h>
 
 #include "ms.h"
 
@@ -19,8 +18,7 @@ static int side_list(const struct ms_state *st, const struct ikb_section *conn,
 	*has = v != NULL;
 	if (!v || ms_parse_pp_list(v->value, l, why, sizeof(why)) == 0)
 		return 0;
-	snprintf(err->msg, sizeof(err->msg), "%s=%s: %s", key, v->value, why);
-	return -EINVAL;
+	return ikb_error_set(err, EINVAL, "%s=%s: %s", key, v->value, why);
 }
 
 static void narrow(struct ikb_child_spec *c, const struct ms_pp *local,
@@ -51,12 +49,11 @@ int ms_plan(void *state, const struct ikb_section *conn,
 	if (rc || (!has_l && !has_r))
 		return rc;
 	n = has_l ? l.n : r.n;
-	if (has_l && has_r && l.n != r.n) {
-		snprintf(err->msg, sizeof(err->msg),
-			 "leftprotoports has %u entries, rightprotoports %u",
-			 l.n, r.n);
-		return -EINVAL;
-	}
+	if (has_l && has_r && l.n != r.n)
+		return ikb_error_set(
+			err, EINVAL,
+			"leftprotoports has %u entries, rightprotoports %u",
+			l.n, r.n);
 	for (unsigned i = 0; i < n; i++) {
 		plan->c[i] = plan->c[0];
 		narrow(&plan->c[i], has_l ? &l.e[i] : NULL,

@@ -259,11 +259,12 @@ void net_free(struct net *n)
 	log_flush();
 }
 
-void net_cleanup(void)
+int net_cleanup(void **state)
 {
 	if (live)
 		net_free(live);
 	log_flush();
+	return 0;
 }
 
 static void on_deadline(evutil_socket_t fd, short what, void *arg)

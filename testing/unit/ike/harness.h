@@ -65,8 +65,8 @@ struct net *net_new(const char *west_conn, const char *east_conn,
 		    const char *east_setup, const char *west_psk,
 		    const char *east_psk);
 void net_free(struct net *n);
-/* In teardown: frees what a failed test left behind, shows the log. */
-void net_cleanup(void);
+/* A cmocka teardown: frees what a failed test left behind, shows the log. */
+int net_cleanup(void **state);
 /* Deliver a datagram to peer `to` as if `from` had sent it. */
 void net_inject(struct net *n, int to, const uint8_t *buf, size_t len);
 /* Run the loop until cond(n) or ms pass; returns cond's last value. */

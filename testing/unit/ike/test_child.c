@@ -270,22 +270,16 @@ static void test_auth_failed_resent(void **state)
 	net_free(n);
 }
 
-static int show_log(void **state)
-{
-	net_cleanup();
-	return 0;
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_teardown(test_protoports, show_log),
-		cmocka_unit_test_teardown(test_pfs, show_log),
-		cmocka_unit_test_teardown(test_down_either, show_log),
-		cmocka_unit_test_teardown(test_delete_child, show_log),
-		cmocka_unit_test_teardown(test_liveness, show_log),
-		cmocka_unit_test_teardown(test_dpd_dead, show_log),
-		cmocka_unit_test_teardown(test_auth_failed_resent, show_log),
+		cmocka_unit_test_teardown(test_protoports, net_cleanup),
+		cmocka_unit_test_teardown(test_pfs, net_cleanup),
+		cmocka_unit_test_teardown(test_down_either, net_cleanup),
+		cmocka_unit_test_teardown(test_delete_child, net_cleanup),
+		cmocka_unit_test_teardown(test_liveness, net_cleanup),
+		cmocka_unit_test_teardown(test_dpd_dead, net_cleanup),
+		cmocka_unit_test_teardown(test_auth_failed_resent, net_cleanup),
 	};
 
 	harness_global_init();

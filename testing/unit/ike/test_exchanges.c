@@ -213,13 +213,6 @@ static void test_ts_unacceptable(void **state)
 	net_free(n);
 }
 
-/* The log (and cmocka's failure message) of a test, on the real stderr. */
-static int show_log(void **state)
-{
-	net_cleanup();
-	return 0;
-}
-
 /* esn=yes with a window: both kernels get ESN on both SAs. */
 static void test_esn(void **state)
 {
@@ -275,17 +268,17 @@ static void test_auto_and_down(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_teardown(test_tunnel, show_log),
-		cmocka_unit_test_teardown(test_transport, show_log),
-		cmocka_unit_test_teardown(test_defaults, show_log),
-		cmocka_unit_test_teardown(test_algorithms, show_log),
-		cmocka_unit_test_teardown(test_invalid_ke, show_log),
-		cmocka_unit_test_teardown(test_wrong_psk, show_log),
-		cmocka_unit_test_teardown(test_child_mismatch, show_log),
-		cmocka_unit_test_teardown(test_narrowing, show_log),
-		cmocka_unit_test_teardown(test_ts_unacceptable, show_log),
-		cmocka_unit_test_teardown(test_esn, show_log),
-		cmocka_unit_test_teardown(test_auto_and_down, show_log),
+		cmocka_unit_test_teardown(test_tunnel, net_cleanup),
+		cmocka_unit_test_teardown(test_transport, net_cleanup),
+		cmocka_unit_test_teardown(test_defaults, net_cleanup),
+		cmocka_unit_test_teardown(test_algorithms, net_cleanup),
+		cmocka_unit_test_teardown(test_invalid_ke, net_cleanup),
+		cmocka_unit_test_teardown(test_wrong_psk, net_cleanup),
+		cmocka_unit_test_teardown(test_child_mismatch, net_cleanup),
+		cmocka_unit_test_teardown(test_narrowing, net_cleanup),
+		cmocka_unit_test_teardown(test_ts_unacceptable, net_cleanup),
+		cmocka_unit_test_teardown(test_esn, net_cleanup),
+		cmocka_unit_test_teardown(test_auto_and_down, net_cleanup),
 	};
 
 	harness_global_init();

@@ -248,21 +248,15 @@ static void test_lifetimes(void **state)
 	net_free(n);
 }
 
-static int show_log(void **state)
-{
-	net_cleanup();
-	return 0;
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_teardown(test_rekey_timer, show_log),
-		cmocka_unit_test_teardown(test_rekey_soft_expire, show_log),
-		cmocka_unit_test_teardown(test_simultaneous, show_log),
-		cmocka_unit_test_teardown(test_ike_rekey, show_log),
-		cmocka_unit_test_teardown(test_rekey_no, show_log),
-		cmocka_unit_test_teardown(test_lifetimes, show_log),
+		cmocka_unit_test_teardown(test_rekey_timer, net_cleanup),
+		cmocka_unit_test_teardown(test_rekey_soft_expire, net_cleanup),
+		cmocka_unit_test_teardown(test_simultaneous, net_cleanup),
+		cmocka_unit_test_teardown(test_ike_rekey, net_cleanup),
+		cmocka_unit_test_teardown(test_rekey_no, net_cleanup),
+		cmocka_unit_test_teardown(test_lifetimes, net_cleanup),
 	};
 
 	harness_global_init();

@@ -292,23 +292,16 @@ static void test_timeout(void **state)
 	net_free(n);
 }
 
-/* The log (and cmocka's failure message) of a test, on the real stderr. */
-static int show_log(void **state)
-{
-	net_cleanup();
-	return 0;
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_teardown(test_loss, show_log),
-		cmocka_unit_test_teardown(test_duplicates, show_log),
-		cmocka_unit_test_teardown(test_malformed, show_log),
-		cmocka_unit_test_teardown(test_bad_sk, show_log),
-		cmocka_unit_test_teardown(test_cookie, show_log),
-		cmocka_unit_test_teardown(test_timeout, show_log),
-		cmocka_unit_test_teardown(test_max_halfopen, show_log),
+		cmocka_unit_test_teardown(test_loss, net_cleanup),
+		cmocka_unit_test_teardown(test_duplicates, net_cleanup),
+		cmocka_unit_test_teardown(test_malformed, net_cleanup),
+		cmocka_unit_test_teardown(test_bad_sk, net_cleanup),
+		cmocka_unit_test_teardown(test_cookie, net_cleanup),
+		cmocka_unit_test_teardown(test_timeout, net_cleanup),
+		cmocka_unit_test_teardown(test_max_halfopen, net_cleanup),
 	};
 
 	harness_global_init();

@@ -1,9 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <poll.h>
+#include <setjmp.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+#include <cmocka.h>
 
 #include "test_host.h"
 
@@ -61,4 +66,26 @@ void test_host_poll(int ms)
 
 	if (watch.fd >= 0 && poll(&p, 1, ms) > 0)
 		watch.cb(watch.fd, watch.arg);
+}
+
+void test_v4(struct ikb_addr *a, const char *s)
+{
+	a->family = AF_INET;
+	assert_int_equal(inet_pton(AF_INET, s, a->bytes), 1);
+}
+
+struct ikb_policy test_esp_policy(enum ikb_dir dir, enum ikb_mode mode,
+				  uint32_t reqid)
+{
+	struct ikb_policy p = {
+		.dir = dir, .mode = mode, .proto = IPPROTO_ESP, .reqid = reqid
+	};
+
+	test_v4(&p.sel.src, "10.1.0.0");
+	p.sel.src_plen = 16;
+	test_v4(&p.sel.dst, "10.2.0.0");
+	p.sel.dst_plen = 24;
+	test_v4(&p.tmpl_src, "192.0.2.1");
+	test_v4(&p.tmpl_dst, "192.0.2.2");
+	return p;
 }

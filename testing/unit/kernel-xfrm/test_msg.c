@@ -44,12 +44,6 @@ static void parse(const struct nlmsghdr *nlh, size_t hdr)
 	assert_int_equal(mnl_attr_parse(nlh, hdr, attr_cb, NULL), MNL_CB_OK);
 }
 
-static void v4(struct ikb_addr *a, const char *s)
-{
-	a->family = AF_INET;
-	assert_int_equal(inet_pton(AF_INET, s, a->bytes), 1);
-}
-
 static void v6(struct ikb_addr *a, const char *s)
 {
 	a->family = AF_INET6;
@@ -66,8 +60,8 @@ static struct ikb_sa gcm_sa(enum ikb_dir dir, uint32_t window, bool esn)
 			     .esn = esn,
 			     .cpu = -1 };
 
-	v4(&sa.src, "192.0.2.1");
-	v4(&sa.dst, "192.0.2.2");
+	test_v4(&sa.src, "192.0.2.1");
+	test_v4(&sa.dst, "192.0.2.2");
 	strcpy(sa.aead.name, "rfc4106(gcm(aes))");
 	sa.aead.key_bits = 160;
 	sa.aead.icv_bits = 128;
@@ -252,9 +246,9 @@ static void test_lifetime_encap_mark(void **state)
 	sa.encap_dport = 4501;
 	sa.mark = 0x42;
 	sa.mark_mask = 0xff;
-	v4(&sa.sel.src, "10.1.0.0");
+	test_v4(&sa.sel.src, "10.1.0.0");
 	sa.sel.src_plen = 16;
-	v4(&sa.sel.dst, "10.2.0.0");
+	test_v4(&sa.sel.dst, "10.2.0.0");
 	sa.sel.dst_plen = 24;
 	sa.sel.proto = IPPROTO_TCP;
 	sa.sel.dport = 443;
@@ -322,21 +316,6 @@ static void test_offload(void **state)
 	build_fails(&sa, "offload device nosuchdev0");
 }
 
-static struct ikb_policy policy(enum ikb_dir dir, enum ikb_mode mode)
-{
-	struct ikb_policy p = {
-		.dir = dir, .mode = mode, .proto = IPPROTO_ESP, .reqid = 7
-	};
-
-	v4(&p.sel.src, "10.1.0.0");
-	p.sel.src_plen = 16;
-	v4(&p.sel.dst, "10.2.0.0");
-	p.sel.dst_plen = 24;
-	v4(&p.tmpl_src, "192.0.2.1");
-	v4(&p.tmpl_dst, "192.0.2.2");
-	return p;
-}
-
 static const struct xfrm_userpolicy_info *
 build_pol(const struct ikb_policy *pol)
 {
@@ -364,7 +343,7 @@ static void test_policies(void **state)
 	struct in_addr a;
 
 	for (size_t i = 0; i < 3; i++) {
-		pol = policy(dirs[i].dir, IKB_MODE_TUNNEL);
+		pol = test_esp_policy(dirs[i].dir, IKB_MODE_TUNNEL, 7);
 		p = build_pol(&pol);
 		assert_int_equal(p->dir, dirs[i].kdir);
 		assert_int_equal(p->action, XFRM_POLICY_ALLOW);
@@ -389,7 +368,7 @@ static void test_policies(void **state)
 	}
 
 	/* Transport: the template leaves the addresses to the SA. */
-	pol = policy(IKB_DIR_OUT, IKB_MODE_TRANSPORT);
+	pol = test_esp_policy(IKB_DIR_OUT, IKB_MODE_TRANSPORT, 7);
 	pol.mark = 9;
 	build_pol(&pol);
 	t = mnl_attr_get_payload(tb[XFRMA_TMPL]);
@@ -409,7 +388,8 @@ static void test_policies(void **state)
 
 static void test_priority_order(void **state)
 {
-	struct ikb_policy host = policy(IKB_DIR_OUT, IKB_MODE_TRANSPORT);
+	struct ikb_policy host =
+		test_esp_policy(IKB_DIR_OUT, IKB_MODE_TRANSPORT, 7);
 	struct ikb_policy net = host, port = host, any = host;
 
 	host.sel.src_plen = host.sel.dst_plen = 32;
@@ -428,7 +408,8 @@ static void test_priority_order(void **state)
 
 static void test_policy_del_msg(void **state)
 {
-	struct ikb_policy pol = policy(IKB_DIR_FWD, IKB_MODE_TUNNEL);
+	struct ikb_policy pol =
+		test_esp_policy(IKB_DIR_FWD, IKB_MODE_TUNNEL, 7);
 	struct ikb_error err;
 	struct nlmsghdr *nlh =
 		xfrm_build_policy(buf, XFRM_MSG_DELPOLICY, &pol, &err);

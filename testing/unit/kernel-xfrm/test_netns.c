@@ -51,27 +51,6 @@ static void *fresh(void)
 	return st;
 }
 
-static void v4(struct ikb_addr *a, const char *s)
-{
-	a->family = AF_INET;
-	assert_int_equal(inet_pton(AF_INET, s, a->bytes), 1);
-}
-
-static struct ikb_policy policy(enum ikb_dir dir, enum ikb_mode mode)
-{
-	struct ikb_policy pol = {
-		.dir = dir, .mode = mode, .proto = IPPROTO_ESP, .reqid = 9
-	};
-
-	v4(&pol.sel.src, "10.1.0.0");
-	pol.sel.src_plen = 16;
-	v4(&pol.sel.dst, "10.2.0.0");
-	pol.sel.dst_plen = 24;
-	v4(&pol.tmpl_src, "192.0.2.1");
-	v4(&pol.tmpl_dst, "192.0.2.2");
-	return pol;
-}
-
 static unsigned npols, nsas;
 static void count_pol(void *ctx, const struct ikb_policy *pol)
 {
@@ -81,6 +60,20 @@ static void count_pol(void *ctx, const struct ikb_policy *pol)
 static void count_sa(void *ctx, const struct ikb_sa *sa)
 {
 	nsas++;
+}
+
+/* Host to host, TCP to port 443, transport mode, no mark. */
+static struct ikb_policy https_policy(void)
+{
+	struct ikb_policy pol =
+		test_esp_policy(IKB_DIR_OUT, IKB_MODE_TRANSPORT, 9);
+
+	test_v4(&pol.sel.src, "192.0.2.1");
+	test_v4(&pol.sel.dst, "192.0.2.2");
+	pol.sel.src_plen = pol.sel.dst_plen = 32;
+	pol.sel.proto = IPPROTO_TCP;
+	pol.sel.dport = 443;
+	return pol;
 }
 
 static void test_policy_round_trip(void **state)
@@ -94,19 +87,15 @@ static void test_policy_round_trip(void **state)
 	NEED_NETNS();
 	st = fresh();
 	for (int i = 0; i < 3; i++) {
-		struct ikb_policy pol = policy(dirs[i], IKB_MODE_TUNNEL);
+		struct ikb_policy pol =
+			test_esp_policy(dirs[i], IKB_MODE_TUNNEL, 9);
 
 		if (k->policy_add(st, &pol, &err))
 			fail_msg("policy_add: %s", err.msg);
 	}
 	{
-		struct ikb_policy pol = policy(IKB_DIR_OUT, IKB_MODE_TRANSPORT);
+		struct ikb_policy pol = https_policy();
 
-		v4(&pol.sel.src, "192.0.2.1");
-		v4(&pol.sel.dst, "192.0.2.2");
-		pol.sel.src_plen = pol.sel.dst_plen = 32;
-		pol.sel.proto = IPPROTO_TCP;
-		pol.sel.dport = 443;
 		pol.mark = 7;
 		if (k->policy_add(st, &pol, &err))
 			fail_msg("policy_add: %s", err.msg);
@@ -128,25 +117,22 @@ static void test_policy_round_trip(void **state)
 
 	/* Adding the same again is the kernel's EEXIST, in its words. */
 	{
-		struct ikb_policy pol = policy(IKB_DIR_IN, IKB_MODE_TUNNEL);
+		struct ikb_policy pol =
+			test_esp_policy(IKB_DIR_IN, IKB_MODE_TUNNEL, 9);
 
 		assert_int_equal(k->policy_add(st, &pol, &err), -EEXIST);
 		assert_non_null(strstr(err.msg, "kernel: "));
 	}
 	for (int i = 0; i < 3; i++) {
-		struct ikb_policy pol = policy(dirs[i], IKB_MODE_TUNNEL);
+		struct ikb_policy pol =
+			test_esp_policy(dirs[i], IKB_MODE_TUNNEL, 9);
 
 		if (k->policy_del(st, &pol, &err))
 			fail_msg("policy_del: %s", err.msg);
 	}
 	{
-		struct ikb_policy pol = policy(IKB_DIR_OUT, IKB_MODE_TRANSPORT);
+		struct ikb_policy pol = https_policy();
 
-		v4(&pol.sel.src, "192.0.2.1");
-		v4(&pol.sel.dst, "192.0.2.2");
-		pol.sel.src_plen = pol.sel.dst_plen = 32;
-		pol.sel.proto = IPPROTO_TCP;
-		pol.sel.dport = 443;
 		/* Without its mark it is another policy. */
 		assert_int_equal(k->policy_del(st, &pol, &err), -ENOENT);
 		pol.mark = 7;
@@ -173,8 +159,8 @@ static void test_sa_refused(void **state)
 
 	NEED_NETNS();
 	st = fresh();
-	v4(&sa.src, "192.0.2.1");
-	v4(&sa.dst, "192.0.2.2");
+	test_v4(&sa.src, "192.0.2.1");
+	test_v4(&sa.dst, "192.0.2.2");
 	strcpy(sa.aead.name, "rfc4106(gcm(aes))");
 	sa.aead.key_bits = 160;
 	sa.aead.icv_bits = 128;
@@ -212,8 +198,8 @@ static void test_spi_alloc(void **state)
 
 	NEED_NETNS();
 	st = fresh();
-	v4(&s, "192.0.2.1");
-	v4(&d, "192.0.2.2");
+	test_v4(&s, "192.0.2.1");
+	test_v4(&d, "192.0.2.2");
 	if (k->spi_alloc(st, &s, &d, IPPROTO_ESP, 3, &spi1, &err))
 		fail_msg("spi_alloc: %s", err.msg);
 	assert_int_equal(k->spi_alloc(st, &s, &d, IPPROTO_ESP, 3, &spi2, &err),
@@ -241,7 +227,8 @@ static void ignore(void *ctx, const struct ikb_kernel_event *ev)
 static void test_owner_flush(void **state)
 {
 	struct ikb_error err = { "" };
-	struct ikb_policy pol = policy(IKB_DIR_OUT, IKB_MODE_TUNNEL);
+	struct ikb_policy pol =
+		test_esp_policy(IKB_DIR_OUT, IKB_MODE_TUNNEL, 9);
 	struct ikb_addr s, d;
 	uint32_t spi;
 	const char *out;
@@ -257,8 +244,8 @@ static void test_owner_flush(void **state)
 		0);
 	/* A predecessor's leftovers. */
 	st = fresh();
-	v4(&s, "192.0.2.1");
-	v4(&d, "192.0.2.2");
+	test_v4(&s, "192.0.2.1");
+	test_v4(&d, "192.0.2.2");
 	assert_int_equal(k->policy_add(st, &pol, &err), 0);
 	assert_int_equal(k->spi_alloc(st, &s, &d, IPPROTO_ESP, 1, &spi, &err),
 			 0);

@@ -137,3 +137,31 @@ const struct ikb_plugin *fake_open(const char *name, void **handle)
 	assert_int_equal(p->abi, IKB_PLUGIN_ABI);
 	return p;
 }
+
+int fake_plugin_open(void **state, struct fake_plugin *fp, const char *name)
+{
+	*state = fp;
+	fp->p = fake_open(name, &fp->handle);
+	return fp->p->init(fake_host(), &fp->st);
+}
+
+int fake_plugin_close(void **state)
+{
+	struct fake_plugin *fp = *state;
+
+	fp->p->fini(fp->st);
+	dlclose(fp->handle);
+	return 0;
+}
+
+int fake_check_conn(const struct fake_plugin *fp, const char *const *kv)
+{
+	struct ikb_section s;
+	int rc;
+
+	fake_reset();
+	fake_conn(&s, "c", kv);
+	rc = fp->p->check_conn(fp->st, &s, NULL);
+	fake_section_free(&s);
+	return rc;
+}

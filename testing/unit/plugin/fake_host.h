@@ -36,4 +36,21 @@ void fake_section_free(struct ikb_section *s);
 /* dlopen a plugin from this build tree; fails the test if it cannot. */
 const struct ikb_plugin *fake_open(const char *name, void **handle);
 
+/* One plugin dlopened and initialised against fake_host() for a group. */
+struct fake_plugin {
+	void *handle;
+	const struct ikb_plugin *p;
+	void *st;
+};
+
+/*
+ * For a cmocka group setup: fake_open() name into fp, run its init and set
+ * *state = fp for fake_plugin_close(). Returns init's result.
+ */
+int fake_plugin_open(void **state, struct fake_plugin *fp, const char *name);
+/* The matching cmocka group teardown: fini, then dlclose. */
+int fake_plugin_close(void **state);
+/* fake_reset(), then check_conn on a conn "c" from kv; returns its result. */
+int fake_check_conn(const struct fake_plugin *fp, const char *const *kv);
+
 #endif

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* kernel-xfrm: nic-offload= and pcrypt=, and how tune applies them. */
-#include <dlfcn.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -10,47 +9,25 @@
 
 #include "fake_host.h"
 
-static void *handle;
-static const struct ikb_plugin *p;
-static void *st;
+static struct fake_plugin fx;
 
 static int setup(void **state)
 {
-	p = fake_open("kernel-xfrm", &handle);
-	return p->init(fake_host(), &st);
-}
-
-static int teardown(void **state)
-{
-	p->fini(st);
-	dlclose(handle);
-	return 0;
-}
-
-static int check(const char *const *kv)
-{
-	struct ikb_section s;
-	int rc;
-
-	fake_reset();
-	fake_conn(&s, "c", kv);
-	rc = p->check_conn(st, &s, NULL);
-	fake_section_free(&s);
-	return rc;
+	return fake_plugin_open(state, &fx, "kernel-xfrm");
 }
 
 static void test_descriptor(void **state)
 {
-	assert_string_equal(p->keys[0].name, "nic-offload");
-	assert_string_equal(p->keys[1].name, "pcrypt");
-	assert_null(p->keys[2].name);
+	assert_string_equal(fx.p->keys[0].name, "nic-offload");
+	assert_string_equal(fx.p->keys[1].name, "pcrypt");
+	assert_null(fx.p->keys[2].name);
 	/* The XFRM netlink backend: a full kernel table. */
-	assert_non_null(p->kernel);
-	assert_non_null(p->kernel->spi_alloc);
-	assert_non_null(p->kernel->sa_add);
-	assert_non_null(p->kernel->sa_update);
-	assert_non_null(p->kernel->policy_add);
-	assert_non_null(p->kernel->events_subscribe);
+	assert_non_null(fx.p->kernel);
+	assert_non_null(fx.p->kernel->spi_alloc);
+	assert_non_null(fx.p->kernel->sa_add);
+	assert_non_null(fx.p->kernel->sa_update);
+	assert_non_null(fx.p->kernel->policy_add);
+	assert_non_null(fx.p->kernel->events_subscribe);
 }
 
 static void test_values(void **state)
@@ -64,12 +41,12 @@ static void test_values(void **state)
 		const char *kv[] = { "nic-offload", off_good[i], "pcrypt",
 				     i % 2 ? "yes" : "no", NULL };
 
-		assert_int_equal(check(kv), 0);
+		assert_int_equal(fake_check_conn(&fx, kv), 0);
 	}
-	assert_int_equal(check(bad_off), -1);
+	assert_int_equal(fake_check_conn(&fx, bad_off), -1);
 	assert_string_equal(fake_msgs[0].text,
 			    "expected no, yes, crypto or packet, got 'maybe'");
-	assert_int_equal(check(bad_pc), -1);
+	assert_int_equal(fake_check_conn(&fx, bad_pc), -1);
 	assert_string_equal(fake_msgs[0].text,
 			    "expected yes or no, got 'sometimes'");
 }
@@ -83,14 +60,14 @@ static void test_tune(void **state)
 	struct ikb_section s;
 
 	fake_conn(&s, "c", kv);
-	assert_int_equal(p->child->tune(st, &s, &sa, &err), 0);
+	assert_int_equal(fx.p->child->tune(fx.st, &s, &sa, &err), 0);
 	fake_section_free(&s);
 	assert_int_equal(sa.offload, IKB_OFFLOAD_PACKET);
 	assert_true(sa.pcrypt);
 
 	sa = (struct ikb_sa){ .offload = IKB_OFFLOAD_CRYPTO };
 	fake_conn(&s, "c", none);
-	assert_int_equal(p->child->tune(st, &s, &sa, &err), 0);
+	assert_int_equal(fx.p->child->tune(fx.st, &s, &sa, &err), 0);
 	fake_section_free(&s);
 	assert_int_equal(sa.offload, IKB_OFFLOAD_CRYPTO);
 	assert_false(sa.pcrypt);
@@ -105,5 +82,5 @@ int main(void)
 	};
 
 	return cmocka_run_group_tests_name("kernel-xfrm", tests, setup,
-					   teardown);
+					   fake_plugin_close);
 }

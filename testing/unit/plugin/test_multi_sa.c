@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* multi-sa: clones= and protoports lists, and the plan they make. */
-#include <dlfcn.h>
 #include <netinet/in.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -11,45 +10,23 @@
 
 #include "fake_host.h"
 
-static void *handle;
-static const struct ikb_plugin *p;
-static void *st;
+static struct fake_plugin fx;
 
 static int setup(void **state)
 {
-	p = fake_open("multi-sa", &handle);
-	return p->init(fake_host(), &st);
-}
-
-static int teardown(void **state)
-{
-	p->fini(st);
-	dlclose(handle);
-	return 0;
-}
-
-static int check(const char *const *kv)
-{
-	struct ikb_section s;
-	int rc;
-
-	fake_reset();
-	fake_conn(&s, "c", kv);
-	rc = p->check_conn(st, &s, NULL);
-	fake_section_free(&s);
-	return rc;
+	return fake_plugin_open(state, &fx, "multi-sa");
 }
 
 static void test_descriptor(void **state)
 {
-	assert_string_equal(p->requires[0], "esp-proposals");
-	assert_null(p->requires[1]);
-	assert_string_equal(p->keys[0].name, "clones");
-	assert_string_equal(p->keys[1].name, "leftprotoports");
-	assert_string_equal(p->keys[2].name, "rightprotoports");
-	assert_null(p->keys[3].name);
-	assert_null(p->kernel);
-	assert_non_null(p->child->plan);
+	assert_string_equal(fx.p->requires[0], "esp-proposals");
+	assert_null(fx.p->requires[1]);
+	assert_string_equal(fx.p->keys[0].name, "clones");
+	assert_string_equal(fx.p->keys[1].name, "leftprotoports");
+	assert_string_equal(fx.p->keys[2].name, "rightprotoports");
+	assert_null(fx.p->keys[3].name);
+	assert_null(fx.p->kernel);
+	assert_non_null(fx.p->child->plan);
 }
 
 static void test_clones(void **state)
@@ -60,7 +37,7 @@ static void test_clones(void **state)
 	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
 		const char *kv[] = { "clones", good[i], NULL };
 
-		assert_int_equal(check(kv), 0);
+		assert_int_equal(fake_check_conn(&fx, kv), 0);
 		/* Honest about what is not negotiated yet. */
 		assert_int_equal(
 			fake_count(IKB_SEV_NOTICE,
@@ -75,7 +52,7 @@ static void test_clones(void **state)
 			want, sizeof(want),
 			"expected an integer 1..256 or yes (one per online CPU), got '%s'",
 			bad[i]);
-		assert_int_equal(check(kv), -1);
+		assert_int_equal(fake_check_conn(&fx, kv), -1);
 		assert_int_equal(fake_count(IKB_SEV_ERROR, want), 1);
 	}
 }
@@ -106,14 +83,14 @@ static void test_protoports_values(void **state)
 	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
 		const char *kv[] = { "leftprotoports", good[i], NULL };
 
-		if (check(kv) != 0)
+		if (fake_check_conn(&fx, kv) != 0)
 			fail_msg("'%s' refused: %s", good[i],
 				 fake_msgs[0].text);
 	}
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		const char *kv[] = { "rightprotoports", bad[i].v, NULL };
 
-		assert_int_equal(check(kv), -1);
+		assert_int_equal(fake_check_conn(&fx, kv), -1);
 		assert_int_equal(fake_nmsgs, 1);
 		assert_non_null(strstr(fake_msgs[0].text, bad[i].why));
 		assert_non_null(
@@ -127,7 +104,7 @@ static void test_protoport_and_protoports(void **state)
 	const char *kv[] = { "leftprotoport", "tcp/80", "leftprotoports",
 			     "tcp/443", NULL };
 
-	assert_int_equal(check(kv), -1);
+	assert_int_equal(fake_check_conn(&fx, kv), -1);
 	assert_string_equal(
 		fake_msgs[0].text,
 		"leftprotoport and leftprotoports cannot both be set (leftprotoport at test.conf:10)");
@@ -143,14 +120,14 @@ static void test_pairs(void **state)
 	const char *ok[] = { "leftprotoports", "tcp/1 %any", "rightprotoports",
 			     "tcp/3 udp/4", NULL };
 
-	assert_int_equal(check(len), -1);
+	assert_int_equal(fake_check_conn(&fx, len), -1);
 	assert_non_null(strstr(fake_msgs[0].text,
 			       "has 1 entries but leftprotoports has 2"));
-	assert_int_equal(check(proto), -1);
+	assert_int_equal(fake_check_conn(&fx, proto), -1);
 	assert_non_null(strstr(
 		fake_msgs[0].text,
 		"entry 2 has protocol 17 but leftprotoports' entry 2 has 6"));
-	assert_int_equal(check(ok), 0);
+	assert_int_equal(fake_check_conn(&fx, ok), 0);
 }
 
 static void base_plan(struct ikb_child_plan *plan)
@@ -174,12 +151,12 @@ static void test_plan(void **state)
 
 	base_plan(&plan);
 	fake_conn(&s, "c", none);
-	assert_int_equal(p->child->plan(st, &s, &plan, &err), 0);
+	assert_int_equal(fx.p->child->plan(fx.st, &s, &plan, &err), 0);
 	fake_section_free(&s);
 	assert_int_equal(plan.n, 1); /* clones are not planned yet */
 
 	fake_conn(&s, "c", left);
-	assert_int_equal(p->child->plan(st, &s, &plan, &err), 0);
+	assert_int_equal(fx.p->child->plan(fx.st, &s, &plan, &err), 0);
 	fake_section_free(&s);
 	assert_int_equal(plan.n, 2);
 	assert_int_equal(plan.c[0].ts.proto, IPPROTO_TCP);
@@ -192,7 +169,7 @@ static void test_plan(void **state)
 
 	base_plan(&plan);
 	fake_conn(&s, "c", both);
-	assert_int_equal(p->child->plan(st, &s, &plan, &err), 0);
+	assert_int_equal(fx.p->child->plan(fx.st, &s, &plan, &err), 0);
 	fake_section_free(&s);
 	assert_int_equal(plan.n, 2);
 	assert_int_equal(plan.c[0].ts.sport, 1);
@@ -213,5 +190,6 @@ int main(void)
 		cmocka_unit_test(test_plan),
 	};
 
-	return cmocka_run_group_tests_name("multi-sa", tests, setup, teardown);
+	return cmocka_run_group_tests_name("multi-sa", tests, setup,
+					   fake_plugin_close);
 }

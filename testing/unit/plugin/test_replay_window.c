@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* replay-window: the values it accepts, and what child.tune does to an SA. */
-#include <dlfcn.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -10,44 +9,21 @@
 
 #include "fake_host.h"
 
-static void *handle;
-static const struct ikb_plugin *p;
-static void *st;
+static struct fake_plugin fx;
 
 static int setup(void **state)
 {
-	p = fake_open("replay-window", &handle);
-	return p->init(fake_host(), &st);
-}
-
-static int teardown(void **state)
-{
-	p->fini(st);
-	dlclose(handle);
-	return 0;
-}
-
-/* Run check_conn on one conn; returns its result. */
-static int check(const char *const *kv)
-{
-	struct ikb_section s;
-	int rc;
-
-	fake_reset();
-	fake_conn(&s, "c", kv);
-	rc = p->check_conn(st, &s, NULL);
-	fake_section_free(&s);
-	return rc;
+	return fake_plugin_open(state, &fx, "replay-window");
 }
 
 static void test_keys(void **state)
 {
-	assert_string_equal(p->keys[0].name, "replay-window");
-	assert_int_equal(p->keys[0].scope, IKB_KEY_CONN);
-	assert_string_equal(p->keys[1].name, "esn");
-	assert_null(p->keys[2].name);
-	assert_non_null(p->child->tune);
-	assert_null(p->child->plan);
+	assert_string_equal(fx.p->keys[0].name, "replay-window");
+	assert_int_equal(fx.p->keys[0].scope, IKB_KEY_CONN);
+	assert_string_equal(fx.p->keys[1].name, "esn");
+	assert_null(fx.p->keys[2].name);
+	assert_non_null(fx.p->child->tune);
+	assert_null(fx.p->child->plan);
 }
 
 static void test_window_values(void **state)
@@ -61,7 +37,7 @@ static void test_window_values(void **state)
 	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
 		const char *kv[] = { "replay-window", good[i], NULL };
 
-		assert_int_equal(check(kv), 0);
+		assert_int_equal(fake_check_conn(&fx, kv), 0);
 		assert_int_equal(fake_nmsgs, 0);
 	}
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
@@ -70,7 +46,7 @@ static void test_window_values(void **state)
 
 		snprintf(want, sizeof(want),
 			 "expected an integer 0..2048, got '%s'", bad[i]);
-		assert_int_equal(check(kv), -1);
+		assert_int_equal(fake_check_conn(&fx, kv), -1);
 		assert_int_equal(fake_count(IKB_SEV_ERROR, want), 1);
 		assert_string_equal(fake_msgs[0].key, "replay-window");
 		assert_int_equal(fake_msgs[0].line, 10);
@@ -81,7 +57,7 @@ static void test_window_kernel_range_hint(void **state)
 {
 	const char *kv[] = { "replay-window", "4096", NULL };
 
-	assert_int_equal(check(kv), -1);
+	assert_int_equal(fake_check_conn(&fx, kv), -1);
 	assert_string_equal(
 		fake_msgs[0].text,
 		"expected an integer 0..2048, got '4096' (the kernel allows 4096, but ikebana caps the window at 2048 like libreswan)");
@@ -97,7 +73,7 @@ static void test_esn_values(void **state)
 	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
 		const char *kv[] = { "esn", good[i], NULL };
 
-		assert_int_equal(check(kv), 0);
+		assert_int_equal(fake_check_conn(&fx, kv), 0);
 	}
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		const char *kv[] = { "esn", bad[i], NULL };
@@ -105,7 +81,7 @@ static void test_esn_values(void **state)
 
 		snprintf(want, sizeof(want),
 			 "expected yes, no or either, got '%s'", bad[i]);
-		assert_int_equal(check(kv), -1);
+		assert_int_equal(fake_check_conn(&fx, kv), -1);
 		assert_int_equal(fake_count(IKB_SEV_ERROR, want), 1);
 	}
 }
@@ -115,7 +91,7 @@ static void test_esn_without_window_warns(void **state)
 	const char *kv[] = { "replay-window", "0", "esn", "yes", NULL };
 	const char *either[] = { "replay-window", "0", "esn", "either", NULL };
 
-	assert_int_equal(check(kv), 0);
+	assert_int_equal(fake_check_conn(&fx, kv), 0);
 	assert_int_equal(fake_nmsgs, 1);
 	assert_int_equal(
 		fake_count(
@@ -124,7 +100,7 @@ static void test_esn_without_window_warns(void **state)
 		1);
 	assert_string_equal(fake_msgs[0].key, "esn");
 	assert_int_equal(fake_msgs[0].line, 11);
-	assert_int_equal(check(either), 0);
+	assert_int_equal(fake_check_conn(&fx, either), 0);
 	assert_int_equal(fake_nmsgs, 0);
 }
 
@@ -176,7 +152,7 @@ static void test_tune_table(void **state)
 			kv[n++] = c->esn;
 		}
 		fake_conn(&s, "c", kv);
-		assert_int_equal(p->child->tune(st, &s, &sa, &err), 0);
+		assert_int_equal(fx.p->child->tune(fx.st, &s, &sa, &err), 0);
 		fake_section_free(&s);
 		if (sa.replay_window != c->want_window || sa.esn != c->want_esn)
 			fail_msg(
@@ -200,5 +176,5 @@ int main(void)
 	};
 
 	return cmocka_run_group_tests_name("replay-window", tests, setup,
-					   teardown);
+					   fake_plugin_close);
 }
