@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -8,13 +9,103 @@
 #include "commands.h"
 #include "config/diag.h"
 #include "control/proto.h"
+#include "config/config.h"
 #include "daemon.h"
+#include "ike/ike.h"
+#include "keylog.h"
 #include "log.h"
 #include "status.h"
 
+static bool req_bool(struct json_object *req, const char *key)
+{
+	struct json_object *v;
+
+	return json_object_object_get_ex(req, key, &v) &&
+	       json_object_get_boolean(v);
+}
+
 static struct json_object *cmd_status(struct ikbd *d, struct json_object *req)
 {
-	return ctl_response_ok(status_json(d));
+	struct json_object *o;
+
+	if (req_bool(req, "private") && !keylog_enabled(d))
+		return ctl_response_error(
+			"status --private needs a daemon started with "
+			"--debug-private or plutodebug=private");
+	o = status_json(d);
+	if (req_bool(req, "private")) {
+		log_notice("control: status --private: showing Child SA keys");
+		json_object_object_add(o, "private_keys", keylog_json(d));
+	}
+	return ctl_response_ok(o);
+}
+
+/* The conn name of an up/down request, or NULL after setting *err. */
+static const char *req_conn(struct json_object *req, const char *cmd,
+			    struct json_object **err)
+{
+	struct json_object *v;
+
+	if (json_object_object_get_ex(req, "conn", &v) &&
+	    json_object_is_type(v, json_type_string) &&
+	    json_object_get_string_len(v) > 0)
+		return json_object_get_string(v);
+	*err = ctl_response_error("%s: expected {\"conn\": NAME}", cmd);
+	return NULL;
+}
+
+static struct json_object *conn_done(const char *conn, const char *what)
+{
+	struct json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "conn", json_object_new_string(conn));
+	json_object_object_add(o, "result", json_object_new_string(what));
+	return ctl_response_ok(o);
+}
+
+static struct json_object *cmd_up(struct ikbd *d, struct json_object *req)
+{
+	struct json_object *r = NULL;
+	const char *conn = req_conn(req, "up", &r);
+	struct ikb_error err = { "" };
+	int rc;
+
+	if (!conn)
+		return r;
+	if (!cfg_conn_find(d->conf.cfg, conn))
+		return ctl_response_error("up: no conn named '%.64s' is "
+					  "loaded (see ikebana status)",
+					  conn);
+	rc = ike_engine_up(d->engine, conn, &err);
+	keylog_scan(d);
+	if (rc == -EALREADY)
+		return ctl_response_error("up: %s (ikebana down %.64s first)",
+					  err.msg, conn);
+	if (rc)
+		return ctl_response_error("up: conn %.64s: %s", conn, err.msg);
+	log_notice("control: up %s: initiating", conn);
+	return conn_done(conn, "initiating");
+}
+
+static struct json_object *cmd_down(struct ikbd *d, struct json_object *req)
+{
+	struct json_object *r = NULL;
+	const char *conn = req_conn(req, "down", &r);
+	struct ikb_error err = { "" };
+	int rc;
+
+	if (!conn)
+		return r;
+	rc = ike_engine_down(d->engine, conn, &err);
+	keylog_scan(d);
+	if (rc == -ENOENT && !cfg_conn_find(d->conf.cfg, conn))
+		return ctl_response_error("down: no conn named '%.64s' is "
+					  "loaded and no IKE SA has that name",
+					  conn);
+	if (rc)
+		return ctl_response_error("down: %s", err.msg);
+	log_notice("control: down %s", conn);
+	return conn_done(conn, "deleting");
 }
 
 static struct json_object *cmd_version(struct ikbd *d, struct json_object *req)
@@ -69,8 +160,8 @@ static const struct {
 	const char *name;
 	struct json_object *(*fn)(struct ikbd *d, struct json_object *req);
 } commands[] = {
-	{ "status", cmd_status },
-	{ "reload", cmd_reload },
+	{ "status", cmd_status },   { "up", cmd_up },
+	{ "down", cmd_down },	    { "reload", cmd_reload },
 	{ "version", cmd_version },
 };
 

@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <limits.h>
 #include <stdio.h>
+#include <string.h>
 #include <time.h>
 
+#include "config/config.h"
 #include "config/diag.h"
 #include "daemon.h"
+#include "ike_glue.h"
+#include "keylog.h"
 #include "log.h"
 #include "notify.h"
 
@@ -44,6 +48,35 @@ static void status_line(const struct ikbd *d, char *buf, size_t len)
 		 d->opts->config);
 }
 
+static const char *plugins_value(const struct loaded_conf *lc)
+{
+	const struct ikb_value *v = cfg_get(&lc->cfg->setup, "plugins");
+
+	return v ? v->value : "";
+}
+
+/*
+ * The load made a fresh instance of every plugin. With the same plugins=
+ * the running instances stay instead: they hold runtime state that must
+ * survive a reload (kernel-xfrm's netlink sockets and its ownership of the
+ * installed SAs, which a new instance would flush as "left by an earlier
+ * run"; kernel-mem's whole SA table). Plugin state holds no configuration:
+ * every hook is handed its conn.
+ */
+static void keep_running_plugins(struct ikbd *d, struct loaded_conf *next)
+{
+	struct plugin_set *fresh = next->plugins;
+
+	if (strcmp(plugins_value(&d->conf), plugins_value(next))) {
+		log_notice("plugins= changed: switching to the new plugin "
+			   "instances (the kernel backend's SAs may be "
+			   "removed; restart to be sure of a clean state)");
+		return;
+	}
+	next->plugins = d->conf.plugins;
+	d->conf.plugins = fresh;
+}
+
 int ikbd_reload(struct ikbd *d, struct ikb_diag *diag)
 {
 	struct loaded_conf next = { 0 }, old;
@@ -61,9 +94,14 @@ int ikbd_reload(struct ikbd *d, struct ikb_diag *diag)
 		return -1;
 	}
 	ikbd_log_diag(d, diag);
+	ikbd_engine_before_reload(d, &next);
+	keep_running_plugins(d, &next);
 	old = d->conf;
 	d->conf = next;
+	/* The engine must see the new conf before the old one is freed. */
+	ikbd_engine_after_reload(d);
 	conf_unload(&old);
+	keylog_start(d); /* plutodebug=private may be new */
 	d->reloads++;
 	status_line(d, status, sizeof(status));
 	log_notice("reloaded: %s", status);

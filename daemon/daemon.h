@@ -14,6 +14,9 @@ struct event_base;
 struct event;
 struct ctl_server;
 struct signals;
+struct net;
+struct ike_engine;
+struct keylog;
 
 struct ikbd {
 	const struct daemon_opts *opts;
@@ -23,6 +26,11 @@ struct ikbd {
 	struct ctl_server *ctl;
 	struct signals *sig;
 	struct event *watchdog;
+	struct net *net; /* the IKE sockets */
+	struct ike_engine *engine;
+	bool crypto_up, helpers_up;
+	struct keylog *keylog; /* SAs already logged (debug-private only) */
+	struct event *keylog_timer;
 	struct timespec started; /* CLOCK_MONOTONIC */
 	time_t started_wall;
 	unsigned reloads; /* successful ones */

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * ikebanad: args → pid file → config (and plugins) → sockets → drop
- * privileges → loop. The pid file comes first so that a second daemon
- * pointed at the same run directory stops before its plugins touch
- * anything.
+ * ikebanad: args → pid file → config (and plugins) → NSS and helpers →
+ * sockets → engine → drop privileges → loop. The pid file comes first so
+ * that a second daemon pointed at the same run directory stops before its
+ * plugins touch anything. NSS follows the plugins because fips= is read
+ * with the rest of the configuration (and no plugin uses NSS); the IKE
+ * sockets on 500/4500 are bound while CAP_NET_BIND_SERVICE is certain.
  */
 #include <errno.h>
 #include <signal.h>
@@ -23,6 +25,8 @@
 #include "control/server.h"
 #include "daemon.h"
 #include "detach.h"
+#include "ike_glue.h"
+#include "keylog.h"
 #include "log.h"
 #include "notify.h"
 #include "signals.h"
@@ -104,8 +108,16 @@ static int start(struct ikbd *d)
 		log_err("cannot create the event loop");
 		return -1;
 	}
-	if (claim_rundir(d) < 0 || load_config(d) < 0 || open_control(d) < 0)
+	if (claim_rundir(d) < 0 || load_config(d) < 0 ||
+	    ikbd_crypto_start(d) < 0 || open_control(d) < 0 ||
+	    ikbd_net_start(d) < 0 || ikbd_engine_start(d) < 0)
 		return -1;
+	if (keylog_start(d) < 0)
+		return -1;
+	if (keylog_enabled(d))
+		log_warn(
+			"debug-private: Child SA keys will be logged and shown "
+			"by status --private; never use this in production");
 	d->sig = signals_setup(d->base, &sh);
 	if (!d->sig) {
 		log_err("cannot install the signal handlers");
@@ -123,6 +135,9 @@ static void stop(struct ikbd *d)
 	notify_watchdog_stop(d->watchdog);
 	signals_free(d->sig);
 	ctl_server_close(d->ctl);
+	/* The engine deletes its SAs through the plugins: before unload. */
+	ikbd_ike_stop(d);
+	keylog_free(d);
 	if (d->conf.cfg)
 		conf_unload(&d->conf);
 	pidfile_release(&d->pid);
@@ -179,6 +194,7 @@ int main(int argc, char **argv)
 		log_setup(LOG_TO_SYSLOG, o.log_level, "ikebanad");
 		d.diag_to_stderr = false;
 	}
+	ikbd_engine_start_auto(&d);
 	event_base_dispatch(d.base);
 	notify_stopping();
 	stop(&d);

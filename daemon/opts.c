@@ -8,7 +8,7 @@
 #include "log.h"
 #include "opts.h"
 
-enum { OPT_SYSLOG = 256, OPT_LOG_LEVEL };
+enum { OPT_SYSLOG = 256, OPT_LOG_LEVEL, OPT_DEBUG_PRIVATE };
 
 static const struct option long_opts[] = {
 	{ "config", required_argument, NULL, 'c' },
@@ -18,6 +18,7 @@ static const struct option long_opts[] = {
 	{ "nofork", no_argument, NULL, 'n' },
 	{ "debug", no_argument, NULL, 'd' },
 	{ "log-level", required_argument, NULL, OPT_LOG_LEVEL },
+	{ "debug-private", no_argument, NULL, OPT_DEBUG_PRIVATE },
 	{ "syslog", no_argument, NULL, OPT_SYSLOG },
 	{ "version", no_argument, NULL, 'V' },
 	{ "help", no_argument, NULL, 'h' },
@@ -38,6 +39,8 @@ static void usage(FILE *f, const char *prog)
 		"  -d, --debug           same as --log-level debug\n"
 		"      --log-level LEVEL err, warning, notice, info or debug\n"
 		"      --syslog          log to syslog even with --nofork\n"
+		"      --debug-private   log Child SA keys at debug level and\n"
+		"                        allow status --private (tests only)\n"
 		"  -V, --version         print the version and exit\n"
 		"  -h, --help            print this help and exit\n",
 		prog, IKB_DEFAULT_CONFIG, IKB_DEFAULT_RUNDIR);
@@ -99,6 +102,9 @@ static int parse_one(struct daemon_opts *o, int c, const char *arg, FILE *err)
 		return 0;
 	case OPT_SYSLOG:
 		o->syslog = true;
+		return 0;
+	case OPT_DEBUG_PRIVATE:
+		o->debug_private = true;
 		return 0;
 	case OPT_LOG_LEVEL:
 		o->log_level = log_level_parse(arg);

@@ -17,6 +17,8 @@ struct daemon_opts {
 	bool nofork;
 	bool syslog;
 	int log_level; /* enum ikb_log_level */
+	/* Log and show Child SA keys (interop proofs); never by default. */
+	bool debug_private;
 };
 
 enum opts_result { OPTS_RUN, OPTS_EXIT_OK, OPTS_EXIT_USAGE };

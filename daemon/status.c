@@ -11,6 +11,7 @@
 #include "build-config.h"
 #include "config/config.h"
 #include "daemon.h"
+#include "ike/ike.h"
 #include "status.h"
 
 static struct json_object *str_or_null(const char *s)
@@ -92,10 +93,17 @@ static struct json_object *part_conns(const struct ikbd *d)
 	return a;
 }
 
-/* The IKE engine does not exist yet: no SA can be up. */
 static struct json_object *part_ike_sas(const struct ikbd *d)
 {
-	return json_object_new_array();
+	struct json_object *st, *sas = NULL;
+
+	if (!d->engine)
+		return json_object_new_array();
+	st = ike_engine_status(d->engine);
+	if (json_object_object_get_ex(st, "ike_sas", &sas))
+		json_object_get(sas);
+	json_object_put(st);
+	return sas ? sas : json_object_new_array();
 }
 
 static const struct {

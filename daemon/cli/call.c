@@ -27,15 +27,21 @@ static void unreachable(const struct cli *c, int err)
 
 struct json_object *cli_call(const struct cli *c, const char *cmd)
 {
-	struct json_object *req, *resp = NULL;
+	return cli_call_req(c, cmd, json_object_new_object());
+}
+
+struct json_object *cli_call_req(const struct cli *c, const char *cmd,
+				 struct json_object *req)
+{
+	struct json_object *resp = NULL;
 	const char *why = "";
 	int fd = ctl_connect(c->rundir), r;
 
 	if (fd < 0) {
 		unreachable(c, errno);
+		json_object_put(req);
 		return NULL;
 	}
-	req = json_object_new_object();
 	json_object_object_add(req, "cmd", json_object_new_string(cmd));
 	r = ctl_call(fd, req, &resp, CLI_TIMEOUT_MS, &why);
 	json_object_put(req);

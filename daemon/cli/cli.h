@@ -18,12 +18,19 @@ int status_main(const struct cli *c, int argc, char **argv);
 int reload_main(const struct cli *c, int argc, char **argv);
 int version_main(const struct cli *c, int argc, char **argv);
 int checkconfig_main(const struct cli *c, int argc, char **argv);
+int up_main(const struct cli *c, int argc, char **argv);
+int down_main(const struct cli *c, int argc, char **argv);
+/* conn_cmd.c: the one-conn request both send; the exit code. */
+int cli_conn_cmd(const struct cli *c, const char *cmd, int argc, char **argv);
 
 /*
  * call.c: send {"cmd": cmd} and return the response (the caller puts it).
  * NULL when the daemon cannot be reached; the reason is already printed.
  */
 struct json_object *cli_call(const struct cli *c, const char *cmd);
+/* The same with more request members in req (consumed, even on error). */
+struct json_object *cli_call_req(const struct cli *c, const char *cmd,
+				 struct json_object *req);
 /* The "data" of an ok response; else prints its error and returns NULL. */
 struct json_object *cli_response_data(const struct cli *c,
 				      struct json_object *resp);

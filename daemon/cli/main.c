@@ -15,8 +15,12 @@ static const struct {
 	const char *args;
 	const char *description;
 } subcommands[] = {
-	{ "status", status_main, "[--json]",
+	{ "status", status_main, "[--json] [--private]",
 	  "Show the daemon, its plugins, connections and IKE SAs" },
+	{ "up", up_main, "CONN",
+	  "Initiate CONN (returns once the exchange is started)" },
+	{ "down", down_main, "CONN",
+	  "Delete the IKE SAs of CONN and their Child SAs" },
 	{ "reload", reload_main, "",
 	  "Reload the configuration; print the errors if it fails" },
 	{ "checkconfig", checkconfig_main,

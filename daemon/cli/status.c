@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <json-c/json.h>
@@ -100,14 +101,94 @@ static void print_conns(struct json_object *a)
 	}
 }
 
+static bool flag(struct json_object *o, const char *key)
+{
+	struct json_object *v;
+
+	return json_object_object_get_ex(o, key, &v) &&
+	       json_object_get_boolean(v);
+}
+
+/* ", rekey in 1h 2m 3s" for members the engine reports (not every does). */
+static void print_timers(struct json_object *o)
+{
+	struct json_object *v;
+
+	if (json_object_object_get_ex(o, "rekey_in_s", &v)) {
+		printf(", rekey in ");
+		print_uptime(json_object_get_int64(v));
+	}
+	if (json_object_object_get_ex(o, "expire_in_s", &v)) {
+		printf(", expires in ");
+		print_uptime(json_object_get_int64(v));
+	}
+}
+
+static void print_child(struct json_object *c)
+{
+	printf("    child #%lld %s%s%s", num(c, "reqid"),
+	       or_unset(str(c, "mode")), str(c, "state") ? " " : "",
+	       str(c, "state") ? str(c, "state") : "");
+	print_timers(c);
+	printf(":\n      spi in %s out %s, %s (%s)\n",
+	       or_unset(str(c, "spi_in")), or_unset(str(c, "spi_out")),
+	       or_unset(str(c, "proposal")), or_unset(str(c, "kernel_alg")));
+	printf("      %s === %s, replay window %lld, ESN %s\n",
+	       or_unset(str(c, "ts_local")), or_unset(str(c, "ts_remote")),
+	       num(c, "replay_window"), flag(c, "esn") ? "on" : "off");
+}
+
+static void print_ike_sa(struct json_object *sa)
+{
+	struct json_object *kids = array(sa, "child_sas");
+	size_t n = kids ? json_object_array_length(kids) : 0;
+
+	printf("  %s #%lld: %s, %s, age ", or_unset(str(sa, "conn")),
+	       num(sa, "serial"), or_unset(str(sa, "role")),
+	       or_unset(str(sa, "state")));
+	print_uptime(num(sa, "age_s"));
+	print_timers(sa);
+	printf("\n    local  %s id %s\n    remote %s id %s%s\n",
+	       or_unset(str(sa, "local")), or_unset(str(sa, "local_id")),
+	       or_unset(str(sa, "remote")), or_unset(str(sa, "remote_id")),
+	       flag(sa, "nat_local") || flag(sa, "nat_remote") ? " (NAT)" : "");
+	printf("    SPIs i %s r %s, %s\n", or_unset(str(sa, "spi_i")),
+	       or_unset(str(sa, "spi_r")), or_unset(str(sa, "proposal")));
+	for (size_t i = 0; i < n; i++)
+		print_child(json_object_array_get_idx(kids, i));
+}
+
 static void print_ike_sas(struct json_object *a)
 {
 	size_t n = a ? json_object_array_length(a) : 0;
 
 	printf("\nIKE SAs (%zu):%s\n", n, n ? "" : " none");
 	for (size_t i = 0; i < n; i++)
-		printf("  %s\n", json_object_to_json_string(
-					 json_object_array_get_idx(a, i)));
+		print_ike_sa(json_object_array_get_idx(a, i));
+}
+
+static void print_keys(struct json_object *a)
+{
+	size_t n = a ? json_object_array_length(a) : 0;
+
+	if (!a)
+		return;
+	printf("\nChild SA keys (debug-private) (%zu):\n", n);
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *k = json_object_array_get_idx(a, i);
+
+		printf("  %-3s spi %s %s -> %s %s", or_unset(str(k, "dir")),
+		       or_unset(str(k, "spi")), or_unset(str(k, "src")),
+		       or_unset(str(k, "dst")), or_unset(str(k, "alg")));
+		if (str(k, "key"))
+			printf(" 0x%s", str(k, "key"));
+		else
+			printf(" (key only in the kernel: ip xfrm state)");
+		if (str(k, "integ_key"))
+			printf(" %s 0x%s", or_unset(str(k, "integ_alg")),
+			       str(k, "integ_key"));
+		printf("\n");
+	}
 }
 
 static void print_human(struct json_object *data)
@@ -119,28 +200,38 @@ static void print_human(struct json_object *data)
 	print_plugins(array(data, "plugins"));
 	print_conns(array(data, "conns"));
 	print_ike_sas(array(data, "ike_sas"));
+	print_keys(array(data, "private_keys"));
 }
 
 int status_main(const struct cli *c, int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "json", no_argument, NULL, 'j' }, { 0 }
+		{ "json", no_argument, NULL, 'j' },
+		{ "private", no_argument, NULL, 'p' },
+		{ 0 }
 	};
-	struct json_object *resp, *data;
+	struct json_object *resp, *data, *req = json_object_new_object();
 	int json = 0, o;
 
 	optind = 1;
-	while ((o = getopt_long(argc, argv, "j", opts, NULL)) != -1) {
-		if (o != 'j')
+	while ((o = getopt_long(argc, argv, "jp", opts, NULL)) != -1) {
+		if (o == 'j') {
+			json = 1;
+		} else if (o == 'p') {
+			json_object_object_add(req, "private",
+					       json_object_new_boolean(1));
+		} else {
+			json_object_put(req);
 			return CLI_USAGE;
-		json = 1;
+		}
 	}
 	if (optind < argc) {
 		fprintf(stderr, "%s status: unexpected argument '%s'\n",
 			c->prog, argv[optind]);
+		json_object_put(req);
 		return CLI_USAGE;
 	}
-	resp = cli_call(c, "status");
+	resp = cli_call_req(c, "status", req);
 	if (!resp)
 		return CLI_FAIL;
 	data = cli_response_data(c, resp);

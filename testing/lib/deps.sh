@@ -1,13 +1,8 @@
 # shellcheck shell=bash
-# The Debian packages that building ikebana and running its unit tests need.
-# Sourced by testing/check and testing/demo. UML, the peers and the harness
-# tools are installed by testing/uml/install-deps.
-IKB_BUILD_PACKAGES=(
-	meson ninja-build pkg-config gcc libc6-dev python3
-	libnss3-dev libnss3-tools libevent-dev libcap-ng-dev libldns-dev
-	libmnl-dev libjson-c-dev libsystemd-dev libcmocka-dev scdoc
-	systemd iproute2
-)
+# The Debian packages that building ikebana and running its unit tests need
+# (listed in testing/lib/build-packages). Sourced by testing/check. UML, the
+# peers and the harness tools are installed by testing/uml/install-deps.
+mapfile -t IKB_BUILD_PACKAGES < <(grep -v '^#' "$(dirname "${BASH_SOURCE[0]}")/build-packages")
 
 # Install whatever of "$@" is missing, quietly; do nothing if all are there.
 ikb_apt_install()

@@ -10,6 +10,9 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -77,6 +80,39 @@ char *h_write(const char *dir, const char *name, mode_t mode, const char *text)
 	if (fd < 0 || write(fd, text, n) != (ssize_t)n || fchmod(fd, mode) < 0)
 		abort();
 	close(fd);
+	return path;
+}
+
+/* A UDP port on 127.0.0.1 that the kernel calls free right now. */
+static unsigned free_udp_port(void)
+{
+	struct sockaddr_in sin = { .sin_family = AF_INET };
+	socklen_t len = sizeof(sin);
+	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+
+	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (fd < 0 || bind(fd, (struct sockaddr *)&sin, sizeof(sin)) < 0 ||
+	    getsockname(fd, (struct sockaddr *)&sin, &len) < 0)
+		abort();
+	close(fd);
+	return ntohs(sin.sin_port);
+}
+
+char *h_write_conf(const char *dir, const char *name, const char *text)
+{
+	static const char head[] = "config setup\n";
+	char *full, *path;
+
+	if (strncmp(text, head, sizeof(head) - 1))
+		abort();
+	if (asprintf(&full,
+		     "%s\tlisten=127.0.0.1\n\tikeport=%u\n"
+		     "\tnat-ikeport=%u\n%s",
+		     head, free_udp_port(), free_udp_port(),
+		     text + sizeof(head) - 1) < 0)
+		abort();
+	path = h_write(dir, name, 0644, full);
+	free(full);
 	return path;
 }
 

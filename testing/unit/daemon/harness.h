@@ -24,6 +24,14 @@ char *h_tmpdir(void);
 void h_rmrf(const char *dir);
 /* Write dir/name with mode; returns the malloc'd path. */
 char *h_write(const char *dir, const char *name, mode_t mode, const char *text);
+/*
+ * A configuration for a daemon under test, 0644: text must start with
+ * "config setup\n", after which H_CONF_LINES lines are added that keep
+ * the IKE sockets off 500/4500 (listen=127.0.0.1, free ports), so that
+ * tests run in parallel and without root. Line numbers shift by that.
+ */
+#define H_CONF_LINES 3
+char *h_write_conf(const char *dir, const char *name, const char *text);
 /* The whole file, NUL-terminated; "" if unreadable. */
 char *h_slurp(const char *path);
 

@@ -68,10 +68,10 @@ static void test_exact_caps_and_reload(void **state)
 	}
 	dir = h_tmpdir();
 	assert_true(asprintf(&run, "%s/run", dir) > 0);
-	conf = h_write(dir, "ikebana.conf", 0644,
-		       "config setup\n\tplugins=kernel-mem\n"
-		       "conn a\n\tleft=192.0.2.1\n\tright=192.0.2.2\n"
-		       "\tauthby=secret\n\tauto=add\n");
+	conf = h_write_conf(dir, "ikebana.conf",
+			    "config setup\n\tplugins=kernel-mem\n"
+			    "conn a\n\tleft=192.0.2.1\n\tright=192.0.2.2\n"
+			    "\tauthby=secret\n\tauto=add\n");
 	free(h_write(dir, "ikebana.secrets", 0600,
 		     "192.0.2.1 192.0.2.2 : PSK \"s3cret\"\n"));
 	assert_true(h_start_daemon(&p, dir, run, conf));
@@ -83,12 +83,12 @@ static void test_exact_caps_and_reload(void **state)
 	assert_int_equal(cap_field(p.pid, "CapAmb"), 0);
 
 	/* Nothing more is needed to reload: secrets, plugins, config. */
-	free(h_write(dir, "ikebana.conf", 0644,
-		     "config setup\n\tplugins=kernel-mem\n"
-		     "conn a\n\tleft=192.0.2.1\n\tright=192.0.2.2\n"
-		     "\tauthby=secret\n\tauto=add\n"
-		     "conn b\n\tleft=192.0.2.1\n\tright=192.0.2.3\n"
-		     "\tauthby=secret\n\tauto=add\n"));
+	free(h_write_conf(dir, "ikebana.conf",
+			  "config setup\n\tplugins=kernel-mem\n"
+			  "conn a\n\tleft=192.0.2.1\n\tright=192.0.2.2\n"
+			  "\tauthby=secret\n\tauto=add\n"
+			  "conn b\n\tleft=192.0.2.1\n\tright=192.0.2.3\n"
+			  "\tauthby=secret\n\tauto=add\n"));
 	free(h_write(dir, "ikebana.secrets", 0600,
 		     "192.0.2.1 192.0.2.2 : PSK \"s3cret\"\n"
 		     "192.0.2.1 192.0.2.3 : PSK \"other\"\n"));

@@ -43,13 +43,13 @@ struct fx {
 static const char conf_alpha[] = CONF_HEAD CONN("alpha", "192.0.2.2");
 static const char conf_beta[] =
 	CONF_HEAD CONN("alpha", "192.0.2.2") CONN("beta", "192.0.2.3");
-/* Line 13 carries the bad key. */
+/* Line 13, plus the H_CONF_LINES that h_write_conf() adds, has the bad key. */
 static const char conf_broken[] =
 	CONF_HEAD CONN("alpha", "192.0.2.2") "conn broken\n"
 					     "\tleft=192.0.2.1\n"
 					     "\tright=192.0.2.9\n"
 					     "\tno-such-key=1\n";
-#define BROKEN_LINE "13"
+#define BROKEN_LINE "16" /* 13 + H_CONF_LINES */
 
 static int setup(void **state)
 {
@@ -58,7 +58,7 @@ static int setup(void **state)
 	f->dir = h_tmpdir();
 	if (asprintf(&f->rundir, "%s/run", f->dir) < 0)
 		return -1;
-	f->conf = h_write(f->dir, "ikebana.conf", 0644, conf_alpha);
+	f->conf = h_write_conf(f->dir, "ikebana.conf", conf_alpha);
 	/* Found by default next to the config; 0600 or it is refused. */
 	f->secrets = h_write(f->dir, "ikebana.secrets", 0600,
 			     "192.0.2.1 192.0.2.2 : PSK \"not-so-secret\"\n");
@@ -178,7 +178,7 @@ static void test_status(void **state)
 	assert_string_equal(gets(c, "left"), "192.0.2.1");
 	assert_string_equal(gets(c, "right"), "192.0.2.2");
 	assert_string_equal(gets(c, "file"), f->conf);
-	assert_int_equal(json_object_get_int(get(c, "line")), 4);
+	assert_int_equal(json_object_get_int(get(c, "line")), 4 + H_CONF_LINES);
 	assert_true(json_object_is_type(get(st, "ike_sas"), json_type_array));
 	assert_int_equal(json_object_array_length(get(st, "ike_sas")), 0);
 	json_object_put(st);
@@ -207,7 +207,7 @@ static void test_reload(void **state)
 	char *out, *err;
 
 	start_daemon(f, &f->d[0], f->rundir);
-	free(h_write(f->dir, "ikebana.conf", 0644, conf_beta));
+	free(h_write_conf(f->dir, "ikebana.conf", conf_beta));
 	assert_int_equal(cli(f, f->rundir, &out, &err, "reload", NULL), 0);
 	free(out);
 	free(err);
@@ -217,7 +217,7 @@ static void test_reload(void **state)
 	json_object_put(st);
 
 	/* A broken file: exit 1, FILE:LINE on stderr, the old conns stay. */
-	free(h_write(f->dir, "ikebana.conf", 0644, conf_broken));
+	free(h_write_conf(f->dir, "ikebana.conf", conf_broken));
 	assert_int_equal(cli(f, f->rundir, &out, &err, "reload", NULL), 1);
 	if (!strstr(err, f->conf) || !strstr(err, ":" BROKEN_LINE ":") ||
 	    !strstr(err, "no-such-key"))
@@ -254,12 +254,12 @@ static void test_sighup(void **state)
 	struct hup_arg a = { f, "beta" };
 
 	start_daemon(f, &f->d[0], f->rundir);
-	free(h_write(f->dir, "ikebana.conf", 0644, conf_beta));
+	free(h_write_conf(f->dir, "ikebana.conf", conf_beta));
 	assert_int_equal(kill(f->d[0].pid, SIGHUP), 0);
 	assert_true(h_wait_for(conn_present, &a, H_DEADLINE_MS));
 
 	/* A broken reload by signal is logged with file:line; we live on. */
-	free(h_write(f->dir, "ikebana.conf", 0644, conf_broken));
+	free(h_write_conf(f->dir, "ikebana.conf", conf_broken));
 	assert_int_equal(kill(f->d[0].pid, SIGHUP), 0);
 	assert_true(h_wait_contains(f->d[0].err, ":" BROKEN_LINE ":",
 				    H_DEADLINE_MS));
@@ -326,12 +326,15 @@ static void test_second_daemon_refused(void **state)
 static void test_two_rundirs(void **state)
 {
 	struct fx *f = *state;
-	char *run2;
+	char *run2, *conf2;
 	struct json_object *s1, *s2;
 
 	assert_true(asprintf(&run2, "%s/run2", f->dir) > 0);
+	/* Its own IKE ports: both daemons share one network namespace. */
+	conf2 = h_write_conf(f->dir, "ikebana2.conf", conf_alpha);
 	start_daemon(f, &f->d[0], f->rundir);
-	start_daemon(f, &f->d[1], run2);
+	assert_true(h_start_daemon(&f->d[1], f->dir, run2, conf2));
+	free(conf2);
 	s1 = status_json(f, f->rundir);
 	s2 = status_json(f, run2);
 	assert_int_equal(json_object_get_int(get(s1, "daemon.pid")),
@@ -376,7 +379,7 @@ static void test_bad_config_exits_1(void **state)
 			 NULL };
 	char *err;
 
-	free(h_write(f->dir, "ikebana.conf", 0644, conf_broken));
+	free(h_write_conf(f->dir, "ikebana.conf", conf_broken));
 	assert_int_equal(h_spawn(&f->d[0], f->dir, argv), 0);
 	assert_int_equal(h_wait(&f->d[0], H_DEADLINE_MS), 1);
 	err = h_slurp(f->d[0].err);
@@ -409,7 +412,7 @@ static void test_detach(void **state)
 	struct proc p;
 	pid_t pid;
 
-	free(h_write(f->dir, "ikebana.conf", 0644, conf_broken));
+	free(h_write_conf(f->dir, "ikebana.conf", conf_broken));
 	assert_int_equal(h_spawn(&p, f->dir, argv), 0);
 	assert_int_equal(h_wait(&p, H_DEADLINE_MS), 1);
 	err = h_slurp(p.err);
@@ -417,7 +420,7 @@ static void test_detach(void **state)
 		fail_msg("detaching start lost the config errors: %s", err);
 	free(err);
 
-	free(h_write(f->dir, "ikebana.conf", 0644, conf_alpha));
+	free(h_write_conf(f->dir, "ikebana.conf", conf_alpha));
 	assert_int_equal(h_spawn(&p, f->dir, argv), 0);
 	assert_int_equal(h_wait(&p, H_DEADLINE_MS), 0);
 	/* The starter returned only once the daemon was ready. */
@@ -541,6 +544,44 @@ static void test_many_clients(void **state)
 	stop_daemon(&f->d[0]);
 }
 
+/* cli(...) must exit 1 with needle on stderr. */
+static void expect_cli_error(struct fx *f, const char *needle, const char *a1,
+			     const char *a2, const char *a3)
+{
+	char *out, *err;
+	int rc = cli(f, f->rundir, &out, &err, a1, a2, a3, NULL);
+
+	if (rc != (needle ? 1 : 2) || (needle && !strstr(err, needle)))
+		fail_msg("ikebana %s %s: exit %d, stderr: %s", a1, a2 ? a2 : "",
+			 rc, err);
+	free(out);
+	free(err);
+}
+
+/*
+ * up/down refuse what they cannot do with a message that says why; the
+ * keys stay hidden from a daemon without --debug-private. (Bringing a
+ * conn up between two daemons is the netns suite's job.)
+ */
+static void test_up_down_errors(void **state)
+{
+	struct fx *f = *state;
+
+	start_daemon(f, &f->d[0], f->rundir);
+	expect_cli_error(f, "no conn named 'nosuch' is loaded", "up", "nosuch",
+			 NULL);
+	expect_cli_error(f, "no conn named 'nosuch' is loaded", "down",
+			 "nosuch", NULL);
+	expect_cli_error(f, "conn alpha has no IKE SA", "down", "alpha", NULL);
+	/* 192.0.2.1 is not an address of this host */
+	expect_cli_error(f, "up: conn alpha:", "up", "alpha", NULL);
+	expect_cli_error(f, "needs a daemon started with --debug-private",
+			 "status", "--private", NULL);
+	expect_cli_error(f, NULL, "up", NULL, NULL);
+	expect_cli_error(f, NULL, "down", "a", "b");
+	stop_daemon(&f->d[0]);
+}
+
 static void test_not_running_message(void **state)
 {
 	struct fx *f = *state;
@@ -571,6 +612,7 @@ int main(void)
 		T(test_hostile_clients),
 		T(test_many_clients),
 		T(test_not_running_message),
+		T(test_up_down_errors),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -58,10 +58,10 @@ static void test_notify_and_watchdog(void **state)
 	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s/notify", dir);
 	assert_int_equal(bind(fd, (struct sockaddr *)&sa, sizeof(sa)), 0);
 	assert_true(asprintf(&run, "%s/run", dir) > 0);
-	conf = h_write(dir, "ikebana.conf", 0644,
-		       "config setup\n\tplugins=kernel-mem\n"
-		       "conn a\n\tleft=192.0.2.1\n\tright=192.0.2.2\n"
-		       "\tauto=add\n");
+	conf = h_write_conf(dir, "ikebana.conf",
+			    "config setup\n\tplugins=kernel-mem\n"
+			    "conn a\n\tleft=192.0.2.1\n\tright=192.0.2.2\n"
+			    "\tauto=add\n");
 	h_setenv_next("NOTIFY_SOCKET", sa.sun_path);
 	h_setenv_next("WATCHDOG_USEC", "100000");
 	assert_true(h_start_daemon(&p, dir, run, conf));

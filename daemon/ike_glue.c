@@ -1,0 +1,245 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * net/udp ↔ engine ↔ crypto, as main.c starts them. The engine owns no
+ * socket: its ike_io goes to net_send(), and every datagram net hands
+ * up goes to ike_engine_input(). With debug-private on, each event also
+ * lets the key log see newly installed Child SAs.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <json-c/json.h>
+
+#include "config/config.h"
+#include "crypto/crypto.h"
+#include "daemon.h"
+#include "ike/ike.h"
+#include "ike_glue.h"
+#include "keylog.h"
+#include "log.h"
+#include "net/net.h"
+
+static const char *setup_value(const struct ikbd *d, const char *key)
+{
+	const struct ikb_value *v = cfg_get(&d->conf.cfg->setup, key);
+
+	return v ? v->value : NULL;
+}
+
+static bool setup_yes(const struct ikbd *d, const char *key)
+{
+	const char *v = setup_value(d, key);
+
+	return v && (!strcasecmp(v, "yes") || !strcasecmp(v, "true") ||
+		     !strcmp(v, "1"));
+}
+
+/* nhelpers=: -1 or unset is one per CPU less one; never fewer than 1. */
+static unsigned nhelpers(const struct ikbd *d)
+{
+	const char *v = setup_value(d, "nhelpers");
+	long n = v ? strtol(v, NULL, 10) : -1;
+
+	if (n < 0)
+		return helpers_default_count();
+	if (n == 0) {
+		log_notice("nhelpers=0: ikebana always runs key exchanges "
+			   "off the event loop; using 1 helper thread");
+		return 1;
+	}
+	return (unsigned)n;
+}
+
+int ikbd_crypto_start(struct ikbd *d)
+{
+	struct crypto_err err = { 0 };
+	bool fips = setup_yes(d, "fips");
+	unsigned n = nhelpers(d);
+	int rc = crypto_init(fips, &err);
+
+	if (rc) {
+		log_err("cannot start NSS%s: %s", fips ? " in FIPS mode" : "",
+			err.msg);
+		return -1;
+	}
+	d->crypto_up = true;
+	rc = helpers_start(n, d->base);
+	if (rc) {
+		log_err("cannot start %u helper thread(s): %s", n,
+			strerror(-rc));
+		return -1;
+	}
+	d->helpers_up = true;
+	log_info("NSS%s ready; %u helper thread(s)", fips ? " (FIPS mode)" : "",
+		 n);
+	return 0;
+}
+
+static void on_datagram(void *ctx, const struct net_dgram *dg)
+{
+	struct ikbd *d = ctx;
+	struct ike_path p = {
+		.local = dg->local,
+		.remote = dg->remote,
+		.lport = dg->lport,
+		.rport = dg->rport,
+	};
+
+	if (!d->engine)
+		return;
+	ike_engine_input(d->engine, &p, dg->buf, dg->len);
+	keylog_scan(d);
+}
+
+static uint16_t setup_port(const struct ikbd *d, const char *key, uint16_t dflt)
+{
+	const char *v = setup_value(d, key);
+
+	/* the config checks already refused anything but 1..65535 */
+	return v ? (uint16_t)strtoul(v, NULL, 10) : dflt;
+}
+
+int ikbd_net_start(struct ikbd *d)
+{
+	struct net_opts o = {
+		.listen = setup_value(d, "listen"),
+		.ike_port = setup_port(d, "ikeport", 500),
+		.natt_port = setup_port(d, "nat-ikeport", 4500),
+	};
+	char err[256] = "";
+
+	d->net = net_open(d->base, &o, on_datagram, d, err, sizeof(err));
+	if (!d->net) {
+		log_err("cannot open the IKE sockets: %s",
+			err[0] ? err : strerror(errno));
+		return -1;
+	}
+	log_info("IKE on %s UDP %u and %u", o.listen ? o.listen : "all",
+		 o.ike_port, o.natt_port);
+	return 0;
+}
+
+static int io_send(void *ctx, const struct ike_path *p, const uint8_t *buf,
+		   size_t len)
+{
+	struct ikbd *d = ctx;
+
+	return net_send(d->net, &p->local, p->lport, &p->remote, p->rport, buf,
+			len);
+}
+
+static bool io_is_local(void *ctx, const struct ikb_addr *a)
+{
+	struct ikbd *d = ctx;
+
+	return net_is_local(d->net, a);
+}
+
+int ikbd_engine_start(struct ikbd *d)
+{
+	struct ike_io io = { io_send, io_is_local, d };
+
+	d->engine = ike_engine_new(d->base, &d->conf, &io);
+	if (!d->engine) {
+		log_err("cannot create the IKE engine: out of memory");
+		return -1;
+	}
+	return 0;
+}
+
+void ikbd_engine_start_auto(struct ikbd *d)
+{
+	ike_engine_start_auto(d->engine);
+	keylog_scan(d);
+}
+
+/* Calls fn with the name of every conn that has an IKE SA (repeats too). */
+static void each_sa_conn(struct ikbd *d,
+			 void (*fn)(struct ikbd *d, const char *conn,
+				    const void *arg),
+			 const void *arg)
+{
+	struct json_object *st = ike_engine_status(d->engine), *sas, *c;
+	size_t n;
+
+	if (!json_object_object_get_ex(st, "ike_sas", &sas)) {
+		json_object_put(st);
+		return;
+	}
+	n = json_object_array_length(sas);
+	for (size_t i = 0; i < n; i++)
+		if (json_object_object_get_ex(json_object_array_get_idx(sas, i),
+					      "conn", &c))
+			fn(d, json_object_get_string(c), arg);
+	json_object_put(st);
+}
+
+static void down_if_removed(struct ikbd *d, const char *conn, const void *arg)
+{
+	const struct loaded_conf *next = arg;
+	struct ikb_error err = { "" };
+
+	if (cfg_conn_find(next->cfg, conn))
+		return;
+	log_notice("conn %s was removed by the reload: taking it down", conn);
+	/* A second call for the same conn finds nothing: ENOENT is fine. */
+	ike_engine_down(d->engine, conn, &err);
+}
+
+void ikbd_engine_before_reload(struct ikbd *d, const struct loaded_conf *next)
+{
+	if (d->engine)
+		each_sa_conn(d, down_if_removed, next);
+}
+
+static void mark_up(struct ikbd *d, const char *conn, const void *arg)
+{
+	const struct cfg *c = d->conf.cfg;
+	bool *up = (bool *)arg;
+
+	for (size_t i = 0; i < c->nconns; i++)
+		if (!strcmp(c->conns[i].name, conn))
+			up[i] = true;
+}
+
+void ikbd_engine_after_reload(struct ikbd *d)
+{
+	const struct cfg *c = d->conf.cfg;
+	bool *up;
+
+	if (!d->engine)
+		return;
+	ike_engine_set_conf(d->engine, &d->conf);
+	up = calloc(c->nconns + 1, sizeof(*up));
+	if (!up)
+		return;
+	each_sa_conn(d, mark_up, up);
+	/* ike_engine_start_auto() would warn about each conn already up. */
+	for (size_t i = 0; i < c->nconns; i++) {
+		const struct ikb_value *a = cfg_get(&c->conns[i], "auto");
+		struct ikb_error err = { "" };
+
+		if (!up[i] && a && !strcasecmp(a->value, "start") &&
+		    ike_engine_up(d->engine, c->conns[i].name, &err))
+			log_warn("conn %s: auto=start: %s", c->conns[i].name,
+				 err.msg);
+	}
+	free(up);
+	keylog_scan(d);
+}
+
+void ikbd_ike_stop(struct ikbd *d)
+{
+	ike_engine_free(d->engine);
+	d->engine = NULL;
+	if (d->helpers_up)
+		helpers_stop();
+	d->helpers_up = false;
+	if (d->net)
+		net_close(d->net);
+	d->net = NULL;
+	if (d->crypto_up)
+		crypto_shutdown();
+	d->crypto_up = false;
+}

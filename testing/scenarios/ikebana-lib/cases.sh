@@ -1,0 +1,209 @@
+# Interop cases for the ikebana-* scenarios (sourced after lib/all.sh; this
+# folder has no run.sh, so run-scenarios skips it). ikebana runs on west,
+# with kernel-mem underneath and plutodebug=private so that `status
+# --private` shows the KEYMAT it derived (or, in a kernel-xfrm case, with the
+# default plugins and real SAs in its own kernel); the peer runs on east and
+# installs real SAs in its kernel. A case proves:
+#   - both daemons report the IKE SA and the Child SA established;
+#   - the peer's kernel holds exactly the Child SA SPIs ikebana derived,
+#     each with the same AEAD key (KEYMAT) as ikebana's;
+#   - kernel-xfrm cases: ESP counters grow on west while west pings east.
+# Several cases share one boot: ikb_reset stops every daemon by PID and
+# clears the state between them.
+# shellcheck shell=sh disable=SC2154,SC2015
+# (p_* and the peer helpers come from lib/all.sh; "a && b || fail" is meant)
+
+IKB_IKE=aes_gcm256-sha2_256-dh19
+IKB_ESP=aes_gcm128
+
+# _ikb_conf HOST: the ikebana.conf that ikebana_start would otherwise write:
+# kernel-mem (keys shown by status --private), or with IKB_KERNEL=kernel-xfrm
+# the default plugins (real SAs in HOST's kernel).
+_ikb_conf() {
+	if [ "$IKB_KERNEL" = kernel-xfrm ]; then
+		_plugins='# plugins: the defaults (kernel-xfrm)'
+	else
+		_plugins='plugins="esp-proposals replay-window kernel-mem"'
+	fi
+	printf 'config setup\n\t%s\n\tplutodebug=private\n\ninclude %s/*.conf\n' \
+		"$_plugins" "$HOSTS/$1/etc/ikebana.d" >"$HOSTS/$1/etc/ikebana.conf"
+}
+
+# _ikb_snap HOST: one status --json --private call (each CLI call costs the
+# one UML CPU); _ikb_json and _ikb_key read that snapshot.
+_ikb_snap() {
+	t 20 "$IKB_CLI" --rundir "$HOSTS/$1/run" status --json --private \
+		>"$HOSTS/$1/log/status.json" 2>&1
+}
+
+# _ikb_json HOST KEY: from HOST's snapshot, KEY of its first IKE SA (state,
+# role, spi_i, spi_r), of that SA's first Child SA (spi_in, spi_out), or of
+# every installed key (spi).
+_ikb_json() {
+	case $2 in
+	spi_in | spi_out) _f=".ike_sas[0].child_sas[0].$2" ;;
+	spi) _f=".private_keys[].$2" ;;
+	*) _f=".ike_sas[0].$2" ;;
+	esac
+	jq -r "$_f // empty" "$HOSTS/$1/log/status.json" 2>/dev/null
+}
+
+# _ikb_key HOST SPI: the AEAD key ikebana on HOST installed for SPI: from
+# status --private (kernel-mem), or from HOST's SAD (kernel-xfrm keeps none).
+_ikb_key() {
+	if [ "$IKB_KERNEL" = kernel-xfrm ]; then
+		_kernel_key "$1" "$2"
+		return
+	fi
+	jq -r --arg s "$2" '.private_keys[] | select(.spi == $s) | .key' \
+		"$HOSTS/$1/log/status.json"
+}
+
+# _kernel_key HOST SPI: the AEAD key of SPI in HOST's kernel SAD.
+_kernel_key() {
+	ip -n "$1" xfrm state list spi "0x$2" 2>/dev/null |
+		sed -n 's/^[[:space:]]*aead [^ ]* 0x\([0-9a-f]*\) .*/\1/p' | head -n 1
+}
+
+_ikb_established() {
+	_ikb_snap "$1" && [ "$(_ikb_json "$1" state)" = established ] && [ -n "$(_ikb_json "$1" spi_in)" ]
+}
+
+# _peer_established PEER HOST CONN: the peer's own view.
+_peer_established() {
+	case $1 in
+	ikebana) _ikb_established "$2" ;;
+	strongswan) strongswan_status "$2" >"$HOSTS/$2/log/list-sas.out" 2>&1 &&
+		grep -q "ESTABLISHED" "$HOSTS/$2/log/list-sas.out" &&
+		grep -q "INSTALLED" "$HOSTS/$2/log/list-sas.out" ;;
+	libreswan) t 20 "$LS_EXEC/whack" --ctlsocket "$(_ls_ctl "$2")" --trafficstatus \
+		>"$HOSTS/$2/log/trafficstatus.out" 2>&1 &&
+		grep -q "\"$3\"" "$HOSTS/$2/log/trafficstatus.out" ;;
+	esac
+}
+
+# ikb_case PEER ROLE [KERNEL]: ikebana on west as ROLE (initiator or
+# responder) against PEER on east; KERNEL is kernel-mem (default) or
+# kernel-xfrm, which also sends ESP through the SAs (ping, counters).
+ikb_case() {
+	_peer=$1 _role=$2 _conn=east-west IKB_KERNEL=${3:-kernel-mem}
+	command -v jq >/dev/null || fail "jq is missing (it reads ikebana status --json)"
+	log "=== case: ikebana (west, $_role, $IKB_KERNEL) <-> $_peer (east)"
+	_ikb_conf west
+	[ "$_peer" = ikebana ] && _ikb_conf east
+	_t0=$(now_cs)
+	if [ "$_role" = initiator ]; then
+		peer "$_peer" east west responder psk ike=$IKB_IKE esp=$IKB_ESP
+		peer ikebana west east initiator psk ike=$IKB_IKE esp=$IKB_ESP
+	else
+		peer ikebana west east responder psk ike=$IKB_IKE esp=$IKB_ESP
+		peer "$_peer" east west initiator psk ike=$IKB_IKE esp=$IKB_ESP
+	fi
+	wait_for 20 "ikebana on west: IKE SA and Child SA established" _ikb_established west
+	wait_for 20 "$_peer on east: IKE SA and Child SA established" _peer_established "$_peer" east "$_conn"
+	log "ok: both report the IKE SA and the Child SA established ($(( $(now_cs) - _t0 ))0 ms after the confs)"
+	_ikb_check_keys "$_peer"
+	if [ "$IKB_KERNEL" = kernel-xfrm ]; then
+		expect_sa west alg=aes_gcm128
+		expect_esp_grows west ping_ok west east
+		# A reload keeps the running kernel-xfrm instance and its SAs.
+		_ikb west reload || fail "ikebana reload on west failed"
+		[ "$(sa_count west)" = 2 ] ||
+			fail "after a reload west's kernel has $(sa_count west) ESP SAs, expected 2"
+		expect_esp_grows west ping_ok west east
+		log "ok: a reload kept the SAs in west's kernel, ESP still flows"
+	fi
+}
+
+# Every SPI ikebana installed is in the peer's SAD (or the peer ikebana's
+# kernel-mem) with the same key; and the peer has no other ESP SA.
+_ikb_check_keys() {
+	_ikb_snap west
+	[ "$1" = ikebana ] && _ikb_snap east
+	_spis=$(_ikb_json west spi)
+	[ "$(echo "$_spis" | wc -w)" = 2 ] || fail "ikebana on west has $(echo "$_spis" | wc -w) Child SA keys, expected 2: $_spis"
+	for _s in $_spis; do
+		_k=$(_ikb_key west "$_s")
+		if [ "$1" = ikebana ] && [ "$IKB_KERNEL" = kernel-mem ]; then
+			_pk=$(_ikb_key east "$_s")
+		else
+			_pk=$(_kernel_key east "$_s")
+		fi
+		[ -n "$_k" ] && [ "$_k" = "$_pk" ] ||
+			fail "SPI $_s: ikebana's KEYMAT 0x$_k, $1's 0x$_pk"
+		log "ok: SPI $_s: same key on both ($(echo "$_k" | cut -c1-8)...)"
+	done
+	if [ "$1" != ikebana ] || [ "$IKB_KERNEL" = kernel-xfrm ]; then
+		_l=$(sa_list east)
+		_n=$(echo "$_l" | grep -c 'spi=')
+		_g=$(echo "$_l" | grep -c 'alg=aes_gcm128')
+		[ "$_n" = 2 ] && [ "$_g" = 2 ] ||
+			fail "$1's kernel has $_n ESP SAs ($_g aes_gcm128), expected 2: $_l"
+		log "ok: $1's kernel has exactly these 2 ESP SAs, aes_gcm128"
+	fi
+	_in=$(_ikb_json west spi_in) _out=$(_ikb_json west spi_out)
+	log "ok: Child SA SPIs in $_in out $_out and KEYMAT match $1's"
+}
+
+# ike.h documents ike_engine_down() as "locally only" until the engine sends
+# Delete in an INFORMATIONAL exchange; from then on ikb_delete_case runs.
+_ikb_has_delete() { ! grep -qs 'locally only' "$IKB_REPO/daemon/ike/ike.h"; }
+
+_ikb_gone() {
+	_ikb_snap "$1" && [ -z "$(_ikb_json "$1" state)" ] && [ -z "$(_ikb_json "$1" spi)" ] &&
+		{ [ "$IKB_KERNEL" = kernel-mem ] || [ "$(sa_count "$1")" = 0 ]; }
+}
+
+_peer_gone() {
+	case $1 in
+	ikebana) _ikb_gone east ;;
+	*) [ "$(sa_count east)" = 0 ] ;;
+	esac
+}
+
+# ikb_delete_case PEER SIDE: SIDE (west: ikebana, east: the peer) deletes the
+# IKE SA; both must remove the IKE SA and the Child SAs.
+ikb_delete_case() {
+	if ! _ikb_has_delete; then
+		log "skipped: delete from $2 (the engine sends no Delete yet)"
+		return 0
+	fi
+	if [ "$2" = west ]; then
+		_ikb west down east-west || fail "ikebana down on west failed"
+	else
+		case $1 in
+		ikebana) _ikb east down east-west ;;
+		strongswan) _ss_swanctl east --terminate --ike east-west --timeout 20 ;;
+		libreswan) _ls_whack east --terminate --name east-west ;;
+		esac || log "$1 on east: delete returned an error"
+	fi
+	wait_for 20 "ikebana on west to remove its SAs" _ikb_gone west
+	wait_for 20 "$1 on east to remove its SAs" _peer_gone "$1"
+	log "ok: delete from $2 removed the SAs on both"
+}
+
+# ikb_reset: stops every daemon (by PID, per namespace), flushes the SAD and
+# SPD, and clears the hosts' daemon state, so that the next case starts
+# from a fresh boot's state.
+ikb_reset() {
+	for _h in west east; do
+		_pids=$(ip netns pids "$_h")
+		[ -z "$_pids" ] && continue
+		# shellcheck disable=SC2086 # a list of PIDs
+		kill $_pids 2>/dev/null
+		# pluto can take 10 s to exit; nothing of it is needed any more
+		poll_for 3 test -z "$(ip netns pids "$_h")" ||
+			{ # shellcheck disable=SC2086
+			  kill -9 $_pids 2>/dev/null
+			  poll_for 2 test -z "$(ip netns pids "$_h")"; }
+	done
+	for _h in west east; do
+		ip -n "$_h" xfrm state flush
+		ip -n "$_h" xfrm policy flush
+		_H=$HOSTS/$_h
+		for _l in "$_H"/log/*.log; do [ -e "$_l" ] && echo "===== reset" >>"$_l"; done
+		rm -rf "${_H:?}/etc" "$_H/run" "$_H/nss" "$_H/ikebanad.pid" "$_H/daemons"
+		mkdir -p "$_H/etc" "$_H/run" "$_H/nss"
+	done
+	log "reset: daemons stopped, SAD and SPD flushed"
+}

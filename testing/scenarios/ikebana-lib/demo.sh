@@ -1,0 +1,23 @@
+#!/bin/sh
+# The demo, inside UML (started by testing/demo): west and east on one link,
+# ikebanad on each with the default plugins (kernel-xfrm), west initiates,
+# the same SPIs and keys must be in both kernels, a ping must go through
+# ESP (the SA counters grow), and then what `ikebana status` says on both:
+# the IKE SA and the Child SA, with mirrored SPIs.
+# shellcheck source=/dev/null # the helpers are checked on their own
+. "$IKB_UML/lib/all.sh"
+. "$IKB_UML/../scenarios/ikebana-lib/cases.sh"
+topology west-east
+ikb_case ikebana initiator kernel-xfrm
+for h in west east; do
+	echo
+	echo "=== $h: ikebana --rundir $HOSTS/$h/run status"
+	ikebana_status "$h" || fail "ikebana status on $h failed"
+done
+for h in west east; do
+	echo "=== $h: ip xfrm state / policy"
+	ip -n "$h" xfrm state | grep -v '^	 [0-9a-f]\{8\} '
+	ip -n "$h" xfrm policy
+done
+echo "=== logs: hosts/*/log/ikebanad.log in the results directory"
+pass
