@@ -288,6 +288,7 @@ void ike_engine_input(struct ike_engine *e, const struct ike_path *p,
 	sa = lookup(e, p, &h);
 	if (!sa)
 		return;
+	sa->rx_path = *p;
 	if (h.flags & IKB_WIRE_FLAG_R)
 		on_response(sa, &h, buf, len);
 	else

@@ -81,6 +81,8 @@ struct ike_sa {
 	bool initiator;
 	enum ike_sa_state state;
 	struct ike_path path;
+	/* Where the message being processed came from and came to. */
+	struct ike_path rx_path;
 	uint8_t spi_i[8], spi_r[8];
 	time_t created;
 

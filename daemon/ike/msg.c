@@ -157,6 +157,27 @@ static int open_body(struct ike_sa *sa, struct ikb_wire_msg *m,
 	return 0;
 }
 
+/*
+ * RFC 7296 §2.11: answer from the address and port a request came to, to
+ * the ones it came from; §2.23: the ports of the last authenticated message
+ * are the SA's (a peer such as strongSwan with MOBIKE moves to 4500 even
+ * without NAT). Only an authenticated message may move the SA, so this runs
+ * after the ICV has been checked; lookup() already matched the address.
+ */
+static void adopt_path(struct ike_sa *sa)
+{
+	const struct ike_path *rx = &sa->rx_path;
+
+	if (rx->remote.family != sa->path.remote.family ||
+	    (rx->lport == sa->path.lport && rx->rport == sa->path.rport))
+		return;
+	ike_sa_log(sa, IKB_LOG_INFO,
+		   "peer moved from port %u to %u (ours %u to %u)",
+		   sa->path.rport, rx->rport, sa->path.lport, rx->lport);
+	sa->path.lport = rx->lport;
+	sa->path.rport = rx->rport;
+}
+
 int msg_open_sk(struct ike_sa *sa, struct ikb_wire_msg *m, const uint8_t *buf,
 		size_t len, uint8_t **plain)
 {
@@ -193,6 +214,7 @@ int msg_open_sk(struct ike_sa *sa, struct ikb_wire_msg *m, const uint8_t *buf,
 		return -EBADMSG;
 	}
 	sa->last_recv_ms = mono_ms(); /* authenticated: the peer is alive */
+	adopt_path(sa);
 	return 0;
 }
 

@@ -21,6 +21,7 @@
 struct hqueue {
 	struct hqueue *next;
 	int to;
+	uint16_t sport, dport;
 	uint8_t *buf;
 	size_t len;
 };
@@ -110,7 +111,8 @@ static void on_deliver(evutil_socket_t fd, short what, void *arg)
 	while (q) {
 		struct hqueue *next = q->next;
 		struct hpeer *to = &n->p[q->to];
-		struct ike_path p = { to->addr, n->p[!q->to].addr, 500, 500 };
+		struct ike_path p = { to->addr, n->p[!q->to].addr, q->dport,
+				      q->sport };
 
 		ike_engine_input(to->e, &p, q->buf, q->len);
 		free(q->buf);
@@ -119,13 +121,16 @@ static void on_deliver(evutil_socket_t fd, short what, void *arg)
 	}
 }
 
-static void enqueue(struct net *n, int to, const uint8_t *buf, size_t len)
+static void enqueue(struct net *n, int to, uint16_t sport, uint16_t dport,
+		    const uint8_t *buf, size_t len)
 {
 	struct hqueue *q = calloc(1, sizeof(*q)), **tail = &n->q;
 	struct timeval zero = { 0, 0 };
 
 	assert_non_null(q);
 	q->to = to;
+	q->sport = sport;
+	q->dport = dport;
 	q->buf = malloc(len);
 	assert_non_null(q->buf);
 	memcpy(q->buf, buf, len);
@@ -138,7 +143,7 @@ static void enqueue(struct net *n, int to, const uint8_t *buf, size_t len)
 
 void net_inject(struct net *n, int to, const uint8_t *buf, size_t len)
 {
-	enqueue(n, to, buf, len);
+	enqueue(n, to, 500, 500, buf, len);
 }
 
 static int io_send(void *ctx, const struct ike_path *p, const uint8_t *buf,
@@ -148,18 +153,24 @@ static int io_send(void *ctx, const struct ike_path *p, const uint8_t *buf,
 	struct net *n = me->net;
 	unsigned copies =
 		n->filter ? n->filter(n, me->idx, me->sent, buf, len) : 1;
+	uint16_t sport = p->lport, dport = p->rport;
 
+	if (n->float_port && me->idx == n->float_from &&
+	    me->sent >= n->float_after)
+		sport = dport = n->float_port;
 	me->sent++;
 	if (n->nrec < NET_MAX_RECORD) {
 		struct hdgram *r = &n->rec[n->nrec++];
 
 		r->from = me->idx;
+		r->sport = sport;
+		r->dport = dport;
 		r->buf = malloc(len);
 		memcpy(r->buf, buf, len);
 		r->len = len;
 	}
 	while (copies--)
-		enqueue(n, !me->idx, buf, len);
+		enqueue(n, !me->idx, sport, dport, buf, len);
 	return 0;
 }
 

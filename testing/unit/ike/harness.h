@@ -23,6 +23,7 @@ enum { WEST, EAST };
 
 struct hdgram {
 	int from;
+	uint16_t sport, dport;
 	uint8_t *buf;
 	size_t len;
 };
@@ -49,6 +50,13 @@ struct net {
 	struct event *deliver;
 	net_filter_fn filter;
 	void *filter_ctx;
+	/*
+	 * From its float_after-th datagram on, float_from sends from and to
+	 * float_port, as strongSwan with MOBIKE moves to 4500 for IKE_AUTH.
+	 */
+	uint16_t float_port;
+	int float_from;
+	unsigned float_after;
 	unsigned nrec;
 	struct hdgram rec[NET_MAX_RECORD];
 };

@@ -265,6 +265,39 @@ static void test_auto_and_down(void **state)
 	net_free(n);
 }
 
+/*
+ * The initiator moves to port 4500 after IKE_SA_INIT (strongSwan does so
+ * with MOBIKE even without NAT): every answer, and our own later requests,
+ * must follow it (RFC 7296 §2.11, §2.23).
+ */
+static void test_peer_moves_port(void **state)
+{
+	struct net *n = net_new("\ttype=transport\n", "\ttype=transport\n",
+				NULL, NULL, NULL);
+	struct ikb_error err = { "" };
+	unsigned east_msgs = 0;
+
+	n->float_port = 4500;
+	n->float_from = WEST;
+	n->float_after = 1; /* IKE_SA_INIT on 500, the rest on 4500 */
+	assert_int_equal(ike_engine_up(n->p[WEST].e, "test", &err), 0);
+	assert_true(net_run(n, both_up, 5000));
+	assert_int_equal(ike_engine_down(n->p[EAST].e, "test", &err), 0);
+	assert_true(net_run(n, all_gone, 5000));
+	for (unsigned i = 0; i < n->nrec; i++) {
+		const struct hdgram *r = &n->rec[i];
+
+		if (r->from != EAST)
+			continue;
+		/* the IKE_SA_INIT response stays on 500, the rest follow */
+		assert_int_equal(r->sport, east_msgs ? 4500 : 500);
+		assert_int_equal(r->dport, east_msgs ? 4500 : 500);
+		east_msgs++;
+	}
+	assert_true(east_msgs >= 3); /* INIT, AUTH and the Delete request */
+	net_free(n);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -279,6 +312,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_ts_unacceptable, net_cleanup),
 		cmocka_unit_test_teardown(test_esn, net_cleanup),
 		cmocka_unit_test_teardown(test_auto_and_down, net_cleanup),
+		cmocka_unit_test_teardown(test_peer_moves_port, net_cleanup),
 	};
 
 	harness_global_init();
