@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <syslog.h>
+#include <time.h>
 
 #include "log.h"
 
@@ -13,7 +14,7 @@ static const char *log_ident = "ikebana";
 static bool log_journal_prefix;
 
 static const char *const level_names[] = {
-	[IKB_LOG_ERR] = "err",	   [IKB_LOG_WARNING] = "warning",
+	[IKB_LOG_ERR] = "err",	     [IKB_LOG_WARNING] = "warning",
 	[IKB_LOG_NOTICE] = "notice", [IKB_LOG_INFO] = "info",
 	[IKB_LOG_DEBUG] = "debug",
 };
@@ -47,7 +48,8 @@ bool log_enabled(enum ikb_log_level level)
 
 int log_level_parse(const char *name)
 {
-	for (size_t i = 0; i < sizeof(level_names) / sizeof(level_names[0]); i++)
+	for (size_t i = 0; i < sizeof(level_names) / sizeof(level_names[0]);
+	     i++)
 		if (strcmp(name, level_names[i]) == 0)
 			return (int)i;
 	return -1;
@@ -78,4 +80,25 @@ void logm(enum ikb_log_level level, const char *fmt, ...)
 	va_start(ap, fmt);
 	vlogm(level, fmt, ap);
 	va_end(ap);
+}
+
+bool log_ratelimit_ok(struct log_ratelimit *rl)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (now.tv_sec != rl->window) {
+		if (rl->suppressed)
+			logm(IKB_LOG_NOTICE, "%u more %s not logged",
+			     rl->suppressed, rl->what);
+		rl->window = now.tv_sec;
+		rl->count = 0;
+		rl->suppressed = 0;
+	}
+	if (rl->count < rl->per_sec) {
+		rl->count++;
+		return true;
+	}
+	rl->suppressed++;
+	return false;
 }

@@ -20,6 +20,20 @@ void vlogm(enum ikb_log_level level, const char *fmt, va_list ap)
 /* Parse "err", "warning", "notice", "info", "debug"; -1 if unknown. */
 int log_level_parse(const char *name);
 
+/*
+ * A budget of lines per second for messages an attacker can trigger at
+ * will (one per dropped datagram), so that a flood cannot flood the journal.
+ * The count of what was held back is logged when the next second begins.
+ */
+struct log_ratelimit {
+	unsigned per_sec;
+	const char *what; /* "dropped datagrams", for the summary line */
+	long long window;
+	unsigned count, suppressed;
+};
+
+bool log_ratelimit_ok(struct log_ratelimit *rl);
+
 #define log_err(...) logm(IKB_LOG_ERR, __VA_ARGS__)
 #define log_warn(...) logm(IKB_LOG_WARNING, __VA_ARGS__)
 #define log_notice(...) logm(IKB_LOG_NOTICE, __VA_ARGS__)

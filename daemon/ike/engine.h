@@ -144,6 +144,8 @@ void msg_reply_notify(struct ike_engine *e, const struct ike_path *p,
 		      const void *data, size_t len);
 int engine_send(struct ike_engine *e, const struct ike_path *p,
 		const uint8_t *buf, size_t len);
+/* Drop lines per second (default 50); tests that assert each line raise it. */
+void log_wire_drop_rate(unsigned per_sec);
 void log_wire_drop(const struct ike_path *p, const char *why,
 		   const struct ikb_wire_error *err);
 const char *addr_str(const struct ikb_addr *a, char *buf, size_t len);

@@ -21,11 +21,22 @@ const char *addr_str(const struct ikb_addr *a, char *buf, size_t len)
 	return buf;
 }
 
+/* Anyone can send garbage: one line per datagram, but not a flood. */
+static struct log_ratelimit drop_rl = { .per_sec = 50,
+					.what = "dropped messages" };
+
+void log_wire_drop_rate(unsigned per_sec)
+{
+	drop_rl.per_sec = per_sec;
+}
+
 void log_wire_drop(const struct ike_path *p, const char *why,
 		   const struct ikb_wire_error *err)
 {
 	char a[64];
 
+	if (!log_ratelimit_ok(&drop_rl))
+		return;
 	log_warn("dropped message from %s:%u: %s%s%s",
 		 addr_str(&p->remote, a, sizeof(a)), p->rport, why,
 		 err ? ": " : "", err ? err->msg : "");

@@ -8,6 +8,7 @@
 #include <sys/socket.h>
 #include <sys/uio.h>
 
+#include "log.h"
 #include "net/net.h"
 
 struct event;
@@ -40,9 +41,7 @@ struct net {
 	struct ifaddr *ifa;
 	int depth; /* inside the receive callback */
 	bool closing; /* net_close() called from the callback */
-	/* rate limit of the per-datagram drop log lines */
-	int64_t log_window;
-	unsigned log_count, log_suppressed;
+	struct log_ratelimit drop_rl; /* per-datagram drop log lines */
 };
 
 /* addr.c */
@@ -76,6 +75,5 @@ struct net_sock *udp_find_sock(struct net *n, sa_family_t family,
 int udp_sendv(struct net_sock *s, const struct ikb_addr *local,
 	      const struct ikb_addr *remote, uint16_t rport,
 	      const struct iovec *iov, int iovcnt);
-bool net_drop_log_ok(struct net *n);
 
 #endif

@@ -23,31 +23,10 @@
 /* Drop log lines per second, so that a flood cannot flood the journal. */
 #define NET_DROP_LOG_RATE 10
 
-bool net_drop_log_ok(struct net *n)
-{
-	struct timespec now;
-
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	if (now.tv_sec != n->log_window) {
-		if (n->log_suppressed)
-			log_info("%u more dropped datagrams not logged",
-				 n->log_suppressed);
-		n->log_window = now.tv_sec;
-		n->log_count = 0;
-		n->log_suppressed = 0;
-	}
-	if (n->log_count < NET_DROP_LOG_RATE) {
-		n->log_count++;
-		return true;
-	}
-	n->log_suppressed++;
-	return false;
-}
-
-#define drop_log(n, ...)                       \
-	do {                                   \
-		if (net_drop_log_ok(n))        \
-			log_info(__VA_ARGS__); \
+#define drop_log(n, ...)                             \
+	do {                                         \
+		if (log_ratelimit_ok(&(n)->drop_rl)) \
+			log_info(__VA_ARGS__);       \
 	} while (0)
 
 static void net_free(struct net *n)
@@ -516,6 +495,8 @@ struct net *net_open(struct event_base *base, const struct net_opts *o,
 		return NULL;
 	}
 	n->base = base;
+	n->drop_rl.per_sec = NET_DROP_LOG_RATE;
+	n->drop_rl.what = "dropped datagrams";
 	n->cb = cb;
 	n->ctx = ctx;
 	rc = net_init(n, o, err, errlen);
