@@ -144,6 +144,13 @@ static void enqueue(struct net *n, int to, uint16_t sport, uint16_t dport,
 	event_add(n->deliver, &zero);
 }
 
+bool dgram_is(const uint8_t *buf, size_t len, uint8_t exchange, bool response)
+{
+	/* IKE header: exchange type at 18, flags at 19 (R = 0x20) */
+	return len >= 28 && buf[18] == exchange &&
+	       !!(buf[19] & 0x20) == response;
+}
+
 void net_inject(struct net *n, int to, const uint8_t *buf, size_t len)
 {
 	enqueue(n, to, 500, 500, buf, len);

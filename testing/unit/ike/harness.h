@@ -29,6 +29,13 @@ struct hdgram {
 };
 
 struct net;
+/*
+ * Is this datagram an IKE message of that exchange type, and a response
+ * (R flag) or a request? Filters match on this, never on a datagram's
+ * sequence number: under load a short retransmit interval adds datagrams.
+ */
+bool dgram_is(const uint8_t *buf, size_t len, uint8_t exchange,
+	      bool response);
 /* How many copies of a datagram to deliver: 0 drops it. */
 typedef unsigned (*net_filter_fn)(struct net *n, int from, unsigned seq,
 				  const uint8_t *buf, size_t len);

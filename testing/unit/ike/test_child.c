@@ -243,10 +243,16 @@ static void test_dpd_dead(void **state)
 }
 
 /* East's AUTHENTICATION_FAILED is lost once: its cache answers again. */
+/* east's first IKE_AUTH response is lost */
 static unsigned drop_east_auth(struct net *n, int from, unsigned seq,
 			       const uint8_t *buf, size_t len)
 {
-	return from == EAST && seq == 1 ? 0 : 1;
+	unsigned *dropped = n->filter_ctx;
+
+	if (from != EAST || !dgram_is(buf, len, 35, true) || *dropped)
+		return 1;
+	(*dropped)++;
+	return 0;
 }
 
 static bool west_gone(struct net *n)
@@ -259,10 +265,13 @@ static void test_auth_failed_resent(void **state)
 	struct net *n = net_new("\tretransmit-interval=20\n", NULL, NULL,
 				"secret", "other secret");
 	struct ikb_error err = { "" };
+	unsigned dropped = 0;
 
 	n->filter = drop_east_auth;
+	n->filter_ctx = &dropped;
 	assert_int_equal(ike_engine_up(n->p[WEST].e, "test", &err), 0);
 	assert_true(net_run(n, west_gone, 5000));
+	assert_int_equal(dropped, 1);
 	assert_true(log_has("retransmitting message 1"));
 	assert_true(log_has("resending our response"));
 	assert_true(log_has("peer answered AUTHENTICATION_FAILED"));

@@ -33,22 +33,39 @@ static bool queue_empty(struct net *n)
  * its first IKE_AUTH response; east answers both retransmits from its
  * response cache.
  */
+struct loss {
+	bool init_req, init_resp, auth_resp;
+};
+
 static unsigned drop_first(struct net *n, int from, unsigned seq,
 			   const uint8_t *buf, size_t len)
 {
-	if (from == WEST)
-		return seq == 0 ? 0 : 1;
-	return seq == 0 || seq == 2 ? 0 : 1;
+	struct loss *l = n->filter_ctx;
+	bool *lost = NULL;
+
+	if (from == WEST && dgram_is(buf, len, 34, false))
+		lost = &l->init_req;
+	else if (from == EAST && dgram_is(buf, len, 34, true))
+		lost = &l->init_resp;
+	else if (from == EAST && dgram_is(buf, len, 35, true))
+		lost = &l->auth_resp;
+	if (!lost || *lost)
+		return 1;
+	*lost = true;
+	return 0;
 }
 
 static void test_loss(void **state)
 {
 	struct net *n = net_new(FAST, NULL, NULL, NULL, NULL);
+	struct loss l = { false, false, false };
 	struct kdump e;
 
 	n->filter = drop_first;
+	n->filter_ctx = &l;
 	start(n);
 	assert_true(net_run(n, both_up, 5000));
+	assert_true(l.init_req && l.init_resp && l.auth_resp);
 	assert_true(log_has("retransmitting message 0"));
 	assert_true(log_has("retransmitting message 1"));
 	assert_true(log_has("resending our response"));
@@ -190,7 +207,7 @@ static void test_malformed(void **state)
 
 static bool is_auth_req(int from, const uint8_t *buf, size_t len)
 {
-	return from == WEST && len > 28 && buf[18] == 35 && !(buf[19] & 0x20);
+	return from == WEST && dgram_is(buf, len, 35, false);
 }
 
 /* west's first IKE_AUTH request is lost; forged ones come first */
