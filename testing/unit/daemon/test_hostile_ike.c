@@ -60,8 +60,8 @@ static int setup(void **state)
 	if (asprintf(&f->rundir, "%s/run", f->dir) < 0)
 		return -1;
 	f->conf = h_write_conf(f->dir, "ikebana.conf", conf);
-	h_write(f->dir, "ikebana.secrets", 0600,
-		"127.0.0.1 127.0.0.2 : PSK \"not-so-secret\"\n");
+	free(h_write(f->dir, "ikebana.secrets", 0600,
+		     "127.0.0.1 127.0.0.2 : PSK \"not-so-secret\"\n"));
 	text = h_slurp(f->conf);
 	f->ike_port = conf_port(text, "\tikeport=");
 	f->natt_port = conf_port(text, "\tnat-ikeport=");
