@@ -86,7 +86,7 @@ expect_only_esp() {
 	capture_stop
 	for _c; do
 		_pcap=$HOSTS/${_c%%:*}/log/${_c#*:}.pcap
-		_total=$(awk '/packets captured/ { print $1 }' "$_pcap.err")
+		_total=$(awk '/packets? captured/ { print $1 }' "$_pcap.err")
 		_bad=$(t 30 tcpdump -n -r "$_pcap" "$_NOT_ESP" 2>/dev/null | head -n 20)
 		[ -z "$_bad" ] || fail "$_c sent packets that are not ESP or IKE:
 $_bad"
