@@ -3,6 +3,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <json-c/json.h>
 
 #include "build-config.h"
@@ -14,7 +15,10 @@
 #include "ike/ike.h"
 #include "keylog.h"
 #include "log.h"
+#include "plugin/plugin_set.h"
 #include "status.h"
+#include "up_wait.h"
+#include "traffic.h"
 
 static bool req_bool(struct json_object *req, const char *key)
 {
@@ -65,7 +69,7 @@ static struct json_object *conn_done(const char *conn, const char *what)
 
 static struct json_object *cmd_up(struct ikbd *d, struct json_object *req)
 {
-	struct json_object *r = NULL;
+	struct json_object *r = NULL, *wait;
 	const char *conn = req_conn(req, "up", &r);
 	struct ikb_error err = { "" };
 	int rc;
@@ -84,6 +88,11 @@ static struct json_object *cmd_up(struct ikbd *d, struct json_object *req)
 	if (rc)
 		return ctl_response_error("up: conn %.64s: %s", conn, err.msg);
 	log_notice("control: up %s: initiating", conn);
+	/* {"wait": SECONDS}: answer with the outcome (up_wait.c) */
+	if (json_object_object_get_ex(req, "wait", &wait) &&
+	    json_object_get_int(wait) > 0 &&
+	    !up_wait(d, conn, (unsigned)json_object_get_int(wait)))
+		return NULL;
 	return conn_done(conn, "initiating");
 }
 
@@ -106,6 +115,37 @@ static struct json_object *cmd_down(struct ikbd *d, struct json_object *req)
 		return ctl_response_error("down: %s", err.msg);
 	log_notice("control: down %s", conn);
 	return conn_done(conn, "deleting");
+}
+
+/* {"conn": NAME} is optional: without it, every conn's Child SAs. */
+static struct json_object *cmd_trafficstatus(struct ikbd *d,
+					     struct json_object *req)
+{
+	struct json_object *v;
+	const char *conn = NULL;
+	const struct ikb_kernel_ops *k = NULL;
+	void *st = NULL;
+
+	if (json_object_object_get_ex(req, "conn", &v) && v) {
+		if (!json_object_is_type(v, json_type_string) ||
+		    json_object_get_string_len(v) == 0)
+			return ctl_response_error(
+				"trafficstatus: expected {\"conn\": NAME} or "
+				"no conn");
+		conn = json_object_get_string(v);
+		/* a conn that reload removed may still have Child SAs */
+		if (!cfg_conn_find(d->conf.cfg, conn) &&
+		    !(d->engine &&
+		      ike_engine_foreach_child(d->engine, conn, NULL, NULL)))
+			return ctl_response_error(
+				"trafficstatus: no conn named '%.64s' is "
+				"loaded (see ikebana status)",
+				conn);
+	}
+	if (d->conf.plugins)
+		k = plugin_set_kernel(d->conf.plugins, &st);
+	return ctl_response_ok(
+		traffic_json(d->engine, k, st, conn, time(NULL)));
 }
 
 static struct json_object *cmd_version(struct ikbd *d, struct json_object *req)
@@ -160,9 +200,9 @@ static const struct {
 	const char *name;
 	struct json_object *(*fn)(struct ikbd *d, struct json_object *req);
 } commands[] = {
-	{ "status", cmd_status },   { "up", cmd_up },
-	{ "down", cmd_down },	    { "reload", cmd_reload },
-	{ "version", cmd_version },
+	{ "status", cmd_status }, { "trafficstatus", cmd_trafficstatus },
+	{ "up", cmd_up },	  { "down", cmd_down },
+	{ "reload", cmd_reload }, { "version", cmd_version },
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))

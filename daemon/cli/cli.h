@@ -3,6 +3,8 @@
 #ifndef IKB_CLI_H
 #define IKB_CLI_H
 
+#include <stdio.h>
+
 struct json_object;
 
 struct cli {
@@ -20,8 +22,15 @@ int version_main(const struct cli *c, int argc, char **argv);
 int checkconfig_main(const struct cli *c, int argc, char **argv);
 int up_main(const struct cli *c, int argc, char **argv);
 int down_main(const struct cli *c, int argc, char **argv);
-/* conn_cmd.c: the one-conn request both send; the exit code. */
-int cli_conn_cmd(const struct cli *c, const char *cmd, int argc, char **argv);
+int trafficstatus_main(const struct cli *c, int argc, char **argv);
+/* traffic_text.c: the trafficstatus answer's data, one line per Child SA. */
+void traffic_print(FILE *f, struct json_object *data);
+/*
+ * conn_cmd.c: the one-conn request both send; the exit code. wait > 0:
+ * the daemon answers with the outcome, within wait seconds (up).
+ */
+int cli_conn_cmd(const struct cli *c, const char *cmd, int argc, char **argv,
+		 unsigned wait);
 
 /*
  * call.c: send {"cmd": cmd} and return the response (the caller puts it).

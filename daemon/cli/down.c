@@ -4,5 +4,5 @@
 
 int down_main(const struct cli *c, int argc, char **argv)
 {
-	return cli_conn_cmd(c, "down", argc, argv);
+	return cli_conn_cmd(c, "down", argc, argv, 0);
 }

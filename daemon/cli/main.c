@@ -17,8 +17,10 @@ static const struct {
 } subcommands[] = {
 	{ "status", status_main, "[--json] [--private]",
 	  "Show the daemon, its plugins, connections and IKE SAs" },
-	{ "up", up_main, "CONN",
-	  "Initiate CONN (returns once the exchange is started)" },
+	{ "trafficstatus", trafficstatus_main, "[--json] [CONN]",
+	  "Show bytes, packets and idle time of each Child SA" },
+	{ "up", up_main, "[--no-wait] CONN",
+	  "Initiate CONN; wait for its IKE SA and Child SA, or say why not" },
 	{ "down", down_main, "CONN",
 	  "Delete the IKE SAs of CONN and their Child SAs" },
 	{ "reload", reload_main, "",
@@ -40,7 +42,7 @@ static void usage(FILE *f, const char *prog)
 		"Commands:\n",
 		prog, IKB_DEFAULT_RUNDIR);
 	for (size_t i = 0; i < NSUB; i++)
-		fprintf(f, "  %-12s %s\n", subcommands[i].name,
+		fprintf(f, "  %-13s %s\n", subcommands[i].name,
 			subcommands[i].description);
 	fprintf(f, "\nArguments:\n");
 	for (size_t i = 0; i < NSUB; i++)

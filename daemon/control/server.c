@@ -28,6 +28,10 @@ struct ctl_client {
 	struct bufferevent *bev;
 	struct ctl_client *prev, *next;
 	bool closing; /* framing lost: flush the last response, then close */
+	/* ctl_server_defer(): the answer comes from ctl_client_answer() */
+	bool deferred;
+	ctl_gone_fn *gone;
+	void *gone_arg;
 };
 
 struct ctl_server {
@@ -35,6 +39,7 @@ struct ctl_server {
 	struct evconnlistener *lev;
 	ctl_handler_fn fn;
 	void *ctx;
+	struct ctl_client *current; /* whose request the handler runs */
 	struct ctl_client *clients;
 	unsigned nclients;
 	char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
@@ -44,6 +49,8 @@ static void client_free(struct ctl_client *c)
 {
 	struct ctl_server *srv = c->srv;
 
+	if (c->deferred && c->gone)
+		c->gone(c->gone_arg);
 	if (c->prev)
 		c->prev->next = c->next;
 	else
@@ -83,17 +90,44 @@ static void client_fail(struct ctl_client *c, const char *why)
 	bufferevent_disable(c->bev, EV_READ);
 }
 
-static struct json_object *dispatch(struct ctl_server *srv,
+static struct json_object *dispatch(struct ctl_client *c,
 				    struct json_object *req)
 {
-	struct json_object *cmd;
+	struct ctl_server *srv = c->srv;
+	struct json_object *cmd, *resp;
 
 	if (!json_object_is_type(req, json_type_object))
 		return ctl_response_error("a request must be a JSON object");
 	if (!json_object_object_get_ex(req, "cmd", &cmd) ||
 	    !json_object_is_type(cmd, json_type_string))
 		return ctl_response_error("a request needs \"cmd\": a string");
-	return srv->fn(srv->ctx, json_object_get_string(cmd), req);
+	srv->current = c;
+	resp = srv->fn(srv->ctx, json_object_get_string(cmd), req);
+	srv->current = NULL;
+	return resp;
+}
+
+struct ctl_client *ctl_server_defer(struct ctl_server *srv, ctl_gone_fn *gone,
+				    void *arg)
+{
+	struct ctl_client *c = srv->current;
+
+	if (!c || c->deferred)
+		return NULL;
+	c->deferred = true;
+	c->gone = gone;
+	c->gone_arg = arg;
+	return c;
+}
+
+void ctl_client_answer(struct ctl_client *c, struct json_object *resp)
+{
+	c->deferred = false;
+	c->gone = NULL;
+	client_send(c, resp);
+	/* requests that came meanwhile: from the loop, not from our caller */
+	if (evbuffer_get_length(bufferevent_get_input(c->bev)))
+		bufferevent_trigger(c->bev, EV_READ, BEV_TRIG_DEFER_CALLBACKS);
 }
 
 /* Handle one frame; false when no complete frame is buffered. */
@@ -118,8 +152,10 @@ static bool client_handle_one(struct ctl_client *c, struct evbuffer *in)
 	switch (r) {
 	case CTL_DECODE_OK:
 		evbuffer_drain(in, used);
-		resp = dispatch(c->srv, req);
+		resp = dispatch(c, req);
 		json_object_put(req);
+		if (!resp && c->deferred)
+			return false; /* the rest waits for the answer */
 		client_send(c,
 			    resp ? resp : ctl_response_error("internal error"));
 		return true;
@@ -142,7 +178,7 @@ static void client_read_cb(struct bufferevent *bev, void *arg)
 	struct ctl_client *c = arg;
 	struct evbuffer *in = bufferevent_get_input(bev);
 
-	while (!c->closing && client_handle_one(c, in))
+	while (!c->closing && !c->deferred && client_handle_one(c, in))
 		;
 }
 

@@ -14,7 +14,7 @@ struct ctl_server;
 /*
  * Answer one request (an object whose "cmd" is a string) with a response
  * built by ctl_response_ok()/ctl_response_error(); ownership passes to the
- * server.
+ * server. NULL after ctl_server_defer(): the answer comes later.
  */
 typedef struct json_object *(*ctl_handler_fn)(void *ctx, const char *cmd,
 					      struct json_object *req);
@@ -28,5 +28,19 @@ struct ctl_server *ctl_server_open(struct event_base *base, const char *rundir,
 /* Close every client and the listener, and remove the socket file. */
 void ctl_server_close(struct ctl_server *srv);
 const char *ctl_server_path(const struct ctl_server *srv);
+
+/*
+ * For a command that finishes later (up waits for its IKE SA): called in
+ * the handler, which then returns NULL. The client's further requests
+ * wait until ctl_client_answer() sends the response. If the client goes
+ * away first (or the server closes), gone(arg) runs and the client is no
+ * more. NULL outside a handler: then answer at once.
+ */
+struct ctl_client;
+typedef void ctl_gone_fn(void *arg);
+struct ctl_client *ctl_server_defer(struct ctl_server *srv, ctl_gone_fn *gone,
+				    void *arg);
+/* Takes resp; the client's next request, if buffered, runs from the loop. */
+void ctl_client_answer(struct ctl_client *c, struct json_object *resp);
 
 #endif

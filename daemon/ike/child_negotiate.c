@@ -245,8 +245,15 @@ static uint16_t respond_child(struct ike_sa *sa, const struct conn_view *v,
 			err.msg);
 		return IKB_N_TS_UNACCEPTABLE;
 	}
+	/*
+	 * What the kernel refuses is no proposal we can accept; the IKE SA
+	 * stands (§2.21.2). strongSwan answers a failed install so too.
+	 */
 	if (child_sa_alloc_spi(sa, c, &err) || child_sa_install(sa, c, &err)) {
-		ike_sa_log(sa, IKB_LOG_ERR, "Child SA: kernel: %s", err.msg);
+		ike_sa_log(sa, IKB_LOG_ERR,
+			   "Child SA not installed, answering %s: %s",
+			   ikb_wire_notify_name(IKB_N_NO_PROPOSAL_CHOSEN),
+			   err.msg);
 		return IKB_N_NO_PROPOSAL_CHOSEN;
 	}
 	return 0;
@@ -280,8 +287,9 @@ void child_respond(struct ike_sa *sa, const struct conn_view *v,
 	child_add_ts(resp, o, &c->ts, false);
 }
 
+/* 0, or -errno with err saying why (also logged). */
 static int accept_child(struct ike_sa *sa, const struct ikb_wire_msg *resp,
-			struct child_sa *c)
+			struct child_sa *c, struct ikb_error *err)
 {
 	const struct ikb_section *conn = engine_conn(sa->e, sa->conn);
 	const struct ikb_wire_payload *w = ikb_wire_find(resp, IKB_PT_SA);
@@ -289,63 +297,89 @@ static int accept_child(struct ike_sa *sa, const struct ikb_wire_msg *resp,
 	const struct ikb_wire_payload *tsr = ikb_wire_find(resp, IKB_PT_TSR);
 	bool transport = ikb_wire_find_notify(resp, IKB_N_USE_TRANSPORT_MODE);
 	struct ikb_selector got;
-	struct ikb_error err = { "" };
 	uint8_t num;
+	int rc = -EBADMSG;
 
-	if (!conn || !w || !tsi || !tsr || w->u.sa.n_prop != 1) {
-		ike_sa_log(sa, IKB_LOG_WARNING,
-			   "Child SA: response lacks SA, TSi or TSr");
-		return -EBADMSG;
-	}
-	if (select_esp(sa, conn, &w->u.sa, c, &num, "responder's choice"))
-		return -EBADMSG;
-	if (transport != (c->mode == IKB_MODE_TRANSPORT)) {
-		ike_sa_log(sa, IKB_LOG_WARNING,
-			   "Child SA: responder did not agree to %s mode",
-			   c->mode == IKB_MODE_TRANSPORT ? "transport" :
-							   "tunnel");
-		return -EBADMSG;
-	}
-	if (ts_select(&c->ts, &tsi->u.ts, &tsr->u.ts, true, &got)) {
-		ike_sa_log(sa, IKB_LOG_WARNING,
-			   "Child SA: responder's TS are not within ours");
-		return -EBADMSG;
+	if (!conn || !w || !tsi || !tsr || w->u.sa.n_prop != 1)
+		snprintf(err->msg, sizeof(err->msg),
+			 "response lacks SA, TSi or TSr");
+	else if (select_esp(sa, conn, &w->u.sa, c, &num, "responder's choice"))
+		snprintf(err->msg, sizeof(err->msg),
+			 "the responder chose no ESP proposal of ours");
+	else if (transport != (c->mode == IKB_MODE_TRANSPORT))
+		snprintf(err->msg, sizeof(err->msg),
+			 "responder did not agree to %s mode",
+			 c->mode == IKB_MODE_TRANSPORT ? "transport" :
+							 "tunnel");
+	else if (ts_select(&c->ts, &tsi->u.ts, &tsr->u.ts, true, &got))
+		snprintf(err->msg, sizeof(err->msg),
+			 "responder's TS are not within ours");
+	else
+		rc = 0;
+	if (rc) {
+		ike_sa_log(sa, IKB_LOG_WARNING, "Child SA: %s", err->msg);
+		return rc;
 	}
 	c->ts = got;
-	if (child_sa_install(sa, c, &err)) {
-		ike_sa_log(sa, IKB_LOG_ERR, "Child SA: kernel: %s", err.msg);
-		return -EIO;
-	}
-	return 0;
+	/* child_sa_install() took back whatever it had installed */
+	rc = child_sa_install(sa, c, err);
+	if (rc)
+		ike_sa_log(
+			sa, IKB_LOG_ERR,
+			"Child SA not installed, deleting it at the peer: %s",
+			err->msg);
+	return rc;
+}
+
+/* The first error notify of m, or NULL. */
+static const struct ikb_wire_payload *error_notify(const struct ikb_wire_msg *m)
+{
+	const struct ikb_wire_payload *p = NULL;
+
+	while ((p = ikb_wire_next_notify(m, p)))
+		if (ikb_wire_notify_is_error(p->u.notify.type))
+			return p;
+	return NULL;
 }
 
 void child_accept(struct ike_sa *sa, const struct ikb_wire_msg *resp)
 {
 	struct child_sa *c = sa->pending;
-	const struct ikb_wire_payload *p = NULL;
+	const struct ikb_wire_payload *p = error_notify(resp);
+	struct ikb_error err = { "" };
+	char why[sizeof(err.msg) + 64];
+	int rc;
 
 	if (!c)
 		return;
 	sa->pending = NULL;
-	while ((p = ikb_wire_next_notify(resp, p))) {
-		if (!ikb_wire_notify_is_error(p->u.notify.type))
-			continue;
-		ike_sa_log(
-			sa, IKB_LOG_WARNING,
-			"Child SA refused by the peer: %s; the IKE SA stays up",
-			ikb_wire_notify_name(p->u.notify.type) ?: "error");
+	if (p) {
+		snprintf(why, sizeof(why), "Child SA refused by the peer: %s",
+			 ikb_wire_notify_name(p->u.notify.type) ?: "error");
+		ike_sa_log(sa, IKB_LOG_WARNING, "%s; the IKE SA stays up", why);
 		child_sa_free(sa, c);
+		engine_outcome(sa, -ECONNREFUSED, why, NULL);
 		return;
 	}
-	if (accept_child(sa, resp, c)) {
-		/* nothing is installed here; the peer's half goes by Delete */
+	if ((rc = accept_child(sa, resp, c, &err))) {
+		/*
+		 * The peer installed its half: a Delete takes it away there
+		 * (strongSwan does the same). Nothing of ours stays in the
+		 * kernel meanwhile, not even the larval SA of our SPI.
+		 */
+		child_sa_uninstall(sa, c);
 		c->next = sa->children;
 		c->ike = sa;
 		sa->children = c;
+		c->failed = true;
 		c->want_delete = true;
+		snprintf(why, sizeof(why), "Child SA not established: %s",
+			 err.msg);
+		engine_outcome(sa, rc, why, NULL);
 		return;
 	}
 	child_established(sa, c, "established");
+	engine_outcome(sa, 0, NULL, c);
 }
 
 void child_established(struct ike_sa *sa, struct child_sa *c, const char *how)

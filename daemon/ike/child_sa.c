@@ -145,7 +145,7 @@ void child_sa_del_out(struct ike_sa *ike, struct child_sa *c)
 	c->sa_out_done = false;
 }
 
-static void uninstall(struct ike_sa *ike, struct child_sa *c)
+void child_sa_uninstall(struct ike_sa *ike, struct child_sa *c)
 {
 	void *st;
 	const struct ikb_kernel_ops *k = engine_kernel(ike->e, &st);
@@ -261,7 +261,7 @@ int child_sa_install(struct ike_sa *ike, struct child_sa *c,
 	if (!rc)
 		rc = child_sa_add_policies(ike, c, err);
 	if (rc)
-		uninstall(ike, c);
+		child_sa_uninstall(ike, c);
 	wipe_keys(&c->sa_in);
 	wipe_keys(&c->sa_out);
 	return rc;
@@ -269,7 +269,7 @@ int child_sa_install(struct ike_sa *ike, struct child_sa *c,
 
 void child_sa_free(struct ike_sa *sa, struct child_sa *c)
 {
-	uninstall(sa, c);
+	child_sa_uninstall(sa, c);
 	if (c->timer)
 		event_free(c->timer);
 	secret_wipe(c, sizeof(*c));

@@ -42,6 +42,7 @@ struct child_sa {
 	bool rekeying; /* our rekey request is outstanding */
 	bool replaced; /* its successor is installed */
 	bool want_rekey, want_delete, deleting;
+	bool failed; /* not installed: kept only for the Delete to the peer */
 	uint8_t ni[256], nr[256]; /* its CREATE_CHILD_SA's nonces */
 	size_t ni_len, nr_len; /* 0: made by IKE_AUTH */
 };
@@ -76,6 +77,8 @@ int child_sa_add_out(struct ike_sa *sa, struct child_sa *c,
 int child_sa_add_policies(struct ike_sa *sa, struct child_sa *c,
 			  struct ikb_error *err);
 void child_sa_del_out(struct ike_sa *sa, struct child_sa *c);
+/* Remove whatever of c is in the kernel (policies, SAs, larval SA). */
+void child_sa_uninstall(struct ike_sa *sa, struct child_sa *c);
 /* Remove from the kernel (whatever was installed) and free. */
 void child_sa_free(struct ike_sa *sa, struct child_sa *c);
 struct child_sa *child_by_spi_in(const struct ike_sa *sa, uint32_t spi);

@@ -15,6 +15,7 @@
 #include <event2/event.h>
 
 #include "config/config.h"
+#include "ike/child_sa.h"
 #include "ike/engine.h"
 #include "log.h"
 #include "plugin/conf_load.h"
@@ -121,6 +122,34 @@ int ike_engine_up(struct ike_engine *e, const char *name, struct ikb_error *err)
 	if (rc)
 		ike_sa_delete(sa, err->msg);
 	return rc;
+}
+
+void ike_engine_on_outcome(struct ike_engine *e, ike_outcome_fn *fn, void *ctx)
+{
+	e->outcome = fn;
+	e->outcome_ctx = ctx;
+}
+
+void engine_outcome(struct ike_sa *sa, int rc, const char *why,
+		    const struct child_sa *c)
+{
+	struct ike_outcome o = {
+		.conn = sa->conn,
+		.serial = sa->serial,
+		.rc = rc,
+		/* -ECONNABORTED: ike_sa_delete() is taking it away */
+		.ike_up =
+			sa->state == IKE_SA_ESTABLISHED && rc != -ECONNABORTED,
+		.why = rc ? why : NULL,
+		.spi_in = c ? c->spi_in : 0,
+		.spi_out = c ? c->spi_out : 0,
+	};
+
+	if (sa->outcome_sent || !sa->initiator)
+		return;
+	sa->outcome_sent = true;
+	if (sa->e->outcome)
+		sa->e->outcome(sa->e->outcome_ctx, &o);
 }
 
 int ike_engine_down(struct ike_engine *e, const char *name,

@@ -41,6 +41,8 @@ struct ike_engine {
 	struct event *cookie_timer;
 	/* the kernel plugin instance whose events we subscribed to */
 	const void *events_state;
+	ike_outcome_fn *outcome; /* ike_engine_on_outcome() */
+	void *outcome_ctx;
 };
 
 /* One end of a conn, parsed. */
@@ -225,6 +227,13 @@ void informational_response(struct ike_sa *sa, const uint8_t *buf, size_t len);
  * another Child SA of the same reqid, then c's SAs are removed.
  */
 void child_remove(struct ike_sa *sa, struct child_sa *c);
+/*
+ * engine.c: tell the outcome observer what became of an IKE SA we
+ * initiated (see struct ike_outcome); once per SA, later calls do nothing.
+ * c: the first Child SA, when it is up.
+ */
+void engine_outcome(struct ike_sa *sa, int rc, const char *why,
+		    const struct child_sa *c);
 /* The conn's auto=start: re-initiate after a failure. */
 void engine_reinit(struct ike_engine *e, const char *conn);
 bool conn_auto_start(const struct ike_engine *e, const char *conn);

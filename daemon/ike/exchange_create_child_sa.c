@@ -291,6 +291,7 @@ static int accept_ccs(struct ike_sa *sa, const struct ikb_wire_msg *m,
 	uint16_t group;
 	uint8_t num;
 	int rc = -EBADMSG;
+	bool kernel;
 
 	if (!ours || !conn || !w || !nr || !tsi || !tsr ||
 	    w->u.sa.n_prop != 1 || nr->u.nonce.len < 16 ||
@@ -325,13 +326,19 @@ static int accept_ccs(struct ike_sa *sa, const struct ikb_wire_msg *m,
 		rc = child_sa_prepare(sa, c, &kin, &err);
 	}
 	/* make-before-break: in, then out; a successor keeps old's policies */
+	kernel = !rc;
 	if (!rc)
 		rc = child_sa_add_in(sa, c, &err);
 	if (!rc)
 		rc = child_sa_add_out(sa, c, &err);
 	if (!rc && !old)
 		rc = child_sa_add_policies(sa, c, &err);
-	if (rc)
+	if (rc && kernel)
+		ike_sa_log(
+			sa, IKB_LOG_ERR,
+			"CREATE_CHILD_SA: Child SA not installed, deleting it at the peer: %s",
+			err.msg);
+	else if (rc)
 		ike_sa_log(sa, IKB_LOG_WARNING, "CREATE_CHILD_SA: %s", err.msg);
 	secret_free(&gir);
 	free(ours);
@@ -430,10 +437,15 @@ static void child_response(struct ike_sa *sa, const struct ikb_wire_msg *m,
 		again = refused(sa, &n->u.notify, old);
 		child_sa_free(sa, c);
 	} else if (accept_ccs(sa, m, c, old)) {
-		/* the peer installed its half: delete it there */
+		/*
+		 * The peer installed its half: delete it there. Ours leaves
+		 * the kernel now, whatever part of it got in; old stays.
+		 */
+		child_sa_uninstall(sa, c);
 		c->ike = sa;
 		c->next = sa->children;
 		sa->children = c;
+		c->failed = true;
 		c->want_delete = true;
 	} else {
 		child_established(sa, c, old ? "rekeyed" : "established");
@@ -582,8 +594,13 @@ static uint16_t install(struct ike_sa *sa, struct ccs_req *r,
 		rc = child_sa_add_out(sa, c, err);
 	if (!rc && !r->old)
 		rc = child_sa_add_policies(sa, c, err);
-	if (rc)
-		ike_sa_log(sa, IKB_LOG_ERR, "Child SA: kernel: %s", err->msg);
+	if (rc) {
+		ike_sa_log(sa, IKB_LOG_ERR,
+			   "Child SA not installed, answering %s: %s",
+			   ikb_wire_notify_name(IKB_N_NO_PROPOSAL_CHOSEN),
+			   err->msg);
+		err->msg[0] = '\0'; /* logged */
+	}
 	return rc ? IKB_N_NO_PROPOSAL_CHOSEN : 0;
 }
 

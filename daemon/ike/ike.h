@@ -12,8 +12,10 @@
 #ifndef IKB_IKE_IKE_H
 #define IKB_IKE_IKE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 #include <ikebana/types.h>
 
 struct event_base;
@@ -60,6 +62,23 @@ void ike_engine_input(struct ike_engine *e, const struct ike_path *p,
 int ike_engine_up(struct ike_engine *e, const char *conn,
 		  struct ikb_error *err);
 /*
+ * What became of an IKE SA this host initiated (ike_engine_up, auto=start):
+ * reported once, when its IKE_AUTH exchange is over or when it is deleted
+ * before that. A conn has at most one IKE SA being initiated, so the next
+ * outcome for a conn after ike_engine_up() returned 0 is that one's.
+ */
+struct ike_outcome {
+	const char *conn;
+	unsigned long serial; /* the IKE SA's, as in the log's "#N" */
+	int rc; /* 0: the IKE SA and its first Child SA are up */
+	bool ike_up; /* the IKE SA stands (when rc: only the Child SA failed) */
+	const char *why; /* when rc: the reason, as logged */
+	uint32_t spi_in, spi_out; /* the Child SA's, when rc is 0 */
+};
+typedef void ike_outcome_fn(void *ctx, const struct ike_outcome *o);
+/* One observer; fn NULL removes it. fn must not free the engine. */
+void ike_engine_on_outcome(struct ike_engine *e, ike_outcome_fn *fn, void *ctx);
+/*
  * Delete every IKE SA of conn with its Child SAs: an established one gets
  * a Delete INFORMATIONAL and goes, with its kernel SAs, once the peer
  * answers or the retransmit timeout passes; one still being set up goes
@@ -77,6 +96,37 @@ void ike_engine_start_auto(struct ike_engine *e);
  * *_in_s keys are absent when nothing is scheduled (rekey=no).
  */
 struct json_object *ike_engine_status(const struct ike_engine *e);
+
+/*
+ * One Child SA with at least one of its SAs in the kernel, as
+ * ike_engine_foreach_child() shows it: everything points into the engine
+ * and is valid during the callback only. in and out are the installed
+ * SAs (keys wiped; dst, spi and proto find them in the kernel), NULL for
+ * a direction not installed (a rekey's outbound SA waiting for the old
+ * one's Delete).
+ */
+struct ike_child_info {
+	const char *conn;
+	unsigned long ike_serial;
+	const uint8_t *spi_i, *spi_r; /* the IKE SA's, 8 bytes each */
+	const char *local_id, *remote_id;
+	uint32_t reqid; /* shared by a Child SA's rekeyed generations */
+	enum ikb_mode mode;
+	/* "AES_GCM_16_128", "AES_CBC_128-HMAC_SHA2_256_128" */
+	const char *alg;
+	const char *kernel_alg; /* "rfc4106(gcm(aes))" */
+	time_t created; /* wall clock */
+	const struct ikb_sa *in, *out;
+};
+
+typedef void ike_child_fn(void *ctx, const struct ike_child_info *c);
+/*
+ * fn for each such Child SA of conn (NULL: of every conn), IKE SAs in
+ * status order; fn NULL only counts. fn must not change the engine.
+ * Returns how many.
+ */
+unsigned ike_engine_foreach_child(const struct ike_engine *e, const char *conn,
+				  ike_child_fn *fn, void *ctx);
 /*
  * Removes every Child SA from the kernel and frees all state, without
  * Deletes to the peers (ike_engine_down() first for that).

@@ -117,6 +117,7 @@ struct ike_sa *ike_sa_new_rekeyed(struct ike_sa *old, bool initiator,
 	if (!initiator)
 		link_init(sa);
 	sa->state = IKE_SA_ESTABLISHED;
+	sa->outcome_sent = true; /* nobody asked for it */
 	sa->local_id = old->local_id;
 	sa->remote_id = old->remote_id;
 	sa->nat_local = old->nat_local;
@@ -229,6 +230,9 @@ void ike_sa_delete(struct ike_sa *sa, const char *why)
 		sa->children = c->next;
 		child_sa_free(sa, c);
 	}
+	/* once its Child SAs are out of the kernel */
+	if (why)
+		engine_outcome(sa, -ECONNABORTED, why, NULL);
 	keys_cancel(sa);
 	ke_free(sa->ke);
 	ke_free(sa->out_ke);

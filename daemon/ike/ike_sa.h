@@ -129,6 +129,7 @@ struct ike_sa {
 	bool want_rekey, want_delete, want_dpd;
 	bool rekeyed; /* replaced by a new IKE SA: its children moved */
 	bool reinit; /* re-initiate the conn once deleted (auto=start) */
+	bool outcome_sent; /* engine_outcome() ran, or nobody waits for one */
 	struct event *kick; /* runs the next task from the loop */
 	struct event *timer; /* IKE SA rekey or expiry */
 	struct event *dpd; /* dpddelay= */

@@ -51,7 +51,9 @@ static void put_in(struct json_object *o, const char *k, time_t t)
 
 static const char *child_state(const struct child_sa *c)
 {
-	return c->deleting    ? "deleting" :
+	/* nothing in the kernel; the Delete to the peer is pending */
+	return c->failed      ? "failed, deleting" :
+	       c->deleting    ? "deleting" :
 	       c->redundant   ? "redundant" :
 	       c->replaced    ? "replaced" :
 	       c->rekeying    ? "rekeying" :

@@ -89,9 +89,17 @@ struct ikb_policy {
 	uint32_t mark, mark_mask;
 };
 
+/*
+ * What sa_query reports. Times are wall-clock seconds since the epoch,
+ * 0 = never. add_time: when the SA was installed. use_time: when it last
+ * carried a packet, so that now - use_time is how long it has been idle
+ * (Linux: XFRMA_LASTUSED, stamped per packet since 6.2). A kernel that
+ * records only the first packet (Linux before 6.2: curlft.use_time) gives
+ * that one instead, and the idle time is then an upper bound.
+ */
 struct ikb_sa_counters {
 	uint64_t bytes, packets;
-	uint64_t add_time, use_time; /* seconds since the epoch, 0 = never */
+	uint64_t add_time, use_time;
 	uint32_t replay_fail, integrity_fail;
 };
 

@@ -28,4 +28,24 @@ typedef int (*ikb_kernel_mem_traffic_fn)(void *state,
 					 uint32_t spi, uint8_t proto,
 					 uint64_t bytes, uint64_t packets);
 
+/*
+ * How many larval SAs (spi_alloc without sa_update) there are; dump()
+ * leaves them out.
+ */
+#define IKB_KERNEL_MEM_LARVAL "ikb_kernel_mem_larval"
+typedef unsigned (*ikb_kernel_mem_larval_fn)(void *state);
+
+/*
+ * Refuse as a kernel would, to test what a backend failure leaves behind:
+ * after `after` more successful calls of op ("spi_alloc", "sa_add",
+ * "sa_update" or "policy_add"), every call of op fails with -errnum and
+ * msg, e.g. ENOSYS and "Requested AEAD algorithm not found", what Linux
+ * says for an algorithm whose module it cannot load. msg NULL: op works
+ * again. -EINVAL for an unknown op.
+ */
+#define IKB_KERNEL_MEM_REFUSE "ikb_kernel_mem_refuse"
+typedef int (*ikb_kernel_mem_refuse_fn)(void *state, const char *op,
+					unsigned after, int errnum,
+					const char *msg);
+
 #endif

@@ -19,6 +19,22 @@ struct mem_sa {
 	struct ikb_sa_counters c;
 };
 
+/* ikb_kernel_mem_refuse(): one per refusable op. */
+enum mem_op {
+	MEM_SPI_ALLOC,
+	MEM_SA_ADD,
+	MEM_SA_UPDATE,
+	MEM_POLICY_ADD,
+	MEM_NOPS
+};
+
+struct mem_refusal {
+	bool on;
+	unsigned after; /* successful calls still allowed */
+	int errnum;
+	char msg[200];
+};
+
 struct mem_state {
 	const struct ikb_host *host;
 	struct mem_sa *sas;
@@ -28,7 +44,11 @@ struct mem_state {
 	uint64_t rng;
 	ikb_kernel_event_cb cb;
 	void *cb_ctx;
+	struct mem_refusal refuse[MEM_NOPS];
 };
+
+/* 0, or the refusal ikb_kernel_mem_refuse() set up for op. */
+int mem_refused(struct mem_state *st, enum mem_op op, struct ikb_error *err);
 
 extern const struct ikb_kernel_ops mem_kernel_ops;
 

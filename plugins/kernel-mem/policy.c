@@ -48,6 +48,8 @@ int mem_policy_add(void *state, const struct ikb_policy *pol,
 	struct mem_state *st = state;
 	int rc = mem_policy_validate(pol, err);
 
+	if (!rc)
+		rc = mem_refused(st, MEM_POLICY_ADD, err);
 	if (rc)
 		return rc;
 	if (pol_find(st, pol))

@@ -66,7 +66,10 @@ int mem_spi_alloc(void *state, const struct ikb_addr *src,
 	struct mem_state *st = state;
 	struct mem_sa *m;
 	uint32_t v;
+	int rc = mem_refused(st, MEM_SPI_ALLOC, err);
 
+	if (rc)
+		return rc;
 	if (proto != IPPROTO_ESP)
 		return ikb_error_set(err, EPROTONOSUPPORT,
 				     "protocol %u: only ESP (50) is supported",
@@ -97,6 +100,8 @@ int mem_sa_add(void *state, const struct ikb_sa *sa, struct ikb_error *err)
 	char a[64];
 	int rc = mem_sa_validate(sa, err);
 
+	if (!rc)
+		rc = mem_refused(st, MEM_SA_ADD, err);
 	if (rc)
 		return rc;
 	if (mem_sa_find(st, &sa->dst, sa->spi, sa->proto))
@@ -119,6 +124,8 @@ int mem_sa_update(void *state, const struct ikb_sa *sa, struct ikb_error *err)
 	struct mem_sa *m;
 	int rc = mem_sa_validate(sa, err);
 
+	if (!rc)
+		rc = mem_refused(st, MEM_SA_UPDATE, err);
 	if (rc)
 		return rc;
 	m = mem_sa_find(st, &sa->dst, sa->spi, sa->proto);
@@ -156,4 +163,16 @@ int mem_sa_query(void *state, const struct ikb_addr *dst, uint32_t spi,
 		return not_found(err, dst, spi, proto);
 	*out = m->c;
 	return 0;
+}
+
+MEM_EXPORT unsigned ikb_kernel_mem_larval(void *state);
+
+MEM_EXPORT unsigned ikb_kernel_mem_larval(void *state)
+{
+	struct mem_state *st = state;
+	unsigned n = 0;
+
+	for (size_t i = 0; i < st->nsa; i++)
+		n += st->sas[i].larval;
+	return n;
 }

@@ -108,6 +108,25 @@ int xfrm_sa_del(void *state, const struct ikb_addr *dst, uint32_t spi,
 			 err);
 }
 
+/*
+ * curlft.use_time is stamped once, by the first packet (xfrm_state_check_
+ * expire). x->lastused is stamped by every packet in and out (since Linux
+ * 6.2) and is sent as XFRMA_LASTUSED only once set; that is the last use.
+ */
+static uint64_t last_used(const struct nlmsghdr *nlh, size_t hdr,
+			  uint64_t first_use)
+{
+	const struct nlattr *a;
+
+	mnl_attr_for_each(a, nlh, hdr)
+	{
+		if (mnl_attr_get_type(a) == XFRMA_LASTUSED &&
+		    mnl_attr_validate(a, MNL_TYPE_U64) == 0)
+			return mnl_attr_get_u64(a);
+	}
+	return first_use;
+}
+
 int xfrm_counters_parse(const struct nlmsghdr *nlh, struct ikb_sa_counters *out)
 {
 	const struct xfrm_usersa_info *p = mnl_nlmsg_get_payload(nlh);
@@ -119,7 +138,7 @@ int xfrm_counters_parse(const struct nlmsghdr *nlh, struct ikb_sa_counters *out)
 		.bytes = p->curlft.bytes,
 		.packets = p->curlft.packets,
 		.add_time = p->curlft.add_time,
-		.use_time = p->curlft.use_time,
+		.use_time = last_used(nlh, sizeof(*p), p->curlft.use_time),
 		.replay_fail = p->stats.replay,
 		.integrity_fail = p->stats.integrity_failed,
 	};

@@ -7,7 +7,8 @@
 #   - both daemons report the IKE SA and the Child SA established;
 #   - the peer's kernel holds exactly the Child SA SPIs ikebana derived,
 #     each with the same AEAD key (KEYMAT) as ikebana's;
-#   - kernel-xfrm cases: ESP counters grow on west while west pings east.
+#   - kernel-xfrm cases: ESP counters grow on west while west pings east,
+#     and `ikebana trafficstatus` on west reports the kernel's counters.
 # Several cases share one boot: ikb_reset stops every daemon by PID and
 # clears the state between them.
 # shellcheck shell=sh disable=SC2154,SC2015
@@ -106,6 +107,7 @@ ikb_case() {
 	if [ "$IKB_KERNEL" = kernel-xfrm ]; then
 		expect_sa west alg=aes_gcm128
 		expect_esp_grows west ping_ok west east
+		_ikb_check_traffic
 		# A reload keeps the running kernel-xfrm instance and its SAs.
 		_ikb west reload || fail "ikebana reload on west failed"
 		[ "$(sa_count west)" = 2 ] ||
@@ -113,6 +115,52 @@ ikb_case() {
 		expect_esp_grows west ping_ok west east
 		log "ok: a reload kept the SAs in west's kernel, ESP still flows"
 	fi
+}
+
+# _sa_num LIST SPI FIELD: FIELD (bytes, packets) of SPI in an sa_list LIST.
+_sa_num() {
+	echo "$1" | sed -n "s/.* spi=0x$2 .* $3=\([0-9]*\) .*/\1/p" | head -n 1
+}
+
+# _ikb_traffic_eq WHAT SPI FIELD VALUE: VALUE > 0 and within FIELD of SPI in
+# $_k0..$_k1 (west's kernel before and after trafficstatus).
+_ikb_traffic_eq() {
+	_lo=$(_sa_num "$_k0" "$2" "$3") _hi=$(_sa_num "$_k1" "$2" "$3")
+	case $4 in '' | *[!0-9]*) _ok= ;; *) _ok=1 ;; esac
+	[ -n "$_ok" ] && [ -n "$_lo" ] && [ -n "$_hi" ] && [ "$4" -gt 0 ] &&
+		[ "$_lo" -le "$4" ] && [ "$4" -le "$_hi" ] ||
+		fail "trafficstatus on west: $1 SA 0x$2 $3=$4, west's kernel: ${_lo:-none}..${_hi:-none}: $(cat "$_tj")"
+}
+
+# _ikb_check_traffic: `ikebana trafficstatus` on west shows its one Child SA
+# with packets and bytes in and out > 0, equal to west's kernel counters for
+# those SPIs. The kernel is read before and after: a stray packet in between
+# widens that range instead of failing. One jq call: each costs in UML.
+_ikb_check_traffic() {
+	_tj=$HOSTS/west/log/trafficstatus.json
+	_k0=$(sa_list west)
+	t 20 "$IKB_CLI" --rundir "$HOSTS/west/run" trafficstatus --json >"$_tj" 2>&1 ||
+		fail "ikebana trafficstatus --json on west failed: $(cat "$_tj")"
+	_k1=$(sa_list west)
+	read -r _n _si _so _ip _ib _op _ob _idle <<-EOF
+	$(jq -r '[(.child_sas | length), (.child_sas[0] | .spi_in, .spi_out,
+		.in.packets, .in.bytes, .out.packets, .out.bytes, .idle_s)]
+		| map(tostring) | join(" ")' "$_tj" 2>/dev/null)
+	EOF
+	[ "$_n" = 1 ] || fail "trafficstatus on west shows ${_n:-no} Child SAs, expected 1: $(cat "$_tj")"
+	_ikb_traffic_eq in "$_si" packets "$_ip"
+	_ikb_traffic_eq in "$_si" bytes "$_ib"
+	_ikb_traffic_eq out "$_so" packets "$_op"
+	_ikb_traffic_eq out "$_so" bytes "$_ob"
+	case $_idle in '' | *[!0-9]*) fail "trafficstatus on west: idle_s is '$_idle' after a ping" ;; esac
+	_line=$(t 20 "$IKB_CLI" --rundir "$HOSTS/west/run" trafficstatus east-west 2>&1) ||
+		fail "ikebana trafficstatus east-west on west failed: $_line"
+	echo "$_line" | grep -q '^"east-west" #[0-9]*, reqid [0-9]*: ESP transport .* packets, idle [0-9]' ||
+		fail "trafficstatus on west printed: $_line"
+	_lu=no
+	ip -n west xfrm state | grep -q lastused && _lu=yes
+	log "ok: trafficstatus on west equals the kernel's counters: in 0x$_si $_ip packets $_ib bytes, out 0x$_so $_op packets $_ob bytes, idle ${_idle}s (kernel sends XFRMA_LASTUSED: $_lu)"
+	log "trafficstatus: $_line"
 }
 
 # Every SPI ikebana installed is in the peer's SAD (or the peer ikebana's

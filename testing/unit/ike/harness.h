@@ -108,6 +108,13 @@ const struct ikb_sa *kdump_spi(const struct kdump *d, uint32_t spi);
 unsigned kdump_count(const struct kdump *d, enum ikb_dir dir);
 /* kernel-mem's EXPIRE for who's SA spi, as the kernel would send it. */
 void kernel_expire(struct net *n, int who, const struct ikb_sa *sa, bool hard);
+/* who's kernel-mem refuses op after `after` calls (IKB_KERNEL_MEM_REFUSE). */
+void kernel_refuse(struct net *n, int who, const char *op, unsigned after,
+		   int errnum, const char *msg);
+/* Larval SAs (an SPI allocated, never filled) in who's kernel-mem. */
+unsigned kernel_larval(struct net *n, int who);
+/* SAs, larval ones included, and policies in who's kernel-mem. */
+unsigned kernel_objects(struct net *n, int who);
 
 /* Captured stderr (the log) since the last log_reset(). */
 void log_reset(void);

@@ -159,3 +159,39 @@ void kernel_expire(struct net *n, int who, const struct ikb_sa *sa, bool hard)
 	assert_non_null(plugin_set_kernel(n->p[who].lc.plugins, &st));
 	assert_int_equal(inject(st, &ev), 0);
 }
+
+static void *mem_symbol(struct net *n, int who, const char *name, void **st)
+{
+	void *fn = plugin_set_symbol(n->p[who].lc.plugins, "kernel-mem", name);
+
+	assert_non_null(fn);
+	assert_non_null(plugin_set_kernel(n->p[who].lc.plugins, st));
+	return fn;
+}
+
+void kernel_refuse(struct net *n, int who, const char *op, unsigned after,
+		   int errnum, const char *msg)
+{
+	void *st;
+	ikb_kernel_mem_refuse_fn refuse = (ikb_kernel_mem_refuse_fn)mem_symbol(
+		n, who, IKB_KERNEL_MEM_REFUSE, &st);
+
+	assert_int_equal(refuse(st, op, after, errnum, msg), 0);
+}
+
+unsigned kernel_larval(struct net *n, int who)
+{
+	void *st;
+	ikb_kernel_mem_larval_fn larval = (ikb_kernel_mem_larval_fn)mem_symbol(
+		n, who, IKB_KERNEL_MEM_LARVAL, &st);
+
+	return larval(st);
+}
+
+unsigned kernel_objects(struct net *n, int who)
+{
+	struct kdump d;
+
+	kernel_dump(n, who, &d);
+	return d.nsa + d.npol + kernel_larval(n, who);
+}

@@ -512,6 +512,46 @@ static void test_counters_parse(void **state)
 	assert_int_equal(xfrm_counters_parse(nlh, &c), -EBADMSG);
 }
 
+/*
+ * The kernel stamps curlft.use_time at the first packet only and sends
+ * x->lastused, stamped per packet, as XFRMA_LASTUSED once it is set
+ * (copy_to_user_state_extra): use_time must be the latter when present.
+ */
+static void test_counters_lastused(void **state)
+{
+	struct nlmsghdr *nlh = xfrm_nl_start(buf, XFRM_MSG_NEWSA, 0);
+	struct xfrm_usersa_info *p =
+		mnl_nlmsg_put_extra_header(nlh, sizeof(*p));
+	struct ikb_sa_counters c;
+	uint32_t small = 1700000100;
+
+	p->curlft.add_time = 1700000000;
+	p->curlft.use_time = 1700000005;
+	p->curlft.packets = 7;
+	/* as nla_put_u64_64bit lays it out: other attributes, a pad */
+	mnl_attr_put_u32(nlh, XFRMA_SA_EXTRA_FLAGS, 0);
+	mnl_attr_put(nlh, XFRMA_PAD, 0, NULL);
+	mnl_attr_put_u64(nlh, XFRMA_LASTUSED, 1700000099);
+	mnl_attr_put_u32(nlh, XFRMA_REPLAY_THRESH, 0);
+	assert_int_equal(xfrm_counters_parse(nlh, &c), 0);
+	assert_true(c.use_time == 1700000099);
+	assert_true(c.add_time == 1700000000 && c.packets == 7);
+
+	/* a short attribute is not a time: the first use stands */
+	nlh = xfrm_nl_start(buf, XFRM_MSG_NEWSA, 0);
+	p = mnl_nlmsg_put_extra_header(nlh, sizeof(*p));
+	p->curlft.use_time = 1700000005;
+	mnl_attr_put(nlh, XFRMA_LASTUSED, sizeof(small), &small);
+	assert_int_equal(xfrm_counters_parse(nlh, &c), 0);
+	assert_true(c.use_time == 1700000005);
+
+	/* never used: no attribute, and curlft.use_time 0 */
+	nlh = xfrm_nl_start(buf, XFRM_MSG_NEWSA, 0);
+	mnl_nlmsg_put_extra_header(nlh, sizeof(*p));
+	assert_int_equal(xfrm_counters_parse(nlh, &c), 0);
+	assert_true(c.use_time == 0);
+}
+
 static void test_events_decode(void **state)
 {
 	struct nlmsghdr *nlh = xfrm_nl_start(buf, XFRM_MSG_EXPIRE, 0);
@@ -596,6 +636,7 @@ int main(void)
 		cmocka_unit_test(test_spi_and_said),
 		cmocka_unit_test(test_ext_ack),
 		cmocka_unit_test(test_counters_parse),
+		cmocka_unit_test(test_counters_lastused),
 		cmocka_unit_test(test_events_decode),
 		cmocka_unit_test(test_reqid_range),
 	};

@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * ikebana trafficstatus [--json] [CONN]: bytes, packets and idle time of
+ * each installed Child SA, as the kernel counts them.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <json-c/json.h>
+
+#include "cli/cli.h"
+
+int trafficstatus_main(const struct cli *c, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' }, { 0 }
+	};
+	struct json_object *resp, *data, *req;
+	int json = 0, o;
+
+	optind = 1;
+	while ((o = getopt_long(argc, argv, "j", opts, NULL)) != -1) {
+		if (o != 'j')
+			return CLI_USAGE;
+		json = 1;
+	}
+	if (argc - optind > 1) {
+		fprintf(stderr, "%s trafficstatus: unexpected argument '%s'\n",
+			c->prog, argv[optind + 1]);
+		return CLI_USAGE;
+	}
+	req = json_object_new_object();
+	if (optind < argc)
+		json_object_object_add(req, "conn",
+				       json_object_new_string(argv[optind]));
+	resp = cli_call_req(c, "trafficstatus", req);
+	if (!resp)
+		return CLI_FAIL;
+	data = cli_response_data(c, resp);
+	if (data && json)
+		printf("%s\n",
+		       json_object_to_json_string_ext(
+			       data, JSON_C_TO_STRING_PRETTY |
+					     JSON_C_TO_STRING_NOSLASHESCAPE));
+	else if (data)
+		traffic_print(stdout, data);
+	json_object_put(resp);
+	return data ? CLI_OK : CLI_FAIL;
+}

@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The installed Child SAs, one at a time, for callers outside the engine
+ * (trafficstatus) that need to find them in the kernel but must not see
+ * struct child_sa.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "ike/child_sa.h"
+#include "ike/engine.h"
+
+/* The ESP transforms as libreswan's status shows them, without ESN/KE. */
+static void esp_alg(const struct ikb_proposal *p, char *buf, size_t len)
+{
+	const struct ikb_transform *e = prop_xf(p, IKB_XF_ENCR);
+	const struct ikb_transform *i = prop_xf(p, IKB_XF_INTEG);
+	const char *en = e ? ikb_wire_xform_id_name(IKB_XF_ENCR, e->id) : NULL;
+	const char *in =
+		i && i->id ? ikb_wire_xform_id_name(IKB_XF_INTEG, i->id) : NULL;
+	int n;
+
+	n = snprintf(buf, len, "%s", en ? en : "?");
+	if (e && e->key_bits && n >= 0 && (size_t)n < len)
+		n += snprintf(buf + n, len - (size_t)n, "_%u", e->key_bits);
+	if (i && i->id && n >= 0 && (size_t)n < len)
+		snprintf(buf + n, len - (size_t)n, "-%s", in ? in : "?");
+}
+
+static const char *kernel_alg(const struct child_sa *c)
+{
+	const struct ikb_sa *sa = c->sa_out_done ? &c->sa_out : &c->sa_in;
+
+	return sa->aead.name[0] ? sa->aead.name : sa->encr.name;
+}
+
+static void child_info(const struct ike_sa *sa, const struct child_sa *c,
+		       char *alg, size_t alg_len, struct ike_child_info *i)
+{
+	esp_alg(&c->prop, alg, alg_len);
+	*i = (struct ike_child_info){
+		.conn = sa->conn,
+		.ike_serial = sa->serial,
+		.spi_i = sa->spi_i,
+		.spi_r = sa->spi_r,
+		.local_id = sa->local_id.text,
+		.remote_id = sa->remote_id.text,
+		.reqid = c->reqid,
+		.mode = c->mode,
+		.alg = alg,
+		.kernel_alg = kernel_alg(c),
+		.created = c->created,
+		.in = c->sa_in_done ? &c->sa_in : NULL,
+		.out = c->sa_out_done ? &c->sa_out : NULL,
+	};
+}
+
+unsigned ike_engine_foreach_child(const struct ike_engine *e, const char *conn,
+				  ike_child_fn *fn, void *ctx)
+{
+	struct ike_child_info info;
+	char alg[128];
+	unsigned n = 0;
+
+	for (const struct ike_sa *sa = e->all; sa; sa = sa->next_all) {
+		if (conn && strcmp(sa->conn, conn) != 0)
+			continue;
+		for (const struct child_sa *c = sa->children; c; c = c->next) {
+			if (!c->sa_in_done && !c->sa_out_done)
+				continue;
+			if (fn) {
+				child_info(sa, c, alg, sizeof(alg), &info);
+				fn(ctx, &info);
+			}
+			n++;
+		}
+	}
+	return n;
+}

@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The engine says which Child SAs are installed and where (dst, SPI,
+ * protocol); the kernel backend says what they carried. One failed query
+ * becomes that entry's error, so that a vanished SA never hides the others.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <ikebana/kernel.h>
+#include <json-c/json.h>
+
+#include "ike/ike.h"
+#include "traffic.h"
+
+struct walk {
+	const struct ikb_kernel_ops *k;
+	void *kstate;
+	time_t now;
+	struct json_object *list;
+};
+
+static void put_str(struct json_object *o, const char *k, const char *v)
+{
+	json_object_object_add(o, k, json_object_new_string(v));
+}
+
+static void put_u64(struct json_object *o, const char *k, uint64_t v)
+{
+	json_object_object_add(o, k, json_object_new_uint64(v));
+}
+
+static void put_spi(struct json_object *o, const char *k,
+		    const struct ikb_sa *sa)
+{
+	char buf[16];
+
+	if (!sa) {
+		json_object_object_add(o, k, NULL);
+		return;
+	}
+	snprintf(buf, sizeof(buf), "%08" PRIx32, sa->spi);
+	put_str(o, k, buf);
+}
+
+/* The counters of one direction; *c is zeroed when there are none. */
+static struct json_object *dir_json(const struct walk *w,
+				    const struct ikb_sa *sa,
+				    struct ikb_sa_counters *c)
+{
+	struct ikb_error err = { "" };
+	struct json_object *o;
+	int rc;
+
+	*c = (struct ikb_sa_counters){ 0 };
+	if (!sa)
+		return NULL;
+	o = json_object_new_object();
+	if (!w->k)
+		rc = ikb_error_set(&err, ENOTSUP, "no kernel plugin is loaded");
+	else if (!w->k->sa_query)
+		rc = ikb_error_set(&err, ENOTSUP,
+				   "the kernel plugin cannot query SAs");
+	else
+		rc = w->k->sa_query(w->kstate, &sa->dst, sa->spi, sa->proto, c,
+				    &err);
+	if (rc) {
+		*c = (struct ikb_sa_counters){ 0 };
+		put_str(o, "error",
+			err.msg[0] ? err.msg : "the kernel query failed");
+		return o;
+	}
+	put_u64(o, "bytes", c->bytes);
+	put_u64(o, "packets", c->packets);
+	put_u64(o, "use_time", c->use_time);
+	put_u64(o, "replay_fail", c->replay_fail);
+	put_u64(o, "integrity_fail", c->integrity_fail);
+	return o;
+}
+
+/* Seconds since the later use of the two; null if neither was used. */
+static struct json_object *idle_json(time_t now,
+				     const struct ikb_sa_counters *in,
+				     const struct ikb_sa_counters *out)
+{
+	uint64_t last =
+		in->use_time > out->use_time ? in->use_time : out->use_time;
+
+	if (!last)
+		return NULL;
+	/* a clock stepped back since the last packet: not idle at all */
+	return json_object_new_int64(
+		(uint64_t)now > last ? (int64_t)((uint64_t)now - last) : 0);
+}
+
+static uint64_t add_time(const struct ike_child_info *c,
+			 const struct ikb_sa_counters *in,
+			 const struct ikb_sa_counters *out)
+{
+	if (in->add_time)
+		return in->add_time;
+	if (out->add_time)
+		return out->add_time;
+	return c->created > 0 ? (uint64_t)c->created : 0;
+}
+
+static void on_child(void *ctx, const struct ike_child_info *c)
+{
+	struct walk *w = ctx;
+	struct json_object *o = json_object_new_object();
+	struct ikb_sa_counters in, out;
+
+	put_str(o, "conn", c->conn);
+	put_u64(o, "ike_serial", c->ike_serial);
+	put_u64(o, "reqid", c->reqid);
+	put_str(o, "remote_id", c->remote_id);
+	put_str(o, "proto", "ESP");
+	put_str(o, "mode", c->mode == IKB_MODE_TUNNEL ? "tunnel" : "transport");
+	put_str(o, "alg", c->alg);
+	put_str(o, "kernel_alg", c->kernel_alg);
+	put_spi(o, "spi_in", c->in);
+	put_spi(o, "spi_out", c->out);
+	json_object_object_add(o, "in", dir_json(w, c->in, &in));
+	json_object_object_add(o, "out", dir_json(w, c->out, &out));
+	put_u64(o, "add_time", add_time(c, &in, &out));
+	json_object_object_add(o, "idle_s", idle_json(w->now, &in, &out));
+	json_object_array_add(w->list, o);
+}
+
+struct json_object *traffic_json(const struct ike_engine *e,
+				 const struct ikb_kernel_ops *k, void *kstate,
+				 const char *conn, time_t now)
+{
+	struct json_object *o = json_object_new_object();
+	struct walk w = { k, kstate, now, json_object_new_array() };
+
+	if (e)
+		ike_engine_foreach_child(e, conn, on_child, &w);
+	json_object_object_add(o, "child_sas", w.list);
+	return o;
+}

@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * `ikebana trafficstatus`: what each installed Child SA carried, from the
+ * kernel backend's counters of its inbound and outbound SA.
+ */
+#ifndef IKB_DAEMON_TRAFFIC_H
+#define IKB_DAEMON_TRAFFIC_H
+
+#include <time.h>
+
+struct ike_engine;
+struct ikb_kernel_ops;
+struct json_object;
+
+/*
+ * {"child_sas": [{conn, ike_serial, reqid, remote_id, proto, mode, alg,
+ * kernel_alg, spi_in, spi_out, add_time, in, out, idle_s}]} for the Child
+ * SAs of conn (NULL: of every conn). in and out are {bytes, packets,
+ * use_time, replay_fail, integrity_fail}, or {error} with the kernel's
+ * message when its query failed, or null when that direction is not
+ * installed. idle_s is now minus the latest use_time of the two, null if
+ * neither SA has carried a packet. k NULL: no kernel backend (each
+ * direction gets an error).
+ */
+struct json_object *traffic_json(const struct ike_engine *e,
+				 const struct ikb_kernel_ops *k, void *kstate,
+				 const char *conn, time_t now);
+
+#endif

@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The `up` requests that wait for their IKE SA. A conn has at most one
+ * IKE SA being initiated (ike_engine_up refuses a second), so the next
+ * outcome for a conn answers every request waiting on that conn.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <event2/event.h>
+#include <json-c/json.h>
+
+#include "control/proto.h"
+#include "control/server.h"
+#include "daemon.h"
+#include "ike/ike.h"
+#include "log.h"
+#include "up_wait.h"
+
+struct waiter {
+	struct waiter *next;
+	char conn[64];
+	unsigned secs;
+	struct ctl_client *client;
+	struct event *timer;
+};
+
+/* One daemon per process: its waiters. */
+static struct waiter *waiters;
+
+static void waiter_free(struct waiter *w)
+{
+	struct waiter **pp = &waiters;
+
+	while (*pp && *pp != w)
+		pp = &(*pp)->next;
+	if (*pp)
+		*pp = w->next;
+	if (w->timer)
+		event_free(w->timer);
+	free(w);
+}
+
+static void answer(struct waiter *w, struct json_object *resp)
+{
+	struct ctl_client *c = w->client;
+
+	waiter_free(w);
+	ctl_client_answer(c, resp);
+}
+
+/* The client went away, or the server closes. */
+static void on_gone(void *arg)
+{
+	waiter_free(arg);
+}
+
+static void on_timeout(evutil_socket_t fd, short what, void *arg)
+{
+	struct waiter *w = arg;
+
+	answer(w,
+	       ctl_response_error(
+		       "up: conn %.64s: no outcome within %u s; the exchange "
+		       "goes on (see ikebana status)",
+		       w->conn, w->secs));
+}
+
+static struct json_object *established(const struct ike_outcome *o)
+{
+	struct json_object *r = json_object_new_object();
+	char text[160];
+
+	snprintf(text, sizeof(text),
+		 "established: IKE SA #%lu, Child SA SPIs in %08x out %08x",
+		 o->serial, o->spi_in, o->spi_out);
+	json_object_object_add(r, "conn", json_object_new_string(o->conn));
+	json_object_object_add(r, "result", json_object_new_string(text));
+	json_object_object_add(r, "serial",
+			       json_object_new_int64((int64_t)o->serial));
+	return ctl_response_ok(r);
+}
+
+static struct json_object *failed(const struct ike_outcome *o)
+{
+	if (o->ike_up)
+		return ctl_response_error(
+			"up: conn %.64s: IKE SA #%lu established, but %s",
+			o->conn, o->serial, o->why ? o->why : "no Child SA");
+	return ctl_response_error("up: conn %.64s: IKE SA #%lu failed: %s",
+				  o->conn, o->serial,
+				  o->why ? o->why : "deleted");
+}
+
+static void on_outcome(void *ctx, const struct ike_outcome *o)
+{
+	struct waiter *w = waiters, *next;
+
+	for (; w; w = next) {
+		next = w->next;
+		if (!strcmp(w->conn, o->conn))
+			answer(w, o->rc ? failed(o) : established(o));
+	}
+}
+
+int up_wait(struct ikbd *d, const char *conn, unsigned secs)
+{
+	struct waiter *w = calloc(1, sizeof(*w));
+	struct timeval tv = { .tv_sec = secs > UP_WAIT_MAX_S ? UP_WAIT_MAX_S :
+							       secs };
+
+	if (w)
+		w->timer = evtimer_new(d->base, on_timeout, w);
+	if (!w || !w->timer ||
+	    !(w->client = ctl_server_defer(d->ctl, on_gone, w))) {
+		if (w && w->timer)
+			event_free(w->timer);
+		free(w);
+		return -1;
+	}
+	snprintf(w->conn, sizeof(w->conn), "%s", conn);
+	w->secs = (unsigned)tv.tv_sec;
+	w->next = waiters;
+	waiters = w;
+	ike_engine_on_outcome(d->engine, on_outcome, d);
+	evtimer_add(w->timer, &tv);
+	return 0;
+}
