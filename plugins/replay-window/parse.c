@@ -20,16 +20,19 @@ int rw_parse_window(const char *s, unsigned long limit, uint32_t *out)
 	return 0;
 }
 
+/*
+ * libreswan 4.10's esn= values, in any case; it refuses true, on and the
+ * other boolean spellings. The daemon's ESN offer (child_esn_offer) knows
+ * only these three too: anything else would quietly mean "no".
+ */
 int rw_parse_esn(const char *s, enum rw_esn *out)
 {
 	static const struct {
 		const char *name;
 		enum rw_esn v;
 	} names[] = {
-		{ "yes", RW_ESN_YES },	     { "no", RW_ESN_NO },
-		{ "true", RW_ESN_YES },	     { "false", RW_ESN_NO },
-		{ "on", RW_ESN_YES },	     { "off", RW_ESN_NO },
-		{ "y", RW_ESN_YES },	     { "n", RW_ESN_NO },
+		{ "yes", RW_ESN_YES },
+		{ "no", RW_ESN_NO },
 		{ "either", RW_ESN_EITHER },
 	};
 

@@ -2,7 +2,9 @@
 /*
  * replay-window: the anti-replay window and ESN. A wider window lets
  * parallel crypto (pcrypt, several SAs, NIC queues) deliver out of order
- * without drops; 0 disables anti-replay.
+ * without drops; 0 disables anti-replay. esn= shapes the ESN transforms
+ * the daemon offers and accepts (child_esn_offer); the SA's ESN flag is
+ * what was negotiated.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -39,7 +41,7 @@ IKB_PLUGIN_EXPORT const struct ikb_plugin ikb_plugin = {
 	IKB_PLUGIN_INIT,
 	.name = "replay-window",
 	.summary =
-		"replay-window= (0..2048, default 128) and esn=: sets each SA's anti-replay window and ESN flag",
+		"replay-window= (0..2048, default 128) and esn=: sets each SA's anti-replay window; ESN is negotiated (ESN transform) and never offered with window 0",
 	.keys = rw_keys,
 	.init = rw_init,
 	.fini = rw_fini,

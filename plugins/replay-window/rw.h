@@ -19,7 +19,7 @@ struct rw_state {
 
 /* Decimal digits only, 0..limit. */
 int rw_parse_window(const char *s, unsigned long limit, uint32_t *out);
-/* libreswan's yes/no spellings, plus either. */
+/* yes, no or either, in any case (libreswan's esn= values). */
 int rw_parse_esn(const char *s, enum rw_esn *out);
 
 int rw_check_conn(void *state, const struct ikb_section *conn,

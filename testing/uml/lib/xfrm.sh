@@ -4,7 +4,8 @@
 # sa_list HOST: for each SA in `ip -s xfrm state` of HOST, prints
 #   src=A dst=B spi=0x.. mode=transport alg=aes_gcm128 replay=2048 esn=1
 #   encap=none|espinudp bytes=N packets=N dir=in|out
-# alg uses libreswan's names (aes_gcm128, aes128-sha2_256, chacha20_poly1305).
+# alg uses libreswan's names (aes_gcm128, aes128-sha2_256, chacha20_poly1305,
+# null-aes_xcbc, 3des-sha1, aes_ctr256-sha1).
 # replay is the window the kernel enforces: the ESN context's replay_window
 # when there is one, else the legacy field (BASELINES 14). dir is in when dst
 # is one of HOST's addresses (listed by topology in $HOSTS/HOST/local).
@@ -34,8 +35,11 @@ sa_list() {
 	$1 == "enc" { n = keybits($4)
 		  if ($2 == "cbc(aes)") enc = "aes" n
 		  else if ($2 ~ /ctr\(aes\)/) enc = "aes_ctr" (n - 32)
+		  else if ($2 ~ /cipher_null/) enc = "null"
+		  else if ($2 ~ /des3_ede/) enc = "3des"
 		  else enc = $2 }
 	$1 == "auth-trunc" || $1 == "auth" { a = $2
+		  if (a == "xcbc(aes)") a = "aes_xcbc"
 		  sub(/^hmac\(/, "", a); sub(/\)$/, "", a)
 		  sub(/^sha256$/, "sha2_256", a); sub(/^sha384$/, "sha2_384", a)
 		  sub(/^sha512$/, "sha2_512", a); integ = a }
@@ -68,4 +72,28 @@ esp_inout() {
 esp_packets() {
 	sa_match "$@" | awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^packets=/) s += substr($i, 9) }
 		END { print s + 0 }'
+}
+
+# sa_replay HOST [SPI]: the replay state of each of HOST's SAs (of SPI
+# only, 0x...), one line each:
+#   spi=0x.. window=N bmp=M esn=0|1 replay=R outside=O failed=F packets=P
+# window and bmp (bitmap words) come from the SA's ESN replay context
+# (XFRMA_REPLAY_ESN_VAL) when it has one, else window is the legacy field
+# and bmp=0. replay, outside (older than the window) and failed (ICV) count
+# the packets the kernel dropped; packets counts those it accepted.
+sa_replay() {
+	ip -n "$1" -s xfrm state list ${2:+spi "$2"} | awk '
+	function flush() {
+		if (s != "") printf "spi=%s window=%d bmp=%d esn=%d replay=%d outside=%d failed=%d packets=%d\n",
+			s, w, b, e, r, o, f, p
+		s = ""; w = b = e = r = o = f = p = st = 0
+	}
+	/^src / { flush(); next }
+	$1 == "proto" { s = $4; sub(/\(.*/, "", s) }
+	$1 == "stats:" { st = 1; next }
+	st && $1 == "replay-window" { o = $2; r = $4; f = $6; next }
+	$1 == "replay-window" { w = $2; if (/flag.* esn/) e = 1 }
+	$1 == "replay_window" { w = $2; sub(",", "", w); b = $4 }
+	/^\t  [0-9]+\(bytes\), [0-9]+\(packets\)/ { p = $2; sub(/\(.*/, "", p) }
+	END { flush() }'
 }

@@ -6,7 +6,10 @@ set -u
 ikebana=$1
 root=$2
 status=0
-for f in "$root"/conf.d/ikebana.conf "$root"/conf.d/examples/*.conf; do
+# examples/*/ holds topical sets (tuning/, ...).
+for f in "$root"/conf.d/ikebana.conf "$root"/conf.d/examples/*.conf \
+	"$root"/conf.d/examples/*/*.conf; do
+	[ -e "$f" ] || continue
 	out=$("$ikebana" checkconfig "$f" 2>&1 >/dev/null)
 	rc=$?
 	if [ $rc -ne 0 ] || [ -n "$out" ]; then

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* replay-window: the values it accepts, and what child.tune does to an SA. */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -63,17 +64,24 @@ static void test_window_kernel_range_hint(void **state)
 		"expected an integer 0..2048, got '4096' (the kernel allows 4096, but ikebana caps the window at 2048 like libreswan)");
 }
 
+/*
+ * libreswan 4.10 takes yes, no and either in any case, and refuses the
+ * boolean spellings (true, on, y, ...) for esn=; so does the daemon's ESN
+ * offer, which must not be told "true" and offer no ESN.
+ */
 static void test_esn_values(void **state)
 {
-	static const char *const good[] = { "yes",   "no",  "either", "true",
-					    "false", "on",  "off",    "y",
-					    "n",     "YES", "Either" };
-	static const char *const bad[] = { "maybe", "1", "0", "", "yess" };
+	static const char *const good[] = { "yes", "no", "either",
+					    "YES", "No", "Either" };
+	static const char *const bad[] = { "maybe", "1",    "0",     "",
+					   "yess",  "true", "false", "on",
+					   "off",   "y",    "n" };
 
 	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
 		const char *kv[] = { "esn", good[i], NULL };
 
 		assert_int_equal(fake_check_conn(&fx, kv), 0);
+		assert_int_equal(fake_nmsgs, 0);
 	}
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		const char *kv[] = { "esn", bad[i], NULL };
@@ -83,6 +91,7 @@ static void test_esn_values(void **state)
 			 "expected yes, no or either, got '%s'", bad[i]);
 		assert_int_equal(fake_check_conn(&fx, kv), -1);
 		assert_int_equal(fake_count(IKB_SEV_ERROR, want), 1);
+		assert_string_equal(fake_msgs[0].key, "esn");
 	}
 }
 
@@ -107,60 +116,102 @@ static void test_esn_without_window_warns(void **state)
 struct tune_case {
 	const char *window, *esn; /* NULL: not set */
 	enum ikb_dir dir;
-	bool esn_in; /* what negotiation put in the SA */
+	bool esn_in; /* what the ESN transform negotiated */
 	uint32_t want_window;
 	bool want_esn;
 };
 
+/* tune one SA of a conn with these keys; returns tune's status */
+static int tune(const struct tune_case *c, struct ikb_sa *sa,
+		struct ikb_error *err)
+{
+	const char *kv[5] = { NULL };
+	struct ikb_section s;
+	int n = 0, rc;
+
+	if (c->window) {
+		kv[n++] = "replay-window";
+		kv[n++] = c->window;
+	}
+	if (c->esn) {
+		kv[n++] = "esn";
+		kv[n++] = c->esn;
+	}
+	*sa = (struct ikb_sa){ .dir = c->dir,
+			       .esn = c->esn_in,
+			       .replay_window = 77 };
+	fake_conn(&s, "c", kv);
+	rc = fx.p->child->tune(fx.st, &s, sa, err);
+	fake_section_free(&s);
+	return rc;
+}
+
 static void test_tune_table(void **state)
 {
 	static const struct tune_case cases[] = {
-		/* libreswan's default window, negotiation decides ESN */
+		/* libreswan's default window */
 		{ NULL, NULL, IKB_DIR_IN, false, 128, false },
 		{ NULL, NULL, IKB_DIR_IN, true, 128, true },
 		{ "2048", NULL, IKB_DIR_IN, false, 2048, false },
-		{ "32", "yes", IKB_DIR_IN, false, 32, true },
-		{ "32", "no", IKB_DIR_IN, true, 32, false },
+		{ "0064", NULL, IKB_DIR_IN, false, 64, false },
+		{ "32", "yes", IKB_DIR_IN, true, 32, true },
 		{ "32", "either", IKB_DIR_IN, true, 32, true },
-		/* window 0: no anti-replay, so no ESN */
-		{ "0", NULL, IKB_DIR_IN, true, 0, false },
-		{ "0", "yes", IKB_DIR_IN, true, 0, false },
-		{ "0", "yes", IKB_DIR_OUT, true, 0, false },
+		{ "32", "either", IKB_DIR_IN, false, 32, false },
+		/*
+		 * The ESN flag is what was negotiated, whatever esn= says: a
+		 * flag that differs from the peer's fails every packet's ICV.
+		 */
+		{ "32", "yes", IKB_DIR_IN, false, 32, false },
+		{ "32", "no", IKB_DIR_IN, true, 32, true },
+		/* window 0: no anti-replay (ESN was not offered) */
+		{ "0", NULL, IKB_DIR_IN, false, 0, false },
+		{ "0", "yes", IKB_DIR_IN, false, 0, false },
+		{ "0", "yes", IKB_DIR_OUT, false, 0, false },
 		/* outbound checks no replays: window 0 unless ESN */
 		{ NULL, NULL, IKB_DIR_OUT, false, 0, false },
-		{ "1024", "no", IKB_DIR_OUT, true, 0, false },
-		{ "1024", "yes", IKB_DIR_OUT, false, 1024, true },
+		{ "2048", NULL, IKB_DIR_OUT, false, 0, false },
+		{ "1024", "no", IKB_DIR_OUT, false, 0, false },
+		{ "1024", "yes", IKB_DIR_OUT, true, 1024, true },
 		{ NULL, "either", IKB_DIR_OUT, true, 128, true },
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		const struct tune_case *c = &cases[i];
-		const char *kv[5] = { NULL };
-		struct ikb_sa sa = { .dir = c->dir,
-				     .esn = c->esn_in,
-				     .replay_window = 77 };
 		struct ikb_error err = { { 0 } };
-		struct ikb_section s;
-		int n = 0;
+		struct ikb_sa sa;
 
-		if (c->window) {
-			kv[n++] = "replay-window";
-			kv[n++] = c->window;
-		}
-		if (c->esn) {
-			kv[n++] = "esn";
-			kv[n++] = c->esn;
-		}
-		fake_conn(&s, "c", kv);
-		assert_int_equal(fx.p->child->tune(fx.st, &s, &sa, &err), 0);
-		fake_section_free(&s);
+		assert_int_equal(tune(c, &sa, &err), 0);
 		if (sa.replay_window != c->want_window || sa.esn != c->want_esn)
 			fail_msg(
-				"case %zu: window=%s esn=%s dir=%d: got window %u esn %d, want %u %d",
+				"case %zu: window=%s esn=%s dir=%d esn_in=%d: got window %u esn %d, want %u %d",
 				i, c->window ? c->window : "-",
-				c->esn ? c->esn : "-", (int)c->dir,
+				c->esn ? c->esn : "-", (int)c->dir, c->esn_in,
 				sa.replay_window, sa.esn, c->want_window,
 				c->want_esn);
+	}
+}
+
+/*
+ * ESN negotiated on a conn with window 0 (an esp= that lists esn): the
+ * kernel refuses that, and dropping the flag would break the SA silently.
+ */
+static void test_tune_refuses_esn_without_window(void **state)
+{
+	static const struct tune_case cases[] = {
+		{ "0", NULL, IKB_DIR_IN, true, 0, true },
+		{ "0", "yes", IKB_DIR_OUT, true, 0, true },
+		{ "0", "no", IKB_DIR_IN, true, 0, true },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct ikb_error err = { { 0 } };
+		struct ikb_sa sa;
+
+		assert_int_equal(tune(&cases[i], &sa, &err), -EINVAL);
+		assert_non_null(strstr(
+			err.msg,
+			"ESN was negotiated, but replay-window=0: the kernel refuses ESN without a replay window"));
+		assert_true(sa.esn);
 	}
 }
 
@@ -173,6 +224,7 @@ int main(void)
 		cmocka_unit_test(test_esn_values),
 		cmocka_unit_test(test_esn_without_window_warns),
 		cmocka_unit_test(test_tune_table),
+		cmocka_unit_test(test_tune_refuses_esn_without_window),
 	};
 
 	return cmocka_run_group_tests_name("replay-window", tests, setup,
