@@ -347,8 +347,9 @@ int child_esn_offer(const struct ikb_section *conn, struct ikb_proposal_list *l)
 	bool no = !esn || strcasecmp(esn->value, "yes");
 	int rc = 0;
 
-	/* the kernel refuses ESN without a replay window */
-	if (w && strtoul(w->value, NULL, 0) == 0)
+	/* the kernel refuses ESN without a replay window; base 10 as the
+	 * replay-window plugin parses it ("08" is 8, not 0) */
+	if (w && strtoul(w->value, NULL, 10) == 0)
 		yes = false, no = true;
 	for (unsigned i = 0; !rc && i < l->n; i++) {
 		if (prop_xf(&l->p[i], IKB_XF_ESN))
