@@ -1,10 +1,10 @@
 #!/bin/sh
 # The demo, inside UML (started by testing/demo): west and east on one link,
 # ikebanad on each with the default plugins (kernel-xfrm), west initiates,
-# the same SPIs and keys must be in both kernels, a ping must go through
-# ESP (the SA counters grow) with nothing but ESP on the wire, and then what
-# `ikebana status` says on both: the IKE SA and the Child SA, with mirrored
-# SPIs.
+# the same SPIs and keys must be in both kernels, ping and iperf3 must go
+# through ESP (the SA counters grow) with nothing but ESP on the wire, and
+# then what `ikebana status` and `ikebana trafficstatus` say on both: the
+# IKE SA and the Child SA with mirrored SPIs, and the traffic each carried.
 # shellcheck source=/dev/null # the helpers are checked on their own
 . "$IKB_UML/lib/all.sh"
 . "$IKB_UML/../scenarios/ikebana-lib/cases.sh"
@@ -17,11 +17,17 @@ ikb_case ikebana initiator kernel-xfrm
 capture_start west:eth0 east:eth0
 expect_esp_grows west ping_ok west east
 expect_esp_grows east ping_ok east west
+# iperf3 through the tunnel, both ways (a byte count: see iperf_ok).
+expect_esp_grows west iperf_ok west east 8M
+expect_esp_grows east iperf_ok east west 8M
 expect_only_esp west:eth0 east:eth0
 for h in west east; do
 	echo
 	echo "=== $h: ikebana --rundir $HOSTS/$h/run status"
 	ikebana_status "$h" || fail "ikebana status on $h failed"
+	echo "=== $h: ikebana --rundir $HOSTS/$h/run trafficstatus"
+	t 20 "$IKB_CLI" --rundir "$HOSTS/$h/run" trafficstatus ||
+		fail "ikebana trafficstatus on $h failed"
 done
 for h in west east; do
 	echo "=== $h: ip xfrm state / policy"
