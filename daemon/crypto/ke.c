@@ -115,6 +115,7 @@ static int keygen(struct ke *ke, struct crypto_err *err)
 	void *params = &ke->params_item;
 	SECKEYPublicKey *pub = NULL;
 	PK11SlotInfo *slot;
+	PK11AttrFlags attrs;
 	const SECItem *v;
 	int rc;
 
@@ -126,9 +127,18 @@ static int keygen(struct ke *ke, struct crypto_err *err)
 	if (!slot)
 		return crypto_fail_nss(err, -ENOTSUP, "KE %s: no NSS slot",
 				       d->name);
-	ke->priv =
-		PK11_GenerateKeyPair(slot, mech, params, &pub, PR_FALSE,
-				     PK11_IsFIPS() ? PR_TRUE : PR_FALSE, NULL);
+	/*
+	 * A derive-only session key: without CKF_SIGN softoken skips the
+	 * sign/verify half of its pairwise consistency check, which made
+	 * ECP key generation about 30% slower (ke_rate_bench). FIPS wants
+	 * the private key sensitive, as PK11_GenerateKeyPair() did.
+	 */
+	attrs = PK11_ATTR_SESSION |
+		(PK11_IsFIPS() ? PK11_ATTR_SENSITIVE | PK11_ATTR_PRIVATE :
+				 PK11_ATTR_INSENSITIVE | PK11_ATTR_PUBLIC);
+	ke->priv = PK11_GenerateKeyPairWithOpFlags(slot, mech, params, &pub,
+						   attrs, CKF_DERIVE,
+						   CKF_DERIVE | CKF_SIGN, NULL);
 	PK11_FreeSlot(slot);
 	if (!ke->priv || !pub) {
 		SECKEY_DestroyPublicKey(pub);
