@@ -70,6 +70,15 @@ _ls_add() {
 # Writes ipsec.d/conns/NAME.conf from the peer variables and loads it.
 libreswan_conn() {
 	libreswan_start "$p_host"
+	libreswan_write_conn
+	_ls_add "$p_host" "$_f" || return
+	[ "$p_role" != initiator ] || initiate "$p_host" "$p_name"
+}
+
+# libreswan_write_conn: only writes ipsec.d/conns/NAME.conf (its path in
+# _f) and the secret, so that many conns cost one _ls_add of a file that
+# holds them all.
+libreswan_write_conn() {
 	_f=$HOSTS/$p_host/etc/ipsec.d/conns/$p_name.conf
 	_right=$p_raddr
 	[ -n "$p_nat" ] && _right=%any
@@ -79,15 +88,15 @@ libreswan_conn() {
 		echo "	leftupdown=%disabled"
 	} >"$_f"
 	_peer_psk_line >>"$HOSTS/$p_host/etc/ipsec.secrets"
-	_ls_add "$p_host" "$_f" || return
-	[ "$p_role" != initiator ] || initiate "$p_host" "$p_name"
 }
 
 # The conn keys ikebana shares with libreswan. updown is disabled: in UML
-# its forks dominate SA setup and cause retransmits (BASELINES 11).
+# its forks dominate SA setup and cause retransmits (BASELINES 11). auto is
+# add unless p_auto says otherwise (start: many conns initiated by loading
+# them, without one command each).
 _ipsec_conf_body() {
 	printf '\t%s\n' "left=$p_local" "leftid=$p_lid" "right=$1" "rightid=$p_rid" \
-		"authby=secret" "type=$p_mode" "ike=$p_ike" "esp=$p_esp" "auto=add"
+		"authby=secret" "type=$p_mode" "ike=$p_ike" "esp=$p_esp" "auto=${p_auto:-add}"
 	[ -z "$p_replay" ] || printf '\treplay-window=%s\n' "$p_replay"
 	[ -z "$p_esn" ] || printf '\tesn=%s\n' "$p_esn"
 }

@@ -54,28 +54,72 @@ strongswan_start() {
 	log "charon running on $1"
 }
 
-# _ss_prop esp|ike PROPOSAL: libreswan's proposal syntax to strongSwan's.
+# _ss_prop esp|ike PROPOSAL...: libreswan's proposal syntax to strongSwan's,
+# one line per PROPOSAL. "null" is the null cipher (ENCR_NULL, ESP only),
+# except after an AEAD, where libreswan's "-null" says "no integrity"
+# (aes_gcm128-null); 3des, aes128 and aes256 are the same words in both.
 _ss_prop() {
-	echo "$2" | tr '-' '\n' | awk -v kind="$1" -v esn="$p_esn" '
-	NR == 1 && /gcm|chacha/ { aead = 1 }
-	/^aes_gcm(128)?$/ { o = o "-aes128gcm16"; next }
-	/^aes_gcm256$/ { o = o "-aes256gcm16"; next }
-	/^aes_gcm192$/ { o = o "-aes192gcm16"; next }
-	/^chacha20_poly1305$/ { o = o "-chacha20poly1305"; next }
-	/^aes$/ { o = o "-aes128"; next }
-	/^sha2_(256|384|512)$/ { b = substr($0, 6); o = o "-" (kind == "ike" && aead ? "prf" : "") "sha" b; next }
-	/^sha1?$/ { o = o "-" (kind == "ike" && aead ? "prf" : "") "sha1"; next }
-	/^dh14$/ { o = o "-modp2048"; next }
-	/^dh15$/ { o = o "-modp3072"; next }
-	/^dh16$/ { o = o "-modp4096"; next }
-	/^dh19$/ { o = o "-ecp256"; next }
-	/^dh20$/ { o = o "-ecp384"; next }
-	/^dh21$/ { o = o "-ecp521"; next }
-	/^dh31$/ { o = o "-curve25519"; next }
-	{ o = o "-" $0 }
-	END { if (kind == "esp" && esn == "yes") o = o "-esn"
-	      if (kind == "esp" && esn == "no") o = o "-noesn"
-	      print substr(o, 2) }'
+	_sk=$1
+	shift
+	printf '%s\n' "$@" | awk -v kind="$_sk" -v esn="$p_esn" '
+	function word(w) {
+		if (w ~ /^aes_gcm(128)?$/) return "aes128gcm16"
+		if (w ~ /^aes_gcm(192|256)$/) return "aes" substr(w, 8) "gcm16"
+		if (w == "chacha20_poly1305") return "chacha20poly1305"
+		if (w == "aes") return "aes128"
+		if (w ~ /^aes_ctr(128)?$/) return "aes128ctr"
+		if (w ~ /^aes_ctr(192|256)$/) return "aes" substr(w, 8) "ctr"
+		if (w == "null") return aead ? "" : "null"
+		if (w == "aes_xcbc") return prf "aesxcbc"
+		if (w ~ /^sha2_(256|384|512)$/) return prf "sha" substr(w, 6)
+		if (w ~ /^sha1?$/) return prf "sha1"
+		if (w ~ /^dh(14|15|16)$/) return "modp" (w == "dh14" ? 2048 : w == "dh15" ? 3072 : 4096)
+		if (w ~ /^dh(19|20|21)$/) return "ecp" (w == "dh19" ? 256 : w == "dh20" ? 384 : 521)
+		if (w == "dh31") return "curve25519"
+		return w
+	}
+	{
+		n = split($0, t, "-")
+		aead = t[1] ~ /gcm|chacha/
+		prf = kind == "ike" && aead ? "prf" : ""
+		o = ""
+		for (i = 1; i <= n; i++) if ((w = word(t[i])) != "") o = o "-" w
+		if (kind == "esp" && esn == "yes") o = o "-esn"
+		if (kind == "esp" && esn == "no") o = o "-noesn"
+		print substr(o, 2)
+	}'
+}
+
+# _ss_propv esp|ike PROPOSAL: sets _ss_p to _ss_prop's answer, from a cache
+# that _ss_prop_cache fills for many proposals with one awk (a process costs
+# ~0.1 s in UML, more when it is busy).
+_ss_propv() {
+	_sck="
+$1:$p_esn:$2="
+	case ${_ss_cache:-} in
+	*"$_sck"*) ;;
+	*) _ss_prop_cache "$1" "$2" ;;
+	esac
+	_ss_p=${_ss_cache#*"$_sck"}
+	_ss_p=${_ss_p%%"
+"*}
+}
+
+# strongswan_prop_cache esp|ike PROPOSAL...: translates them all at once.
+strongswan_prop_cache() { _ss_prop_cache "$@"; }
+_ss_prop_cache() {
+	_sk=$1
+	shift
+	_ss_out=$(_ss_prop "$_sk" "$@")
+	for _sp; do
+		_ss_cache="${_ss_cache:-}
+$_sk:$p_esn:$_sp=${_ss_out%%"
+"*}"
+		_ss_out=${_ss_out#*"
+"}
+	done
+	_ss_cache="$_ss_cache
+"
 }
 
 # Writes conf.d/NAME.conf from the peer variables (see peer.sh) and loads it.
@@ -83,6 +127,25 @@ _ss_prop() {
 # a swanctl call costs ~1 s in UML.
 strongswan_conn() {
 	strongswan_start "$p_host"
+	strongswan_write_conn
+	strongswan_load "$p_host"
+}
+
+# strongswan_load HOST: loads every conn written so far (new ones with
+# start_action = start initiate; unchanged ones are left alone).
+strongswan_load() {
+	_ss_swanctl "$1" --load-all --file "$HOSTS/$1/etc/swanctl/swanctl.conf"
+}
+
+# strongswan_write_conn: only writes conf.d/NAME.conf (charon started), so
+# that many conns cost one strongswan_load.
+strongswan_write_conn() {
+	_ss_propv ike "$p_ike"
+	_ss_ike=$_ss_p
+	_ss_propv esp "$p_esp"
+	_ss_esp=$_ss_p
+	_ss_start=none
+	[ "$p_role" = initiator ] && _ss_start=start
 	_raddrs=$p_raddr
 	[ -n "$p_nat" ] && _raddrs=%any
 	cat >"$HOSTS/$p_host/etc/swanctl/conf.d/$p_name.conf" <<-CONF
@@ -91,7 +154,7 @@ strongswan_conn() {
 			version = 2
 			local_addrs = $p_local
 			remote_addrs = $_raddrs
-			proposals = $(_ss_prop ike "$p_ike")
+			proposals = $_ss_ike
 			local {
 				auth = psk
 				id = $p_lid
@@ -103,9 +166,9 @@ strongswan_conn() {
 			children {
 				$p_name {
 					mode = $p_mode
-					esp_proposals = $(_ss_prop esp "$p_esp")
+					esp_proposals = $_ss_esp
 					${p_replay:+replay_window = $p_replay}
-					start_action = $( [ "$p_role" = initiator ] && echo start || echo none)
+					start_action = $_ss_start
 				}
 			}
 		}
@@ -118,7 +181,6 @@ strongswan_conn() {
 		}
 	}
 	CONF
-	_ss_swanctl "$p_host" --load-all --file "$HOSTS/$p_host/etc/swanctl/swanctl.conf"
 }
 
 # Scenario-supplied confs: $SCENARIO_DIR/HOST/swanctl.conf.
