@@ -51,6 +51,7 @@ int child_plan(struct ike_sa *sa, const struct conn_view *v,
 	ts_from_conn(v, &plan->c[0].ts);
 	plan->c[0].cpu = -1;
 	plan->n = 1;
+	plan->left_is_local = v->left_is_local;
 	rc = plugin_set_child_plan(engine_plugins(sa->e), v->s, plan, err);
 	if (!rc && plan->n == 0) {
 		snprintf(err->msg, sizeof(err->msg), "the plan is empty");
@@ -94,9 +95,15 @@ int child_pick_ts(struct ike_sa *sa, const struct conn_view *v,
 
 	if (rc)
 		return rc;
+	/*
+	 * First an entry that takes the peer's TS as offered, then the
+	 * first that meets them: a request for one entry must not be
+	 * narrowed to an earlier one that overlaps it (%any after tcp/5201).
+	 */
 	rc = -1;
-	for (unsigned i = 0; rc && i < plan->n; i++)
-		rc = ts_select(&plan->c[i].ts, tsr, tsi, false, out);
+	for (int strict = 1; rc && strict >= 0; strict--)
+		for (unsigned i = 0; rc && i < plan->n; i++)
+			rc = ts_select(&plan->c[i].ts, tsr, tsi, strict, out);
 	free(plan);
 	return rc;
 }

@@ -117,9 +117,11 @@ static void policy(const struct ike_sa *ike, const struct child_sa *c,
 	else
 		swap_sel(&c->ts, &p->sel);
 	p->dir = dir;
-	/* more specific selectors first, as the kernel has no LPM here */
-	p->priority =
-		2000u - c->ts.src_plen - c->ts.dst_plen - (c->ts.proto ? 1 : 0);
+	/* more specific selectors first, as the kernel has no LPM here:
+	 * a port beats its protocol alone, which beats any protocol */
+	p->priority = 2000u - c->ts.src_plen - c->ts.dst_plen -
+		      (c->ts.proto ? 1 : 0) - (c->ts.sport ? 1 : 0) -
+		      (c->ts.dport ? 1 : 0);
 	p->mode = c->mode;
 	p->tmpl_src = out ? ike->path.local : ike->path.remote;
 	p->tmpl_dst = out ? ike->path.remote : ike->path.local;

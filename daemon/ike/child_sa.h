@@ -127,7 +127,10 @@ int child_esp_list(struct ike_sa *sa, const struct ikb_section *conn,
 /* The conn's Child SA plan (child.plan hook); caller frees *out. */
 int child_plan(struct ike_sa *sa, const struct conn_view *v,
 	       struct ikb_child_plan **out, struct ikb_error *err);
-/* Responder: the first plan entry the peer's TS meet, narrowed. */
+/*
+ * Responder: the plan entry that takes the peer's TS as offered, else the
+ * first they meet, narrowed.
+ */
 int child_pick_ts(struct ike_sa *sa, const struct conn_view *v,
 		  const struct ikb_wire_ts_pld *tsi,
 		  const struct ikb_wire_ts_pld *tsr, struct ikb_selector *out,

@@ -131,6 +131,7 @@ int conn_view_init(const struct ikb_section *s, bool left_is_local,
 	int rc;
 
 	v->s = s;
+	v->left_is_local = left_is_local;
 	rc = parse_end(s, left_is_local ? "left" : "right", &v->local, err);
 	if (!rc)
 		rc = parse_end(s, left_is_local ? "right" : "left", &v->remote,

@@ -60,6 +60,7 @@ struct conn_view {
 	const struct ikb_section *s;
 	struct conn_end local, remote;
 	enum ikb_mode mode;
+	bool left_is_local;
 };
 
 /* conn.c */

@@ -16,6 +16,13 @@ struct ikb_child_spec {
 
 struct ikb_child_plan {
 	unsigned n;
+	/*
+	 * Set by the core: whether this host is the conn's left side. A
+	 * plugin that reads left... and right... keys maps them to src
+	 * (local) and dst (remote) by it: the same conn is read by both
+	 * ends, and on one of them right is local.
+	 */
+	bool left_is_local;
 	struct ikb_child_spec c[IKB_CHILD_PLAN_MAX];
 };
 

@@ -16,7 +16,12 @@
 #include <ikebana/proposals.h>
 #include <ikebana/types.h>
 
-#define IKB_PLUGIN_ABI 1
+/*
+ * 2: struct ikb_child_plan gained left_is_local (which protoports list is
+ * this host's); struct ikb_sa gained pcrypt_fallback and offload_fallback,
+ * which sa_add and sa_update write back (their ikb_sa is no longer const).
+ */
+#define IKB_PLUGIN_ABI 2
 #define IKB_PLUGIN_SYMBOL "ikb_plugin"
 
 enum ikb_key_scope { IKB_KEY_CONN = 1, IKB_KEY_SETUP = 2 };

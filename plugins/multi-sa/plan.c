@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * One Child SA per protoports entry: each is the core's c[0] narrowed to
- * that protocol and port. clones= is validated but not yet planned: per-CPU
- * SAs (RFC 9611) come with the ACQUIRE handling that creates them.
+ * that protocol and port, leftprotoports' port on the left side's end of
+ * the selector (src where this host is left, dst where it is right).
+ * clones= is validated but not yet planned: per-CPU SAs (RFC 9611) come
+ * with the ACQUIRE handling that creates them.
  */
 #include <errno.h>
 
@@ -39,6 +41,7 @@ int ms_plan(void *state, const struct ikb_section *conn,
 {
 	const struct ms_state *st = state;
 	struct ms_pp_list l, r;
+	struct ikb_child_spec base;
 	bool has_l, has_r;
 	unsigned n;
 	int rc;
@@ -54,10 +57,21 @@ int ms_plan(void *state, const struct ikb_section *conn,
 			err, EINVAL,
 			"leftprotoports has %u entries, rightprotoports %u",
 			l.n, r.n);
+	base = plan->c[0];
 	for (unsigned i = 0; i < n; i++) {
-		plan->c[i] = plan->c[0];
-		narrow(&plan->c[i], has_l ? &l.e[i] : NULL,
-		       has_r ? &r.e[i] : NULL);
+		const struct ms_pp *le = has_l ? &l.e[i] : NULL;
+		const struct ms_pp *re = has_r ? &r.e[i] : NULL;
+
+		/*
+		 * Each entry narrows the core's selector, not the entry
+		 * before it (c[0] is narrowed first); src is this host's
+		 * side: right's list, where right is us.
+		 */
+		plan->c[i] = base;
+		if (plan->left_is_local)
+			narrow(&plan->c[i], le, re);
+		else
+			narrow(&plan->c[i], re, le);
 	}
 	plan->n = n;
 	return 0;

@@ -5,6 +5,7 @@
  * AUTHENTICATION_FAILED.
  */
 #include <errno.h>
+#include <netinet/in.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -79,6 +80,110 @@ static void test_protoports(void **state)
 	assert_int_equal(__builtin_popcount(ports), 4);
 	assert_true(log_has("CREATE_CHILD_SA: Child SA of the plan (PFS)"));
 	assert_int_equal(ike_sa_count(n, WEST, "established"), 1);
+	net_free(n);
+}
+
+static bool two_up(struct net *n);
+
+/*
+ * Whether who's kernel holds, for each of the ports, one Child SA that
+ * protects traffic to that port on east (192.0.2.2, the conn's right):
+ * east's port, the other end's any port, tcp.
+ */
+static void assert_east_ports(struct net *n, int who, const uint16_t *ports,
+			      unsigned nports)
+{
+	struct kdump d;
+	unsigned seen = 0;
+
+	kernel_dump(n, who, &d);
+	assert_int_equal(d.nsa, 2 * nports);
+	for (unsigned i = 0; i < d.nsa; i++) {
+		const struct ikb_selector *s = &d.sa[i].sel;
+		/* east's side is dst of west's outbound and east's inbound */
+		bool east_dst = (who == WEST) == (d.sa[i].dir == IKB_DIR_OUT);
+		uint16_t east_port = east_dst ? s->dport : s->sport;
+		uint16_t west_port = east_dst ? s->sport : s->dport;
+
+		assert_int_equal(s->proto, IPPROTO_TCP);
+		assert_int_equal(west_port, 0);
+		for (unsigned j = 0; j < nports; j++)
+			if (east_port == ports[j])
+				seen |= 1u << j;
+	}
+	assert_int_equal(seen, (1u << nports) - 1);
+}
+
+/*
+ * rightprotoports= alone, the same conn on both ends: right is east's
+ * side whichever end reads it and whichever initiates, so every Child SA
+ * is "any port on west to this port on east", never the port on west.
+ */
+static void test_protoports_right_only(void **state)
+{
+	static const uint16_t ports[] = { 5201, 5202 };
+
+	for (int who = WEST; who <= EAST; who++) {
+		struct net *n = net_new("\ttype=transport\n"
+					"\trightprotoports=tcp/5201,tcp/5202\n",
+					NULL, NULL, NULL, NULL);
+		struct ikb_error err = { "" };
+
+		assert_int_equal(ike_engine_up(n->p[who].e, "test", &err), 0);
+		assert_true(net_run(n, two_up, 10000));
+		assert_east_ports(n, WEST, ports, 2);
+		assert_east_ports(n, EAST, ports, 2);
+		net_free(n);
+	}
+}
+
+static bool three_up(struct net *n)
+{
+	return child_count(n, WEST) == 3 && child_count(n, EAST) == 3;
+}
+
+/* 0: a port, 1: its protocol alone, 2: any protocol. */
+static unsigned rank(const struct ikb_selector *s)
+{
+	return !s->proto ? 2 : !s->sport && !s->dport ? 1 : 0;
+}
+
+/*
+ * Entries that overlap, each less specific than the one before, %any
+ * last to carry the rest: the responder gives each request the entry
+ * that matches it as offered (not an earlier one narrowed), and the more
+ * specific policies take precedence (a lower priority value).
+ */
+static void test_protoports_rest(void **state)
+{
+	struct net *n = net_new("\ttype=transport\n"
+				"\trightprotoports=tcp/5201,tcp,%any\n",
+				NULL, NULL, NULL, NULL);
+	struct ikb_error err = { "" };
+	uint32_t prio[3] = { 0 };
+	struct kdump d;
+
+	assert_int_equal(ike_engine_up(n->p[WEST].e, "test", &err), 0);
+	assert_true(net_run(n, three_up, 10000));
+	for (int who = WEST; who <= EAST; who++) {
+		unsigned seen[3] = { 0 };
+
+		kernel_dump(n, who, &d);
+		assert_int_equal(d.nsa, 6);
+		for (unsigned i = 0; i < d.nsa; i++) {
+			const struct ikb_selector *s = &d.sa[i].sel;
+
+			assert_true(rank(s) || s->sport + s->dport == 5201);
+			seen[rank(s)]++;
+		}
+		for (unsigned r = 0; r < 3; r++)
+			assert_int_equal(seen[r], 2);
+	}
+	kernel_dump(n, WEST, &d);
+	for (unsigned i = 0; i < d.npol; i++)
+		if (d.pol[i].dir == IKB_DIR_OUT)
+			prio[rank(&d.pol[i].sel)] = d.pol[i].priority;
+	assert_true(prio[0] && prio[0] < prio[1] && prio[1] < prio[2]);
 	net_free(n);
 }
 
@@ -283,6 +388,9 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(test_protoports, net_cleanup),
+		cmocka_unit_test_teardown(test_protoports_right_only,
+					  net_cleanup),
+		cmocka_unit_test_teardown(test_protoports_rest, net_cleanup),
 		cmocka_unit_test_teardown(test_pfs, net_cleanup),
 		cmocka_unit_test_teardown(test_down_either, net_cleanup),
 		cmocka_unit_test_teardown(test_delete_child, net_cleanup),

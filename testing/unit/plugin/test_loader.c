@@ -134,8 +134,8 @@ static void test_abi_mismatch(void **state)
 	assert_null(ps);
 	snprintf(
 		want, sizeof(want),
-		"plugin bad-abi (%s/bad-abi.so): ABI version 999, ikebanad expects 1",
-		TEST_MODDIR);
+		"plugin bad-abi (%s/bad-abi.so): ABI version 999, ikebanad expects %d",
+		TEST_MODDIR, IKB_PLUGIN_ABI);
 	only_error(want);
 }
 
@@ -147,8 +147,8 @@ static void test_bad_descriptors(void **state)
 	assert_int_equal(load(&ps, "bad-size", TEST_MODDIR), -1);
 	snprintf(
 		want, sizeof(want),
-		"plugin bad-size (%s/bad-size.so): descriptor is 8 bytes, ikebanad expects %zu for ABI 1",
-		TEST_MODDIR, sizeof(struct ikb_plugin));
+		"plugin bad-size (%s/bad-size.so): descriptor is 8 bytes, ikebanad expects %zu for ABI %d",
+		TEST_MODDIR, sizeof(struct ikb_plugin), IKB_PLUGIN_ABI);
 	only_error(want);
 
 	assert_int_equal(load(&ps, "misnamed", TEST_MODDIR), -1);
@@ -251,17 +251,23 @@ static void test_names(void **state)
 	plugin_set_free(ps);
 }
 
+/* The ABI number as text, for the modules' "init abi N" lines. */
+#define ABI_TEXT(n) #n
+#define ABI_NUM(n) ABI_TEXT(n)
+#define ABI ABI_NUM(IKB_PLUGIN_ABI)
+
 static void test_init_order_and_fini(void **state)
 {
 	struct plugin_set *ps;
 
 	assert_int_equal(load(&ps, "trace-a trace-b", TEST_MODDIR), 0);
-	assert_string_equal(fake_log,
-			    "trace-a: init abi 1\ntrace-b: init abi 1\n");
+	assert_string_equal(fake_log, "trace-a: init abi " ABI
+				      "\ntrace-b: init abi " ABI "\n");
 	plugin_set_free(ps);
 	assert_string_equal(
-		fake_log, "trace-a: init abi 1\ntrace-b: init abi 1\n"
-			  "trace-b: fini own state\ntrace-a: fini own state\n");
+		fake_log,
+		"trace-a: init abi " ABI "\ntrace-b: init abi " ABI
+		"\ntrace-b: fini own state\ntrace-a: fini own state\n");
 }
 
 static void test_init_failure(void **state)
@@ -272,9 +278,9 @@ static void test_init_failure(void **state)
 			 -1);
 	only_error("plugin init-fail: init failed: Operation not permitted");
 	/* trace-a was initialised, so it is finalised; trace-b never ran. */
-	assert_string_equal(fake_log,
-			    "trace-a: init abi 1\ninit-fail: init abi 1\n"
-			    "trace-a: fini own state\n");
+	assert_string_equal(fake_log, "trace-a: init abi " ABI
+				      "\ninit-fail: init abi " ABI
+				      "\ntrace-a: fini own state\n");
 }
 
 static void test_path(void **state)

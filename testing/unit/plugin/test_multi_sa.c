@@ -134,6 +134,7 @@ static void base_plan(struct ikb_child_plan *plan)
 {
 	memset(plan, 0, sizeof(*plan));
 	plan->n = 1;
+	plan->left_is_local = true;
 	plan->c[0].ts.src_plen = 24;
 	plan->c[0].ts.dst_plen = 16;
 	plan->c[0].cpu = -1;
@@ -145,6 +146,7 @@ static void test_plan(void **state)
 	const char *left[] = { "leftprotoports", "tcp/443 udp/53", NULL };
 	const char *both[] = { "leftprotoports", "tcp/1,udp/2",
 			       "rightprotoports", "tcp/3,%any", NULL };
+	const char *rest[] = { "rightprotoports", "tcp/5201 udp %any", NULL };
 	static struct ikb_child_plan plan;
 	struct ikb_error err = { { 0 } };
 	struct ikb_section s;
@@ -177,6 +179,34 @@ static void test_plan(void **state)
 	assert_int_equal(plan.c[1].ts.proto, IPPROTO_UDP);
 	assert_int_equal(plan.c[1].ts.sport, 2);
 	assert_int_equal(plan.c[1].ts.dport, 0);
+
+	/* each entry narrows the core's selector, not the one before */
+	base_plan(&plan);
+	fake_conn(&s, "c", rest);
+	assert_int_equal(fx.p->child->plan(fx.st, &s, &plan, &err), 0);
+	fake_section_free(&s);
+	assert_int_equal(plan.n, 3);
+	assert_int_equal(plan.c[0].ts.proto, IPPROTO_TCP);
+	assert_int_equal(plan.c[0].ts.dport, 5201);
+	assert_int_equal(plan.c[1].ts.proto, IPPROTO_UDP);
+	assert_int_equal(plan.c[1].ts.dport, 0);
+	assert_int_equal(plan.c[2].ts.proto, 0);
+	assert_int_equal(plan.c[2].ts.sport, 0);
+	assert_int_equal(plan.c[2].ts.dport, 0);
+	assert_int_equal(plan.c[2].ts.dst_plen, 16);
+
+	/* this host is right: right's ports are src, left's dst */
+	base_plan(&plan);
+	plan.left_is_local = false;
+	fake_conn(&s, "c", both);
+	assert_int_equal(fx.p->child->plan(fx.st, &s, &plan, &err), 0);
+	fake_section_free(&s);
+	assert_int_equal(plan.n, 2);
+	assert_int_equal(plan.c[0].ts.sport, 3);
+	assert_int_equal(plan.c[0].ts.dport, 1);
+	assert_int_equal(plan.c[1].ts.proto, IPPROTO_UDP);
+	assert_int_equal(plan.c[1].ts.sport, 0);
+	assert_int_equal(plan.c[1].ts.dport, 2);
 }
 
 int main(void)
