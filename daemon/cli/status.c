@@ -124,6 +124,24 @@ static void print_timers(struct json_object *o)
 	}
 }
 
+/* "CPU 3, pcrypt on, offload crypto on eth0": how the kernel runs it. */
+static void print_tuning(struct json_object *c)
+{
+	struct json_object *cpu;
+	const char *dev = str(c, "offload_dev");
+
+	printf("      CPU ");
+	if (json_object_object_get_ex(c, "cpu", &cpu) && cpu)
+		printf("%lld", (long long)json_object_get_int64(cpu));
+	else
+		printf("none");
+	printf(", pcrypt %s, offload %s", or_unset(str(c, "pcrypt")),
+	       or_unset(str(c, "offload")));
+	if (dev)
+		printf(" on %s", dev);
+	printf("\n");
+}
+
 static void print_child(struct json_object *c)
 {
 	printf("    child #%lld %s%s%s", num(c, "reqid"),
@@ -136,6 +154,7 @@ static void print_child(struct json_object *c)
 	printf("      %s === %s, replay window %lld, ESN %s\n",
 	       or_unset(str(c, "ts_local")), or_unset(str(c, "ts_remote")),
 	       num(c, "replay_window"), flag(c, "esn") ? "on" : "off");
+	print_tuning(c);
 }
 
 static void print_ike_sa(struct json_object *sa)

@@ -61,6 +61,45 @@ static const char *child_state(const struct child_sa *c)
 				"installed";
 }
 
+/* pcrypt as installed: on, fallback (asked, the kernel cannot) or off. */
+static const char *pcrypt_state(const struct child_sa *c)
+{
+	if (c->sa_in.pcrypt_fallback || c->sa_out.pcrypt_fallback)
+		return "fallback";
+	return c->sa_in.pcrypt || c->sa_out.pcrypt ? "on" : "off";
+}
+
+static const char *offload_one(const struct ikb_sa *sa)
+{
+	if (sa->offload_fallback)
+		return "software";
+	switch (sa->offload) {
+	case IKB_OFFLOAD_CRYPTO:
+		return "crypto";
+	case IKB_OFFLOAD_PACKET:
+		return "packet";
+	case IKB_OFFLOAD_YES: /* a backend that does not say what it did */
+		return "yes";
+	default:
+		return "none";
+	}
+}
+
+/*
+ * nic-offload as installed: none, crypto, packet, or software (yes fell
+ * back), and the device. Both directions ask for the same; if only one
+ * fell back (a device may offload one direction only), that one shows.
+ */
+static void put_offload(struct json_object *o, const struct child_sa *c)
+{
+	const struct ikb_sa *sa =
+		c->sa_in.offload_fallback ? &c->sa_in : &c->sa_out;
+
+	put_str(o, "offload", offload_one(sa));
+	if (sa->offload != IKB_OFFLOAD_NO && sa->offload_dev[0])
+		put_str(o, "offload_dev", sa->offload_dev);
+}
+
 static struct json_object *child_status(const struct child_sa *c)
 {
 	struct json_object *o = json_object_new_object();
@@ -85,6 +124,11 @@ static struct json_object *child_status(const struct child_sa *c)
 	json_object_object_add(o, "esn", json_object_new_boolean(c->sa_in.esn));
 	json_object_object_add(o, "replay_window",
 			       json_object_new_int64(c->sa_in.replay_window));
+	json_object_object_add(
+		o, "cpu",
+		c->sa_in.cpu < 0 ? NULL : json_object_new_int64(c->sa_in.cpu));
+	put_str(o, "pcrypt", pcrypt_state(c));
+	put_offload(o, c);
 	return o;
 }
 

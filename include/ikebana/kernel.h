@@ -28,15 +28,16 @@ typedef void (*ikb_kernel_event_cb)(void *ctx,
 /*
  * Every function returns 0 or a negative errno, and on failure fills err
  * with a message fit for the user (the kernel's extended ACK, if any).
+ * sa_add and sa_update may write back into sa what they really installed
+ * (the fallback fields of struct ikb_sa, the offload device), so that the
+ * caller's copy tells the truth; they never change the SA's identity.
  */
 struct ikb_kernel_ops {
 	int (*spi_alloc)(void *state, const struct ikb_addr *src,
 			 const struct ikb_addr *dst, uint8_t proto,
 			 uint32_t reqid, uint32_t *spi, struct ikb_error *err);
-	int (*sa_add)(void *state, const struct ikb_sa *sa,
-		      struct ikb_error *err);
-	int (*sa_update)(void *state, const struct ikb_sa *sa,
-			 struct ikb_error *err);
+	int (*sa_add)(void *state, struct ikb_sa *sa, struct ikb_error *err);
+	int (*sa_update)(void *state, struct ikb_sa *sa, struct ikb_error *err);
 	int (*sa_del)(void *state, const struct ikb_addr *dst, uint32_t spi,
 		      uint8_t proto, struct ikb_error *err);
 	int (*policy_add)(void *state, const struct ikb_policy *pol,

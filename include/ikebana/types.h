@@ -70,10 +70,20 @@ struct ikb_sa {
 	struct ikb_lifetime life;
 	uint16_t encap_sport, encap_dport; /* UDP encapsulation if non-zero */
 	int32_t cpu;			   /* RFC 9611 CPU id, -1 = none */
-	bool pcrypt;
+	bool pcrypt;			   /* run the crypto through pcrypt */
 	enum ikb_offload offload;
-	char offload_dev[16];
+	char offload_dev[16]; /* "" = the device of the route to the peer */
 	uint32_t mark, mark_mask;
+	/*
+	 * Written back by the kernel backend's sa_add and sa_update, so that
+	 * the caller keeps what was really installed where a request may
+	 * fall back: pcrypt_fallback when pcrypt was asked for and the kernel
+	 * cannot run it; offload_fallback when nic-offload=yes ended in
+	 * software. The backend also names the device it chose in offload_dev,
+	 * and turns IKB_OFFLOAD_YES into IKB_OFFLOAD_CRYPTO when the device
+	 * took the SA.
+	 */
+	bool pcrypt_fallback, offload_fallback;
 };
 
 /* One kernel policy (SPD entry) with a single ESP template. */

@@ -65,8 +65,8 @@ void mem_sa_remove(struct mem_state *st, struct mem_sa *m);
 int mem_spi_alloc(void *state, const struct ikb_addr *src,
 		  const struct ikb_addr *dst, uint8_t proto, uint32_t reqid,
 		  uint32_t *spi, struct ikb_error *err);
-int mem_sa_add(void *state, const struct ikb_sa *sa, struct ikb_error *err);
-int mem_sa_update(void *state, const struct ikb_sa *sa, struct ikb_error *err);
+int mem_sa_add(void *state, struct ikb_sa *sa, struct ikb_error *err);
+int mem_sa_update(void *state, struct ikb_sa *sa, struct ikb_error *err);
 int mem_sa_del(void *state, const struct ikb_addr *dst, uint32_t spi,
 	       uint8_t proto, struct ikb_error *err);
 int mem_sa_query(void *state, const struct ikb_addr *dst, uint32_t spi,

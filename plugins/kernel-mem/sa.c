@@ -93,7 +93,7 @@ int mem_spi_alloc(void *state, const struct ikb_addr *src,
 	return 0;
 }
 
-int mem_sa_add(void *state, const struct ikb_sa *sa, struct ikb_error *err)
+int mem_sa_add(void *state, struct ikb_sa *sa, struct ikb_error *err)
 {
 	struct mem_state *st = state;
 	struct mem_sa *m;
@@ -118,7 +118,7 @@ int mem_sa_add(void *state, const struct ikb_sa *sa, struct ikb_error *err)
 	return 0;
 }
 
-int mem_sa_update(void *state, const struct ikb_sa *sa, struct ikb_error *err)
+int mem_sa_update(void *state, struct ikb_sa *sa, struct ikb_error *err)
 {
 	struct mem_state *st = state;
 	struct mem_sa *m;

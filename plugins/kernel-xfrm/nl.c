@@ -2,7 +2,9 @@
 /*
  * The request socket: one NETLINK_XFRM socket, every request sent with
  * NLM_F_ACK so that success is as explicit as failure, and the kernel's
- * extended ACK text carried into ikb_error as "kernel: <msg>".
+ * extended ACK text carried into ikb_error as "kernel: <msg>". The rare
+ * requests to other buses (a route, a pcrypt instance) get a socket of
+ * their own for the one exchange.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -18,32 +20,43 @@
 #define SOL_NETLINK 270
 #endif
 
-int xfrm_nl_open(struct xfrm_state *st, struct ikb_error *err)
+/* A socket on bus with the kernel's reasons turned on and a timeout. */
+static int nl_open(int bus, const char *what, struct mnl_socket **out,
+		   struct ikb_error *err)
 {
 	/* A hung kernel answer must not hang the daemon's only loop. */
 	struct timeval tv = { .tv_sec = 5 };
+	struct mnl_socket *nl = mnl_socket_open(bus);
 	int one = 1, e;
+
+	if (!nl)
+		return ikb_error_set(err, errno, "netlink %s socket: %s", what,
+				     strerror(errno));
+	/* Without these the kernel's reason for a refusal is lost. */
+	mnl_socket_setsockopt(nl, NETLINK_EXT_ACK, &one, sizeof(one));
+	mnl_socket_setsockopt(nl, NETLINK_CAP_ACK, &one, sizeof(one));
+	setsockopt(mnl_socket_get_fd(nl), SOL_SOCKET, SO_RCVTIMEO, &tv,
+		   sizeof(tv));
+	if (mnl_socket_bind(nl, 0, MNL_SOCKET_AUTOPID) < 0) {
+		e = errno;
+		mnl_socket_close(nl);
+		return ikb_error_set(err, e, "netlink %s bind: %s", what,
+				     strerror(e));
+	}
+	*out = nl;
+	return 0;
+}
+
+int xfrm_nl_open(struct xfrm_state *st, struct ikb_error *err)
+{
+	int rc;
 
 	if (st->nl)
 		return 0;
-	st->nl = mnl_socket_open(NETLINK_XFRM);
-	if (!st->nl)
-		return ikb_error_set(err, errno, "netlink xfrm socket: %s",
-				     strerror(errno));
-	/* Without these the kernel's reason for a refusal is lost. */
-	mnl_socket_setsockopt(st->nl, NETLINK_EXT_ACK, &one, sizeof(one));
-	mnl_socket_setsockopt(st->nl, NETLINK_CAP_ACK, &one, sizeof(one));
-	setsockopt(mnl_socket_get_fd(st->nl), SOL_SOCKET, SO_RCVTIMEO, &tv,
-		   sizeof(tv));
-	if (mnl_socket_bind(st->nl, 0, MNL_SOCKET_AUTOPID) < 0) {
-		e = errno;
-		mnl_socket_close(st->nl);
-		st->nl = NULL;
-		return ikb_error_set(err, e, "netlink xfrm bind: %s",
-				     strerror(e));
-	}
-	st->seq = (unsigned)time(NULL);
-	return 0;
+	rc = nl_open(NETLINK_XFRM, "xfrm", &st->nl, err);
+	if (!rc)
+		st->seq = (unsigned)time(NULL);
+	return rc;
 }
 
 void xfrm_nl_close(struct xfrm_state *st)
@@ -134,9 +147,9 @@ static int talk_data(const struct nlmsghdr *nlh, void *data)
 	return t->cb ? t->cb(nlh, t->data) : MNL_CB_OK;
 }
 
-int xfrm_nl_talk(struct xfrm_state *st, struct nlmsghdr *nlh,
-		 int (*cb)(const struct nlmsghdr *nlh, void *data), void *data,
-		 struct ikb_error *err)
+static int talk_on(struct mnl_socket *nl, unsigned seq, struct nlmsghdr *nlh,
+		   int (*cb)(const struct nlmsghdr *nlh, void *data),
+		   void *data, struct ikb_error *err)
 {
 	static mnl_cb_t ctl[NLMSG_MIN_TYPE] = {
 		[NLMSG_ERROR] = talk_error,
@@ -148,18 +161,15 @@ int xfrm_nl_talk(struct xfrm_state *st, struct nlmsghdr *nlh,
 	ssize_t n;
 	int rc;
 
-	rc = xfrm_nl_open(st, err);
-	if (rc)
-		return rc;
-	nlh->nlmsg_seq = ++st->seq;
+	nlh->nlmsg_seq = seq;
 	if (!(nlh->nlmsg_flags & NLM_F_DUMP))
 		nlh->nlmsg_flags |= NLM_F_ACK;
-	portid = mnl_socket_get_portid(st->nl);
-	if (mnl_socket_sendto(st->nl, nlh, nlh->nlmsg_len) < 0)
+	portid = mnl_socket_get_portid(nl);
+	if (mnl_socket_sendto(nl, nlh, nlh->nlmsg_len) < 0)
 		return ikb_error_set(err, errno, "netlink send: %s",
 				     strerror(errno));
 	do {
-		n = mnl_socket_recvfrom(st->nl, buf, sizeof(buf));
+		n = mnl_socket_recvfrom(nl, buf, sizeof(buf));
 		if (n < 0)
 			return ikb_error_set(
 				err, errno, "netlink receive: %s",
@@ -173,4 +183,27 @@ int xfrm_nl_talk(struct xfrm_state *st, struct nlmsghdr *nlh,
 		return ikb_error_set(err, errno ? errno : EPROTO,
 				     "netlink reply: %s", strerror(errno));
 	return 0;
+}
+
+int xfrm_nl_talk(struct xfrm_state *st, struct nlmsghdr *nlh,
+		 int (*cb)(const struct nlmsghdr *nlh, void *data), void *data,
+		 struct ikb_error *err)
+{
+	int rc = xfrm_nl_open(st, err);
+
+	return rc ? rc : talk_on(st->nl, ++st->seq, nlh, cb, data, err);
+}
+
+int xfrm_nl_once(int bus, const char *what, struct nlmsghdr *nlh,
+		 int (*cb)(const struct nlmsghdr *nlh, void *data), void *data,
+		 struct ikb_error *err)
+{
+	struct mnl_socket *nl;
+	int rc = nl_open(bus, what, &nl, err);
+
+	if (rc)
+		return rc;
+	rc = talk_on(nl, (unsigned)time(NULL), nlh, cb, data, err);
+	mnl_socket_close(nl);
+	return rc;
 }

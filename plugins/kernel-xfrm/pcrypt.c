@@ -3,9 +3,19 @@
  * pcrypt=yes. The XFRM API only takes names from the kernel's algorithm
  * table, so an SA cannot be given "pcrypt(rfc4106(gcm(aes)))" directly.
  * Instead the pcrypt instance is created through the crypto user API
- * (NETLINK_CRYPTO, CRYPTO_MSG_NEWALG with driver "pcrypt(<aead>)"): it
- * registers under the same algorithm name with a higher priority, so every
- * SA that then asks for <aead> gets the parallel version.
+ * (NETLINK_CRYPTO, CRYPTO_MSG_NEWALG with driver "pcrypt(<aead>)", as
+ * crconf does): it registers under the same algorithm name with a higher
+ * priority, so every SA that then asks for <aead> gets the parallel
+ * version. That is kernel-wide: SAs of other conns and other daemons with
+ * the same algorithms get it too, until the next reboot.
+ *
+ * <aead> is the name ESP itself asks the crypto API for, under its IV
+ * generator: the SA's AEAD, or for an encryption + integrity SA the
+ * authenc (authencesn with ESN) pair that esp4/esp6 build from the two.
+ *
+ * Where the kernel cannot (no pcrypt template, as in UML, or no crypto
+ * user API), the SA is installed all the same, marked pcrypt_fallback,
+ * with one warning per daemon.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -20,46 +30,121 @@
 #define XFRM_CRYPTO_ALG_TYPE_AEAD 0x3
 #define XFRM_CRYPTO_ALG_TYPE_MASK 0xf
 
-static int newalg(const char *aead)
+static int too_long(struct ikb_error *err, const char *what)
 {
-	char buf[XFRM_BUF], rbuf[XFRM_BUF];
-	struct mnl_socket *nl = mnl_socket_open(NETLINK_CRYPTO);
-	struct crypto_user_alg *u;
-	struct nlmsghdr *nlh;
-	char msg[256];
-	ssize_t n;
-	int rc = -EIO;
+	return ikb_error_set(err, ENAMETOOLONG,
+			     "%s is longer than the crypto API's %d bytes",
+			     what, XFRM_CRYPTO_NAME - 1);
+}
 
-	if (!nl)
-		return -errno;
-	if (mnl_socket_bind(nl, 0, MNL_SOCKET_AUTOPID) < 0)
-		goto out;
-	nlh = xfrm_nl_start(buf, CRYPTO_MSG_NEWALG, NLM_F_ACK);
+int xfrm_pcrypt_inner(const struct ikb_sa *sa, char *out, size_t len,
+		      struct ikb_error *err)
+{
+	int n;
+
+	if (sa->aead.name[0])
+		n = snprintf(out, len, "%s", sa->aead.name);
+	else if (sa->encr.name[0])
+		n = snprintf(out, len, "%s(%s,%s)",
+			     sa->esn ? "authencesn" : "authenc",
+			     sa->integ.name[0] ? sa->integ.name : "digest_null",
+			     sa->encr.name);
+	else
+		return ikb_error_set(err, EINVAL, "the SA has no algorithm");
+	return n < 0 || (size_t)n >= len ? too_long(err, "the algorithm name") :
+					   0;
+}
+
+int xfrm_pcrypt_name(char *out, size_t len, const char *inner,
+		     struct ikb_error *err)
+{
+	int n;
+
+	if (!inner[0])
+		return ikb_error_set(err, EINVAL, "no algorithm to wrap");
+	/* pcrypt(pcrypt(x)) would parallelise twice for nothing. */
+	if (strncmp(inner, "pcrypt(", 7) == 0)
+		return ikb_error_set(err, EINVAL, "%s is pcrypt already",
+				     inner);
+	n = snprintf(out, len, "pcrypt(%s)", inner);
+	if (n < 0 || (size_t)n >= len)
+		return too_long(err, "pcrypt(<algorithm>)");
+	return 0;
+}
+
+struct nlmsghdr *xfrm_build_newalg(void *buf, const char *inner,
+				   struct ikb_error *err)
+{
+	struct nlmsghdr *nlh = xfrm_nl_start(buf, CRYPTO_MSG_NEWALG, 0);
+	struct crypto_user_alg *u;
+
 	u = mnl_nlmsg_put_extra_header(nlh, sizeof(*u));
-	snprintf(u->cru_driver_name, sizeof(u->cru_driver_name), "pcrypt(%s)",
-		 aead);
+	if (xfrm_pcrypt_name(u->cru_driver_name, sizeof(u->cru_driver_name),
+			     inner, err))
+		return NULL;
 	u->cru_type = XFRM_CRYPTO_ALG_TYPE_AEAD;
 	u->cru_mask = XFRM_CRYPTO_ALG_TYPE_MASK;
-	if (mnl_socket_sendto(nl, nlh, nlh->nlmsg_len) < 0)
-		goto out;
-	n = mnl_socket_recvfrom(nl, rbuf, sizeof(rbuf));
-	if (n >= (ssize_t)sizeof(struct nlmsghdr) &&
-	    ((struct nlmsghdr *)rbuf)->nlmsg_type == NLMSG_ERROR)
-		rc = xfrm_nl_error((struct nlmsghdr *)rbuf, msg, sizeof(msg));
-out:
-	mnl_socket_close(nl);
+	return nlh;
+}
+
+int xfrm_pcrypt_probe(const char *inner, struct ikb_error *err)
+{
+	char buf[XFRM_BUF];
+	struct nlmsghdr *nlh = xfrm_build_newalg(buf, inner, err);
+	int rc;
+
+	if (!nlh)
+		return -EINVAL;
+	rc = xfrm_nl_once(NETLINK_CRYPTO, "crypto", nlh, NULL, NULL, err);
+	/* EEXIST: an earlier run (or an administrator) made it already. */
+	return rc == -EEXIST ? 0 : rc;
+}
+
+/* The verdict for inner: asked once, then remembered. */
+static int verdict(struct xfrm_state *st, const char *inner,
+		   struct ikb_error *err)
+{
+	struct xfrm_pcrypt_seen *s;
+	int rc;
+
+	for (unsigned i = 0; i < st->npcrypt; i++)
+		if (strcmp(st->pcrypt[i].inner, inner) == 0)
+			return st->pcrypt[i].rc ?
+				       ikb_error_set(err, -st->pcrypt[i].rc,
+						     "%s", st->pcrypt[i].why) :
+				       0;
+	rc = (st->pcrypt_probe ? st->pcrypt_probe : xfrm_pcrypt_probe)(inner,
+								       err);
+	if (st->npcrypt < XFRM_PCRYPT_SEEN) {
+		s = &st->pcrypt[st->npcrypt++];
+		snprintf(s->inner, sizeof(s->inner), "%s", inner);
+		snprintf(s->why, sizeof(s->why), "%s", rc ? err->msg : "");
+		s->rc = rc;
+	}
 	return rc;
 }
 
-bool xfrm_pcrypt_ready(struct xfrm_state *st, const char *aead)
+void xfrm_pcrypt_apply(struct xfrm_state *st, struct ikb_sa *sa)
 {
-	int rc = newalg(aead);
+	char inner[XFRM_CRYPTO_NAME];
+	struct ikb_error err = { "" };
+	int rc;
 
-	/* EEXIST: an earlier SA (or an administrator) made it already. */
-	if (rc && rc != -EEXIST) {
-		st->host->log("kernel-xfrm", IKB_LOG_DEBUG, "pcrypt(%s): %s",
-			      aead, strerror(-rc));
-		return false;
-	}
-	return true;
+	sa->pcrypt_fallback = false;
+	if (!sa->pcrypt)
+		return;
+	rc = xfrm_pcrypt_inner(sa, inner, sizeof(inner), &err);
+	if (!rc)
+		rc = verdict(st, inner, &err);
+	if (!rc)
+		return;
+	sa->pcrypt_fallback = true;
+	if (st->pcrypt_warned)
+		return;
+	st->pcrypt_warned = true;
+	st->host->log(
+		"kernel-xfrm", IKB_LOG_WARNING,
+		"pcrypt=yes: the kernel cannot run %s through pcrypt (%s); SA 0x%08x and later ones run without it, with no further warning",
+		rc == -ENAMETOOLONG ? "the SA's algorithm" : inner, err.msg,
+		sa->spi);
 }

@@ -6,7 +6,6 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
-#include <net/if.h>
 #include <string.h>
 #include <libmnl/libmnl.h>
 #include <linux/udp.h>
@@ -43,35 +42,6 @@ static void put_encap(struct nlmsghdr *nlh, const struct ikb_sa *sa)
 
 	if (sa->encap_sport || sa->encap_dport)
 		mnl_attr_put(nlh, XFRMA_ENCAP, sizeof(e), &e);
-}
-
-static int put_offload(struct nlmsghdr *nlh, const struct ikb_sa *sa,
-		       const struct xfrm_sa_opts *o, struct ikb_error *err)
-{
-	struct xfrm_user_offload off = { 0 };
-
-	if (sa->offload == IKB_OFFLOAD_NO || (o && o->no_offload))
-		return 0;
-	if (!sa->offload_dev[0]) {
-		/* yes means "where possible": no device, no offload. */
-		if (sa->offload == IKB_OFFLOAD_YES)
-			return 0;
-		return ikb_error_set(
-			err, EINVAL,
-			"nic-offload=%s needs a device to offload to",
-			sa->offload == IKB_OFFLOAD_PACKET ? "packet" :
-							    "crypto");
-	}
-	off.ifindex = (int)if_nametoindex(sa->offload_dev);
-	if (!off.ifindex)
-		return ikb_error_set(err, ENODEV, "offload device %.16s: %s",
-				     sa->offload_dev, strerror(errno));
-	if (sa->dir == IKB_DIR_IN)
-		off.flags |= XFRM_OFFLOAD_INBOUND;
-	if (sa->offload == IKB_OFFLOAD_PACKET)
-		off.flags |= XFRM_OFFLOAD_PACKET;
-	mnl_attr_put(nlh, XFRMA_OFFLOAD_DEV, sizeof(off), &off);
-	return 0;
 }
 
 static int check_sa(const struct ikb_sa *sa, struct ikb_error *err)
@@ -119,7 +89,7 @@ struct nlmsghdr *xfrm_build_sa(void *buf, uint16_t type,
 						XFRM_MODE_TRANSPORT;
 	put_lifetime(&p->lft, &sa->life);
 	if (xfrm_algs_put(nlh, sa, err) || xfrm_replay_put(nlh, p, sa, err) ||
-	    put_offload(nlh, sa, o, err))
+	    xfrm_offload_put(nlh, sa, o, err))
 		return NULL;
 	put_encap(nlh, sa);
 	xfrm_mark_put(nlh, sa->mark, sa->mark_mask);
@@ -142,106 +112,44 @@ static int send_sa(struct xfrm_state *st, uint16_t type,
 	return rc;
 }
 
-static void soft_notice(struct xfrm_state *st, const struct ikb_sa *sa,
-			const char *why)
-{
-	if (st->offload_noticed)
-		return;
-	st->offload_noticed = true;
-	st->host->log(
-		"kernel-xfrm", IKB_LOG_NOTICE,
-		"nic-offload=yes: SA 0x%08x runs in software (%s); further SAs fall back silently",
-		sa->spi, why);
-}
-
-/* Does the kernel's copy of the SA carry a device? */
-static int offload_cb(const struct nlmsghdr *nlh, void *data)
-{
-	const struct nlattr *a;
-	bool *on = data;
-
-	mnl_attr_for_each(
-		a, nlh,
-		sizeof(struct xfrm_usersa_info)) if (mnl_attr_get_type(a) ==
-						     XFRMA_OFFLOAD_DEV) *on =
-		true;
-	return MNL_CB_OK;
-}
-
 /*
- * Linux takes a crypto-offload request for a device that cannot offload
- * and quietly runs the SA in software. Ask which it did.
+ * pcrypt and nic-offload ask for what the kernel may not do; the SA then
+ * records what it got. A refused nic-offload=yes is worth one attempt in
+ * software.
  */
-static int offload_check(struct xfrm_state *st, const struct ikb_sa *sa,
-			 struct ikb_error *err)
-{
-	char buf[XFRM_BUF];
-	struct nlmsghdr *nlh;
-	struct ikb_error e2;
-	bool on = false;
-	int rc;
-
-	nlh = xfrm_build_said(buf, XFRM_MSG_GETSA, &sa->dst, sa->spi, sa->proto,
-			      sa->mark, sa->mark_mask);
-	rc = xfrm_nl_talk(st, nlh, offload_cb, &on, err);
-	if (rc || on)
-		return rc;
-	if (sa->offload == IKB_OFFLOAD_YES) {
-		soft_notice(st, sa, "the kernel did not offload it");
-		return 0;
-	}
-	xfrm_sa_del(st, &sa->dst, sa->spi, sa->proto, &e2);
-	return ikb_error_set(
-		err, EOPNOTSUPP,
-		"kernel: device %.16s does not offload ESP; SA 0x%08x removed",
-		sa->offload_dev, sa->spi);
-}
-
-static void pcrypt_prepare(struct xfrm_state *st, const struct ikb_sa *sa)
-{
-	/* After one miss, the template will not appear: stop asking. */
-	if (!sa->pcrypt || !sa->aead.name[0] || st->pcrypt_warned)
-		return;
-	if (!xfrm_pcrypt_ready(st, sa->aead.name)) {
-		st->pcrypt_warned = true;
-		st->host->log(
-			"kernel-xfrm", IKB_LOG_WARNING,
-			"pcrypt=yes: the kernel has no pcrypt template for %s; SAs use it without pcrypt",
-			sa->aead.name);
-	}
-}
-
-static int install(struct xfrm_state *st, uint16_t type,
-		   const struct ikb_sa *sa, struct ikb_error *err)
+static int install(struct xfrm_state *st, uint16_t type, struct ikb_sa *sa,
+		   struct ikb_error *err)
 {
 	struct xfrm_sa_opts o = { .no_offload = false };
-	bool wants = sa->offload != IKB_OFFLOAD_NO && sa->offload_dev[0];
 	struct ikb_error first;
 	int rc;
 
-	pcrypt_prepare(st, sa);
+	sa->offload_fallback = false;
+	xfrm_pcrypt_apply(st, sa);
+	rc = xfrm_offload_prepare(st, sa, &o, err);
+	if (rc)
+		return rc;
 	rc = send_sa(st, type, sa, &o, err);
-	/* nic-offload=yes: a refusal is worth one software attempt. */
-	if (rc && wants && sa->offload == IKB_OFFLOAD_YES && rc != -EEXIST) {
+	if (rc && rc != -EEXIST && xfrm_offload_wanted(sa, &o) &&
+	    sa->offload == IKB_OFFLOAD_YES) {
 		first = *err;
 		o.no_offload = true;
 		rc = send_sa(st, type, sa, &o, err);
-		if (rc)
-			return rc;
-		soft_notice(st, sa, first.msg);
-		return 0;
+		if (!rc)
+			xfrm_offload_soft(st, sa, first.msg);
+		return rc;
 	}
-	if (!rc && wants)
-		rc = offload_check(st, sa, err);
+	if (!rc && xfrm_offload_wanted(sa, &o))
+		rc = xfrm_offload_check(st, sa, err);
 	return rc;
 }
 
-int xfrm_sa_add(void *state, const struct ikb_sa *sa, struct ikb_error *err)
+int xfrm_sa_add(void *state, struct ikb_sa *sa, struct ikb_error *err)
 {
 	return install(state, XFRM_MSG_NEWSA, sa, err);
 }
 
-int xfrm_sa_update(void *state, const struct ikb_sa *sa, struct ikb_error *err)
+int xfrm_sa_update(void *state, struct ikb_sa *sa, struct ikb_error *err)
 {
 	return install(state, XFRM_MSG_UPDSA, sa, err);
 }

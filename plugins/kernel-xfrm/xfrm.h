@@ -38,6 +38,17 @@ struct nlmsghdr;
 /* Room for one request: SA with keys, ESN bitmap and every attribute. */
 #define XFRM_BUF 8192
 
+/* The crypto user API's name size (CRYPTO_MAX_NAME), NUL included. */
+#define XFRM_CRYPTO_NAME 64
+/* pcrypt verdicts remembered per algorithm; more are asked each time. */
+#define XFRM_PCRYPT_SEEN 8
+
+struct xfrm_pcrypt_seen {
+	char inner[XFRM_CRYPTO_NAME];
+	int rc; /* 0: pcrypt(inner) exists */
+	char why[160];
+};
+
 struct xfrm_state {
 	const struct ikb_host *host;
 	struct mnl_socket *nl; /* requests; opened on first use */
@@ -49,11 +60,17 @@ struct xfrm_state {
 	bool owner; /* subscribed: flush ours at fini */
 	bool pcrypt_warned; /* one warning per run */
 	bool offload_noticed; /* one notice per run */
+	unsigned npcrypt;
+	struct xfrm_pcrypt_seen pcrypt[XFRM_PCRYPT_SEEN];
+	/* The kernel look-ups, replaceable by tests; NULL: the real ones. */
+	int (*pcrypt_probe)(const char *inner, struct ikb_error *err);
+	int (*route_dev)(const struct ikb_sa *sa, char *dev, size_t len,
+			 struct ikb_error *err);
 };
 
 /* How an SA message differs from the plain one built from struct ikb_sa. */
 struct xfrm_sa_opts {
-	bool no_offload; /* nic-offload=yes retried in software */
+	bool no_offload; /* nic-offload=yes in software */
 };
 
 /* options.c */
@@ -70,6 +87,10 @@ void xfrm_nl_close(struct xfrm_state *st);
 struct nlmsghdr *xfrm_nl_start(void *buf, uint16_t type, uint16_t flags);
 /* Send nlh, run cb on each reply until the ACK or NLMSG_DONE. */
 int xfrm_nl_talk(struct xfrm_state *st, struct nlmsghdr *nlh,
+		 int (*cb)(const struct nlmsghdr *nlh, void *data), void *data,
+		 struct ikb_error *err);
+/* The same on a socket of another bus, opened for this one request. */
+int xfrm_nl_once(int bus, const char *what, struct nlmsghdr *nlh,
 		 int (*cb)(const struct nlmsghdr *nlh, void *data), void *data,
 		 struct ikb_error *err);
 /* The text of an NLMSG_ERROR: "kernel: <ext ack> (<strerror>)". */
@@ -106,8 +127,8 @@ struct nlmsghdr *xfrm_build_sa(void *buf, uint16_t type,
 			       const struct ikb_sa *sa,
 			       const struct xfrm_sa_opts *o,
 			       struct ikb_error *err);
-int xfrm_sa_add(void *state, const struct ikb_sa *sa, struct ikb_error *err);
-int xfrm_sa_update(void *state, const struct ikb_sa *sa, struct ikb_error *err);
+int xfrm_sa_add(void *state, struct ikb_sa *sa, struct ikb_error *err);
+int xfrm_sa_update(void *state, struct ikb_sa *sa, struct ikb_error *err);
 
 /* replay.c */
 int xfrm_replay_put(struct nlmsghdr *nlh, struct xfrm_usersa_info *p,
@@ -118,7 +139,39 @@ int xfrm_algs_put(struct nlmsghdr *nlh, const struct ikb_sa *sa,
 		  struct ikb_error *err);
 
 /* pcrypt.c */
-bool xfrm_pcrypt_ready(struct xfrm_state *st, const char *aead);
+/* The AEAD name ESP asks the crypto API for: the AEAD, or authenc(i,e). */
+int xfrm_pcrypt_inner(const struct ikb_sa *sa, char *out, size_t len,
+		      struct ikb_error *err);
+/* "pcrypt(<inner>)", the driver name that makes the kernel build it. */
+int xfrm_pcrypt_name(char *out, size_t len, const char *inner,
+		     struct ikb_error *err);
+struct nlmsghdr *xfrm_build_newalg(void *buf, const char *inner,
+				   struct ikb_error *err);
+/* Ask the kernel for pcrypt(inner): 0 = it exists now. */
+int xfrm_pcrypt_probe(const char *inner, struct ikb_error *err);
+/* Before install: set sa->pcrypt_fallback, warn once per run. */
+void xfrm_pcrypt_apply(struct xfrm_state *st, struct ikb_sa *sa);
+
+/* offload.c: nic-offload= at install. */
+int xfrm_offload_put(struct nlmsghdr *nlh, const struct ikb_sa *sa,
+		     const struct xfrm_sa_opts *o, struct ikb_error *err);
+/* Before install: the device (the route to the peer's), or software. */
+int xfrm_offload_prepare(struct xfrm_state *st, struct ikb_sa *sa,
+			 struct xfrm_sa_opts *o, struct ikb_error *err);
+bool xfrm_offload_wanted(const struct ikb_sa *sa, const struct xfrm_sa_opts *o);
+/* nic-offload=yes in software: mark the SA, notice once per run. */
+void xfrm_offload_soft(struct xfrm_state *st, struct ikb_sa *sa,
+		       const char *why);
+/* After install: did the kernel offload it? Refuses (and removes) if not. */
+int xfrm_offload_check(struct xfrm_state *st, struct ikb_sa *sa,
+		       struct ikb_error *err);
+
+/* route.c: the device of the route to an SA's peer (RTM_GETROUTE). */
+struct nlmsghdr *xfrm_build_getroute(void *buf, const struct ikb_addr *to,
+				     const struct ikb_addr *from);
+int xfrm_route_oif(const struct nlmsghdr *nlh, uint32_t *oif);
+int xfrm_route_dev(const struct ikb_sa *sa, char *dev, size_t len,
+		   struct ikb_error *err);
 
 /* sadel.c: DELSA and GETSA (counters). */
 struct nlmsghdr *xfrm_build_said(void *buf, uint16_t type,

@@ -680,7 +680,7 @@ static const struct {
 	const char *help;
 } cmds[] = {
 	{ "sa-add", cmd_sa_add,
-	  "--src A --dst B --spi N [--dir in|out] [--mode M] [--reqid N] (--aead NAME --key HEX --icv BITS | --enc NAME --enc-key HEX [--auth NAME --auth-key HEX --auth-trunc BITS]) [--window N] [--esn] [--soft-bytes N ...] [--encap SP:DP] [--mark V[/M]] [--offload MODE --dev IF] [--pcrypt] [--sel-src P --sel-dst P]" },
+	  "--src A --dst B --spi N [--dir in|out] [--mode M] [--reqid N] (--aead NAME --key HEX --icv BITS | --enc NAME --enc-key HEX [--auth NAME --auth-key HEX --auth-trunc BITS]) [--window N] [--esn] [--soft-bytes N ...] [--encap SP:DP] [--mark V[/M]] [--offload MODE [--dev IF]] [--pcrypt] [--sel-src P --sel-dst P]" },
 	{ "sa-update", cmd_sa_update,
 	  "as sa-add, fills a larval SA from spi-alloc" },
 	{ "sa-del", cmd_sa_del, "--dst B --spi N" },

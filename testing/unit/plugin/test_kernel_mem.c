@@ -180,7 +180,7 @@ static void test_sa_round_trip(void **state)
 }
 
 /* One refusal: the SA, the errno and the kernel's words. */
-static void refused(struct km *t, const struct ikb_sa *sa, int errnum,
+static void refused(struct km *t, struct ikb_sa *sa, int errnum,
 		    const char *msg)
 {
 	memset(&t->err, 0, sizeof(t->err));

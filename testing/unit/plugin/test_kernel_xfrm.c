@@ -51,6 +51,44 @@ static void test_values(void **state)
 			    "expected yes or no, got 'sometimes'");
 }
 
+/* pcrypt=yes with a window it overruns: a warning at the window's line. */
+static void test_pcrypt_window(void **state)
+{
+	const char *narrow[] = { "pcrypt", "yes", "replay-window", "64", NULL };
+	const char *unset[] = { "pcrypt", "yes", NULL };
+	const char *wide[] = { "pcrypt", "yes", "replay-window", "256", NULL };
+	const char *off[] = { "pcrypt", "yes", "replay-window", "0", NULL };
+	const char *no[] = { "pcrypt", "no", "replay-window", "64", NULL };
+	const char *bad[] = { "pcrypt", "yes", "replay-window", "lots", NULL };
+
+	assert_int_equal(fake_check_conn(&fx, narrow), 0);
+	assert_int_equal(fake_nmsgs, 1);
+	assert_int_equal(fake_msgs[0].sev, IKB_SEV_WARNING);
+	assert_string_equal(fake_msgs[0].key, "replay-window");
+	assert_int_equal(fake_msgs[0].line, 11);
+	assert_string_equal(
+		fake_msgs[0].text,
+		"pcrypt=yes reorders packets, and a window of 64 drops those that arrive later than that as replays: set replay-window=256 or more");
+
+	/* Unset is the replay-window plugin's default of 128. */
+	assert_int_equal(fake_check_conn(&fx, unset), 0);
+	assert_int_equal(fake_nmsgs, 1);
+	assert_string_equal(fake_msgs[0].key, "pcrypt");
+	assert_non_null(
+		strstr(fake_msgs[0].text, "the default replay window of 128"));
+
+	/* Wide enough, no anti-replay, no pcrypt, or not a number (the
+	 * replay-window plugin reports that one). */
+	assert_int_equal(fake_check_conn(&fx, wide), 0);
+	assert_int_equal(fake_nmsgs, 0);
+	assert_int_equal(fake_check_conn(&fx, off), 0);
+	assert_int_equal(fake_nmsgs, 0);
+	assert_int_equal(fake_check_conn(&fx, no), 0);
+	assert_int_equal(fake_nmsgs, 0);
+	assert_int_equal(fake_check_conn(&fx, bad), 0);
+	assert_int_equal(fake_nmsgs, 0);
+}
+
 static void test_tune(void **state)
 {
 	const char *kv[] = { "nic-offload", "packet", "pcrypt", "yes", NULL };
@@ -78,6 +116,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_descriptor),
 		cmocka_unit_test(test_values),
+		cmocka_unit_test(test_pcrypt_window),
 		cmocka_unit_test(test_tune),
 	};
 

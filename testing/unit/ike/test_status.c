@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * `ikebana status` per Child SA: replay window, ESN, CPU id, pcrypt and
+ * offload as installed, read from the SAs the kernel backend wrote back
+ * (kernel-mem here; what kernel-xfrm writes is set by hand, as it would
+ * after a fallback).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+#include <json-c/json.h>
+
+#include "harness.h"
+#include "ike/child_sa.h"
+#include "ike/engine.h"
+
+static struct json_object *root;
+
+/* west's first Child SA in a fresh status snapshot. */
+static struct json_object *child0(struct net *n)
+{
+	struct json_object *sas, *kids;
+
+	if (root)
+		json_object_put(root);
+	root = ike_engine_status(n->p[WEST].e);
+	assert_true(json_object_object_get_ex(root, "ike_sas", &sas));
+	assert_true(json_object_object_get_ex(json_object_array_get_idx(sas, 0),
+					      "child_sas", &kids));
+	return json_object_array_get_idx(kids, 0);
+}
+
+static const char *str(struct json_object *o, const char *key)
+{
+	struct json_object *v;
+
+	return json_object_object_get_ex(o, key, &v) && v ?
+		       json_object_get_string(v) :
+		       NULL;
+}
+
+static bool has(struct json_object *o, const char *key)
+{
+	return json_object_object_get_ex(o, key, NULL);
+}
+
+static void test_tuning_fields(void **state)
+{
+	struct net *n = net_new("\treplay-window=512\n\tesn=yes\n", NULL, NULL,
+				NULL, NULL);
+	struct ikb_error err = { "" };
+	struct json_object *c, *cpu;
+	struct child_sa *k;
+
+	assert_int_equal(ike_engine_up(n->p[WEST].e, "test", &err), 0);
+	assert_true(net_run(n, both_up, 10000));
+
+	/* As kernel-mem installed it: nothing asked, nothing fell back. */
+	c = child0(n);
+	assert_int_equal(json_object_get_int64(
+				 json_object_object_get(c, "replay_window")),
+			 512);
+	assert_true(json_object_get_boolean(json_object_object_get(c, "esn")));
+	assert_true(json_object_object_get_ex(c, "cpu", &cpu));
+	assert_null(cpu);
+	assert_string_equal(str(c, "pcrypt"), "off");
+	assert_string_equal(str(c, "offload"), "none");
+	assert_false(has(c, "offload_dev"));
+
+	/* What kernel-xfrm writes back after its fallbacks. */
+	k = n->p[WEST].e->all->children;
+	k->sa_in.cpu = k->sa_out.cpu = 1;
+	k->sa_in.pcrypt = k->sa_out.pcrypt = true;
+	c = child0(n);
+	assert_int_equal(
+		json_object_get_int64(json_object_object_get(c, "cpu")), 1);
+	assert_string_equal(str(c, "pcrypt"), "on");
+	k->sa_out.pcrypt_fallback = true;
+	k->sa_in.offload = k->sa_out.offload = IKB_OFFLOAD_YES;
+	strcpy(k->sa_in.offload_dev, "eth0");
+	strcpy(k->sa_out.offload_dev, "eth0");
+	k->sa_in.offload_fallback = true;
+	c = child0(n);
+	assert_string_equal(str(c, "pcrypt"), "fallback");
+	assert_string_equal(str(c, "offload"), "software");
+	assert_string_equal(str(c, "offload_dev"), "eth0");
+
+	/* Offloaded: the mode the device took. */
+	k->sa_in.offload_fallback = false;
+	k->sa_in.offload = k->sa_out.offload = IKB_OFFLOAD_PACKET;
+	c = child0(n);
+	assert_string_equal(str(c, "offload"), "packet");
+	k->sa_in.offload = k->sa_out.offload = IKB_OFFLOAD_CRYPTO;
+	c = child0(n);
+	assert_string_equal(str(c, "offload"), "crypto");
+	assert_string_equal(str(c, "offload_dev"), "eth0");
+
+	json_object_put(root);
+	root = NULL;
+	net_free(n);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_teardown(test_tuning_fields, net_cleanup),
+	};
+
+	harness_global_init();
+	return cmocka_run_group_tests_name("ike-status", tests, NULL, NULL);
+}
