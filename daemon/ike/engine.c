@@ -53,6 +53,7 @@ static unsigned setup_uint(const struct cfg *c, const char *key, unsigned dflt)
 void ike_engine_set_conf(struct ike_engine *e, const struct loaded_conf *lc)
 {
 	e->lc = lc;
+	conn_index_build(e);
 	/* libreswan's defaults */
 	e->ddos_threshold = setup_uint(lc->cfg, "ddos-ike-threshold", 25000);
 	e->max_halfopen = setup_uint(lc->cfg, "max-halfopen-ike", 50000);
@@ -86,6 +87,7 @@ void ike_engine_free(struct ike_engine *e)
 		return;
 	ike_sa_free_all(e);
 	cookie_fini(e);
+	conn_index_free(e);
 	free(e);
 }
 

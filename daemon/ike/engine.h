@@ -43,6 +43,8 @@ struct ike_engine {
 	const void *events_state;
 	ike_outcome_fn *outcome; /* ike_engine_on_outcome() */
 	void *outcome_ctx;
+	/* conn_match.c: each conn's addresses, parsed once per config */
+	struct conn_index *conn_index;
 };
 
 /* One end of a conn, parsed. */
@@ -93,6 +95,9 @@ const struct ikb_section *conn_match_id(const struct ike_engine *e,
 					const struct ike_id *peer,
 					const char *current,
 					struct conn_view *v);
+/* Parses every conn's left= and right= for the two above (set_conf). */
+void conn_index_build(struct ike_engine *e);
+void conn_index_free(struct ike_engine *e);
 
 /* id.c */
 int id_local(const struct conn_end *end, struct ike_id *id,
