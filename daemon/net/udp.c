@@ -359,6 +359,27 @@ static int sock_bind(struct net *n, struct net_sock *s, char *err,
 	return 0;
 }
 
+/*
+ * Room for a burst: a thousand peers (or one of our reloads) starting at
+ * once send a thousand IKE_SA_INITs while the loop is busy, and the
+ * default 208 KiB of socket buffer holds about 150 of them; the rest are
+ * dropped and cost each SA a retransmit, 0.5 s and more. FORCE (with
+ * CAP_NET_ADMIN, as at startup) goes past net.core.rmem_max; without it
+ * the kernel caps the size, which is still no worse than the default.
+ */
+#define NET_SOCKBUF (4 << 20)
+
+static void sock_buffers(int fd)
+{
+	int sz = NET_SOCKBUF;
+
+	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &sz, sizeof(sz)) < 0)
+		(void)setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &sz, sizeof(sz));
+	sz = NET_SOCKBUF / 4;
+	if (setsockopt(fd, SOL_SOCKET, SO_SNDBUFFORCE, &sz, sizeof(sz)) < 0)
+		(void)setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &sz, sizeof(sz));
+}
+
 /* Neither is fatal: a daemon without CAP_NET_ADMIN (tests) still works on
  * hosts without policies, and ESP reaching us is logged and dropped. */
 static void sock_options(struct net_sock *s, const struct ikb_addr *bound)
@@ -367,6 +388,7 @@ static void sock_options(struct net_sock *s, const struct ikb_addr *bound)
 	int rc;
 
 	net_addr_fmt(bound, s->port, as, sizeof(as));
+	sock_buffers(s->fd);
 	rc = bypass_socket(s->fd, s->family);
 	if (rc < 0)
 		log_warn(
