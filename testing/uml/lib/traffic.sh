@@ -45,7 +45,9 @@ iperf_ok() {
 capture_start() {
 	for _c; do
 		_pcap=$HOSTS/${_c%%:*}/log/${_c#*:}.pcap
-		timeout -k 2 120 ip netns exec "${_c%%:*}" tcpdump -Z root -Q out -n -U -s 128 \
+		# The scenario's own timeout bounds the capture; a shorter one here
+		# ended captures before the traffic on a loaded machine.
+		timeout -k 2 1800 ip netns exec "${_c%%:*}" tcpdump -Z root -Q out -n -U -s 128 \
 			-i "${_c#*:}" -w "$_pcap" >"$_pcap.err" 2>&1 &
 		echo "$!" >"$_pcap.pid"
 		echo "$_c" >>/tmp/captures.pending
@@ -66,6 +68,8 @@ capture_wait() {
 capture_stop() {
 	for _p in "$HOSTS"/*/log/*.pcap.pid; do
 		[ -e "$_p" ] || continue
+		# A capture that ended on its own missed what came after.
+		kill -0 "$(cat "$_p")" 2>/dev/null || echo "ended before capture_stop" >"${_p%.pid}.ended"
 		kill -TERM "$(cat "$_p")" 2>/dev/null
 		wait "$(cat "$_p")" 2>/dev/null
 		rm -f "$_p"
@@ -86,6 +90,7 @@ expect_only_esp() {
 	capture_stop
 	for _c; do
 		_pcap=$HOSTS/${_c%%:*}/log/${_c#*:}.pcap
+		[ -e "$_pcap.ended" ] && fail "the $_c capture ended before the check: $(tail -n 3 "$_pcap.err" | tr '\n' ' ')"
 		_total=$(awk '/packets? captured/ { print $1 }' "$_pcap.err")
 		_bad=$(t 30 tcpdump -n -r "$_pcap" "$_NOT_ESP" 2>/dev/null | head -n 20)
 		[ -z "$_bad" ] || fail "$_c sent packets that are not ESP or IKE:
