@@ -14,11 +14,15 @@ topology "$SCENARIO_DIR/topology"
 # One line per conn: name, the peer's daemon and host, west's and the
 # peer's addresses, west's replay-window= and esn=, the peer's (-: its
 # default), who initiates; then what west's inbound SA must show: window,
-# bitmap words (0: no ESN replay context, the legacy field) and ESN.
-# rw0: esn=yes with window 0 loads with a warning and ESN off; north offers
-# ESN and no ESN (either), and west, responding, must take no ESN.
+# bitmap words and ESN. kernel-xfrm puts every window > 0 in the ESN replay
+# context (XFRMA_REPLAY_ESN_VAL) with ceil(window / 32) words, ESN or not,
+# 32 included, and the legacy u8 field at 0; window 0 gets no replay state
+# (bmp 0). rw0: esn=yes with window 0 loads with a warning and ESN off;
+# north offers ESN and no ESN (either), and west, responding, must take no
+# ESN. rw32n: 32 without ESN, a size other daemons keep in the legacy field.
 CASES='rw0 ikebana north 198.51.100.1 198.51.100.2 0 yes - either north 0 0 0
 rw32 ikebana north 198.51.100.11 198.51.100.12 32 yes 32 yes west 32 1 1
+rw32n ikebana north 198.51.100.21 198.51.100.22 32 no 32 no west 32 1 0
 rw64 libreswan south 203.0.113.1 203.0.113.2 64 either 64 no west 64 2 0
 rw1024 strongswan east 192.0.2.1 192.0.2.2 1024 yes 1024 yes west 1024 32 1
 rw2048 strongswan east 192.0.2.11 192.0.2.12 2048 yes 2048 yes east 2048 64 1'
@@ -95,8 +99,8 @@ _rw_sas() {
 	eval "spi_$c_name=\$_spi"
 	_rw_find "$RS0" spi="$_spi"
 	case " $_l " in
-	*" window=$c_win bmp=$c_bmp esn=$c_esn "*) ;;
-	*) fail "$c_name: west's inbound SA has $_l, expected window=$c_win bmp=$c_bmp esn=$c_esn" ;;
+	*" window=$c_win bmp=$c_bmp esn=$c_esn "*" legacy=0 "*) ;;
+	*) fail "$c_name: west's inbound SA has $_l, expected window=$c_win bmp=$c_bmp esn=$c_esn legacy=0" ;;
 	esac
 	_st=$_l _ow=0
 	[ "$c_esn" = 1 ] && _ow=1
@@ -116,7 +120,7 @@ _rw_sas() {
 
 _rw_each _rw_responders
 _rw_each _rw_initiators
-expect_sa west count=10 timeout=40
+expect_sa west count=12 timeout=40
 SA_west=$(sa_list west)
 for _h in east north south; do
 	eval "SA_$_h=\$(sa_list $_h)"
