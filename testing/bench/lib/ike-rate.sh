@@ -164,8 +164,16 @@ ikebana_rate_start() {
 	: >"$_H/etc/ikebana.secrets"
 	chmod 600 "$_H/etc/ikebana.secrets"
 	# STRACE=1 (a NAME=VALUE word for boot): count ikebanad's system calls,
-	# $RESULTS/strace.HOST (strace slows it down: not for timing)
-	ip netns exec "$1" ${STRACE:+strace -f -c -o "$RESULTS/strace.$1"} \
+	# $RESULTS/strace.HOST; STRACE=full: log each one there instead
+	# (strace slows it down: not for timing)
+	_st=
+	case ${STRACE:-} in
+	'') ;;
+	full) _st="strace -f -o $RESULTS/strace.$1" ;;
+	*) _st="strace -f -c -o $RESULTS/strace.$1" ;;
+	esac
+	# shellcheck disable=SC2086 # _st is a command line or nothing
+	ip netns exec "$1" $_st \
 		"$IKB_DAEMON" --nofork --config "$_H/etc/ikebana.conf" \
 		--secrets "$_H/etc/ikebana.secrets" --rundir "$_H/run" \
 		>>"$_H/log/ikebanad.log" 2>&1 &
