@@ -160,7 +160,10 @@ ikebana_rate_start() {
 	_H=$HOSTS/$1
 	[ -x "$IKB_DAEMON" ] && [ -x "$IKB_CLI" ] || fail "ikebana: $IKB_DAEMON or $IKB_CLI not built"
 	mkdir -p "$_H/etc/ikebana.d"
-	printf 'config setup\n\ninclude %s/*.conf\n' "$_H/etc/ikebana.d" >"$_H/etc/ikebana.conf"
+	# NHELPERS=N (a NAME=VALUE word for boot): nhelpers= for both daemons,
+	# to compare helper threads with the default (none on UML's one CPU)
+	printf 'config setup\n%s\ninclude %s/*.conf\n' "${NHELPERS:+	nhelpers=$NHELPERS
+}" "$_H/etc/ikebana.d" >"$_H/etc/ikebana.conf"
 	: >"$_H/etc/ikebana.secrets"
 	chmod 600 "$_H/etc/ikebana.secrets"
 	# STRACE=1 (a NAME=VALUE word for boot): count ikebanad's system calls,
