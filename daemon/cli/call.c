@@ -71,6 +71,26 @@ struct json_object *cli_response_data(const struct cli *c,
 	return NULL;
 }
 
+int cli_call_show(const struct cli *c, const char *cmd,
+		  struct json_object *req, bool json,
+		  void (*human)(struct json_object *data))
+{
+	struct json_object *resp = cli_call_req(c, cmd, req), *data;
+
+	if (!resp)
+		return CLI_FAIL;
+	data = cli_response_data(c, resp);
+	if (data && json)
+		printf("%s\n",
+		       json_object_to_json_string_ext(
+			       data, JSON_C_TO_STRING_PRETTY |
+					     JSON_C_TO_STRING_NOSLASHESCAPE));
+	else if (data)
+		human(data);
+	json_object_put(resp);
+	return data ? CLI_OK : CLI_FAIL;
+}
+
 int cli_no_args(const struct cli *c, int argc, char **argv)
 {
 	if (argc <= 1)

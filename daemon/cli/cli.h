@@ -3,6 +3,7 @@
 #ifndef IKB_CLI_H
 #define IKB_CLI_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 struct json_object;
@@ -43,6 +44,14 @@ struct json_object *cli_call_req(const struct cli *c, const char *cmd,
 /* The "data" of an ok response; else prints its error and returns NULL. */
 struct json_object *cli_response_data(const struct cli *c,
 				      struct json_object *resp);
+/*
+ * Sends cmd with req (consumed) and prints the answer's data: as pretty
+ * JSON with json, else through human. Returns CLI_OK, or CLI_FAIL after
+ * printing why.
+ */
+int cli_call_show(const struct cli *c, const char *cmd,
+		  struct json_object *req, bool json,
+		  void (*human)(struct json_object *data));
 /* For subcommands that take no arguments. */
 int cli_no_args(const struct cli *c, int argc, char **argv);
 

@@ -229,7 +229,7 @@ int status_main(const struct cli *c, int argc, char **argv)
 		{ "private", no_argument, NULL, 'p' },
 		{ 0 }
 	};
-	struct json_object *resp, *data, *req = json_object_new_object();
+	struct json_object *req = json_object_new_object();
 	int json = 0, o;
 
 	optind = 1;
@@ -250,17 +250,5 @@ int status_main(const struct cli *c, int argc, char **argv)
 		json_object_put(req);
 		return CLI_USAGE;
 	}
-	resp = cli_call_req(c, "status", req);
-	if (!resp)
-		return CLI_FAIL;
-	data = cli_response_data(c, resp);
-	if (data && json)
-		printf("%s\n",
-		       json_object_to_json_string_ext(
-			       data, JSON_C_TO_STRING_PRETTY |
-					     JSON_C_TO_STRING_NOSLASHESCAPE));
-	else if (data)
-		print_human(data);
-	json_object_put(resp);
-	return data ? CLI_OK : CLI_FAIL;
+	return cli_call_show(c, "status", req, json, print_human);
 }

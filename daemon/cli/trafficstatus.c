@@ -9,12 +9,17 @@
 
 #include "cli/cli.h"
 
+static void print_traffic(struct json_object *data)
+{
+	traffic_print(stdout, data);
+}
+
 int trafficstatus_main(const struct cli *c, int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "json", no_argument, NULL, 'j' }, { 0 }
 	};
-	struct json_object *resp, *data, *req;
+	struct json_object *req;
 	int json = 0, o;
 
 	optind = 1;
@@ -32,17 +37,5 @@ int trafficstatus_main(const struct cli *c, int argc, char **argv)
 	if (optind < argc)
 		json_object_object_add(req, "conn",
 				       json_object_new_string(argv[optind]));
-	resp = cli_call_req(c, "trafficstatus", req);
-	if (!resp)
-		return CLI_FAIL;
-	data = cli_response_data(c, resp);
-	if (data && json)
-		printf("%s\n",
-		       json_object_to_json_string_ext(
-			       data, JSON_C_TO_STRING_PRETTY |
-					     JSON_C_TO_STRING_NOSLASHESCAPE));
-	else if (data)
-		traffic_print(stdout, data);
-	json_object_put(resp);
-	return data ? CLI_OK : CLI_FAIL;
+	return cli_call_show(c, "trafficstatus", req, json, print_traffic);
 }
