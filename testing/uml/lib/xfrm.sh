@@ -76,23 +76,24 @@ esp_packets() {
 
 # sa_replay HOST [SPI]: the replay state of each of HOST's SAs (of SPI
 # only, 0x...), one line each:
-#   spi=0x.. window=N bmp=M esn=0|1 replay=R outside=O failed=F packets=P
+#   spi=0x.. window=N bmp=M esn=0|1 replay=R outside=O failed=F packets=P legacy=L
 # window and bmp (bitmap words) come from the SA's ESN replay context
 # (XFRMA_REPLAY_ESN_VAL) when it has one, else window is the legacy field
-# and bmp=0. replay, outside (older than the window) and failed (ICV) count
-# the packets the kernel dropped; packets counts those it accepted.
+# and bmp=0; legacy is the legacy u8 field itself. replay, outside (older
+# than the window) and failed (ICV) count the packets the kernel dropped;
+# packets counts those it accepted.
 sa_replay() {
 	ip -n "$1" -s xfrm state list ${2:+spi "$2"} | awk '
 	function flush() {
-		if (s != "") printf "spi=%s window=%d bmp=%d esn=%d replay=%d outside=%d failed=%d packets=%d\n",
-			s, w, b, e, r, o, f, p
-		s = ""; w = b = e = r = o = f = p = st = 0
+		if (s != "") printf "spi=%s window=%d bmp=%d esn=%d replay=%d outside=%d failed=%d packets=%d legacy=%d\n",
+			s, w, b, e, r, o, f, p, l
+		s = ""; w = b = e = r = o = f = p = st = l = 0
 	}
 	/^src / { flush(); next }
 	$1 == "proto" { s = $4; sub(/\(.*/, "", s) }
 	$1 == "stats:" { st = 1; next }
 	st && $1 == "replay-window" { o = $2; r = $4; f = $6; next }
-	$1 == "replay-window" { w = $2; if (/flag.* esn/) e = 1 }
+	$1 == "replay-window" { w = l = $2; if (/flag.* esn/) e = 1 }
 	$1 == "replay_window" { w = $2; sub(",", "", w); b = $4 }
 	/^\t  [0-9]+\(bytes\), [0-9]+\(packets\)/ { p = $2; sub(/\(.*/, "", p) }
 	END { flush() }'

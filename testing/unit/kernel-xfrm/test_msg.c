@@ -112,7 +112,10 @@ static void test_aead_sa(void **state)
 	/* Unset selector stays wildcard. */
 	assert_int_equal(p->sel.family, 0);
 
-	assert_int_equal(nattrs, 1);
+	/* The key, and window 32 as a one-word bitmap (test_replay). */
+	assert_int_equal(nattrs, 2);
+	assert_non_null(tb[XFRMA_REPLAY_ESN_VAL]);
+	assert_int_equal(p->replay_window, 0);
 	assert_non_null(tb[XFRMA_ALG_AEAD]);
 	assert_int_equal(mnl_attr_get_payload_len(tb[XFRMA_ALG_AEAD]),
 			 sizeof(*a) + 20);
@@ -210,10 +213,16 @@ static void test_replay(void **state)
 {
 	struct ikb_sa sa;
 
+	/* Window 0: no replay state at all. */
 	replay_case(IKB_DIR_IN, 0, false, 0, false, 0, 0);
-	replay_case(IKB_DIR_IN, 32, false, 32, false, 0, 0);
+	/* Any other window: ESN_VAL with ceil(window / 32) words, 32 too. */
+	replay_case(IKB_DIR_IN, 1, false, 0, true, 1, 1);
+	replay_case(IKB_DIR_IN, 31, false, 0, true, 31, 1);
+	replay_case(IKB_DIR_IN, 32, false, 0, true, 32, 1);
+	replay_case(IKB_DIR_IN, 33, false, 0, true, 33, 2);
 	replay_case(IKB_DIR_IN, 64, false, 0, true, 64, 2);
 	replay_case(IKB_DIR_IN, 65, false, 0, true, 65, 3);
+	replay_case(IKB_DIR_IN, 128, false, 0, true, 128, 4);
 	replay_case(IKB_DIR_IN, 2048, false, 0, true, 2048, 64);
 	replay_case(IKB_DIR_IN, 2048, true, 0, true, 2048, 64);
 	replay_case(IKB_DIR_IN, 4096, true, 0, true, 4096, 128);
@@ -221,6 +230,7 @@ static void test_replay(void **state)
 	/* Outbound: no window, or the smallest that ESN allows. */
 	replay_case(IKB_DIR_OUT, 2048, false, 0, false, 0, 0);
 	replay_case(IKB_DIR_OUT, 32, false, 0, false, 0, 0);
+	replay_case(IKB_DIR_OUT, 0, false, 0, false, 0, 0);
 	replay_case(IKB_DIR_OUT, 2048, true, 0, true, 1, 1);
 
 	sa = gcm_sa(IKB_DIR_IN, 4097, true);
