@@ -74,13 +74,16 @@ static int plan_ts(struct ike_sa *sa, const struct conn_view *v,
 	if (rc)
 		return rc;
 	*ts = plan->c[0].ts;
-	sa->plan_n = plan->n;
+	/* per-CPU clones join once the peer agrees (pcpu_accept) */
+	sa->plan_n = 0;
+	for (unsigned i = 0; i < plan->n; i++)
+		sa->plan_n += plan->c[i].cpu < 0;
 	sa->plan_next = 1;
-	if (plan->n > 1)
+	if (sa->plan_n > 1)
 		ike_sa_log(
 			sa, IKB_LOG_INFO,
 			"the plan has %u Child SAs: IKE_AUTH brings the first, CREATE_CHILD_SA the others",
-			plan->n);
+			sa->plan_n);
 	free(plan);
 	return 0;
 }
@@ -158,6 +161,8 @@ int child_offer(struct ike_sa *sa, const struct conn_view *v,
 	if (v->mode == IKB_MODE_TRANSPORT)
 		msg_notify(m, IKB_N_USE_TRANSPORT_MODE, NULL, 0);
 	msg_notify(m, IKB_N_ESP_TFC_PADDING_NOT_SUPPORTED, NULL, 0);
+	if (pcpu_offer(sa, v))
+		pcpu_add_notify(m, o->res, -1); /* this one is the fallback */
 	rc = child_add_sa(m, o, &o->l, 1, c->spi_in);
 	child_add_ts(m, o, &c->ts, true);
 	return rc;
@@ -273,9 +278,11 @@ void child_respond(struct ike_sa *sa, const struct conn_view *v,
 	struct child_sa *c;
 	uint8_t num = 1;
 	uint16_t n;
+	bool pcpu;
 
 	if (!ikb_wire_find(req, IKB_PT_SA))
 		return; /* no Child SA asked for */
+	pcpu = pcpu_respond(sa, v, req); /* before install: the policies */
 	c = child_sa_new(sa, v->mode);
 	n = c ? respond_child(sa, v, req, c, &num) : IKB_N_NO_PROPOSAL_CHOSEN;
 	if (n) {
@@ -288,6 +295,8 @@ void child_respond(struct ike_sa *sa, const struct conn_view *v,
 	if (c->mode == IKB_MODE_TRANSPORT)
 		msg_notify(resp, IKB_N_USE_TRANSPORT_MODE, NULL, 0);
 	msg_notify(resp, IKB_N_ESP_TFC_PADDING_NOT_SUPPORTED, NULL, 0);
+	if (pcpu)
+		pcpu_add_notify(resp, o->res, -1);
 	o->l.n = 1;
 	o->l.p[0] = c->prop;
 	child_add_sa(resp, o, &o->l, num, c->spi_in);
@@ -368,6 +377,7 @@ void child_accept(struct ike_sa *sa, const struct ikb_wire_msg *resp)
 		engine_outcome(sa, -ECONNREFUSED, why, NULL);
 		return;
 	}
+	pcpu_accept(sa, resp); /* before install: the policies */
 	if ((rc = accept_child(sa, resp, c, &err))) {
 		/*
 		 * The peer installed its half: a Delete takes it away there
@@ -391,13 +401,19 @@ void child_accept(struct ike_sa *sa, const struct ikb_wire_msg *resp)
 
 void child_established(struct ike_sa *sa, struct child_sa *c, const char *how)
 {
+	char cpu[48] = "";
+
+	if (c->cpu >= 0)
+		snprintf(cpu, sizeof(cpu), ", per-CPU SA for CPU %d", c->cpu);
+	else if (sa->pcpu_on)
+		snprintf(cpu, sizeof(cpu), ", the per-CPU fallback");
 	c->ike = sa;
 	c->next = sa->children;
 	sa->children = c;
 	child_timer_arm(sa, c);
 	ike_sa_log(sa, IKB_LOG_NOTICE,
-		   "Child SA %s: reqid %u, SPIs in %08x out %08x%s", how,
-		   c->reqid, c->spi_in, c->spi_out,
+		   "Child SA %s: reqid %u, SPIs in %08x out %08x%s%s", how,
+		   c->reqid, c->spi_in, c->spi_out, cpu,
 		   c->out_pending ? " (outbound once the old one is deleted)" :
 				    "");
 }

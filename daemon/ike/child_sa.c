@@ -25,6 +25,7 @@ struct child_sa *child_sa_new(struct ike_sa *sa, enum ikb_mode mode)
 	if (!c)
 		return NULL;
 	c->reqid = sa->e->next_reqid++;
+	c->cpu = -1;
 	c->mode = mode;
 	c->created = time(NULL);
 	return c;
@@ -81,7 +82,8 @@ static void fill_sa(const struct ike_sa *ike, const struct child_sa *c,
 	else
 		swap_sel(&c->ts, &sa->sel);
 	sa->esn = esn && esn->id == 1;
-	sa->cpu = -1;
+	/* the kernel plugin decides where the id matters (outbound) */
+	sa->cpu = c->cpu;
 	memcpy(enc->key, ek->ptr,
 	       ek->len < IKB_KEY_MAX ? ek->len : IKB_KEY_MAX);
 	if (ik->len && sa->integ.name[0])
@@ -127,6 +129,9 @@ static void policy(const struct ike_sa *ike, const struct child_sa *c,
 	p->tmpl_dst = out ? ike->path.remote : ike->path.local;
 	p->proto = IPPROTO_ESP;
 	p->reqid = c->reqid;
+	/* RFC 9611: a CPU without an SA of its own gets the fallback and
+	 * the kernel acquires one for it; only output looks up by CPU */
+	p->cpu_acquire = out && ike->pcpu_on;
 }
 
 static void wipe_keys(struct ikb_sa *sa)

@@ -12,6 +12,7 @@
 #include "ike/wire.h"
 
 struct ike_sa;
+struct ike_engine;
 struct event;
 
 struct child_sa {
@@ -20,6 +21,7 @@ struct child_sa {
 	uint32_t reqid;
 	enum ikb_mode mode;
 	struct ikb_selector ts; /* local = src, remote = dst */
+	int32_t cpu; /* RFC 9611 CPU id of our outbound SA, -1: none */
 	uint32_t spi_in, spi_out; /* host byte order */
 	bool spi_allocated; /* spi_in is a larval SA in the kernel */
 	struct ikb_proposal prop; /* chosen ESP proposal */
@@ -100,6 +102,7 @@ struct ikb_wire_sa_store;
 /* Storage the payloads point into until the message is emitted. */
 struct child_out {
 	struct ikb_wire_sa_store *store;
+	uint8_t res[4]; /* SA_RESOURCE_INFO's Resource Identifier */
 	struct ikb_proposal_list l;
 	struct ikb_wire_ts ts_i, ts_r;
 	uint8_t spi[4];
@@ -149,5 +152,47 @@ uint16_t child_select(struct ike_sa *sa, const struct ikb_proposal_list *ours,
 		      uint8_t *num, const char *who);
 /* Link c into sa->children, arm its timers and log it. */
 void child_established(struct ike_sa *sa, struct child_sa *c, const char *how);
+
+/*
+ * child_pcpu.c: per-CPU Child SAs (RFC 9611). SA_RESOURCE_INFO into m,
+ * with cpu's id when >= 0; buf holds it until m is emitted.
+ */
+void pcpu_add_notify(struct ikb_wire_msg *m, uint8_t buf[4], int32_t cpu);
+/*
+ * Initiator, IKE_AUTH: whether to offer SA_RESOURCE_INFO (clones= and a
+ * kernel that takes them); sets sa->pcpu_count, logs why not.
+ */
+bool pcpu_offer(struct ike_sa *sa, const struct conn_view *v);
+/* Initiator: the IKE_AUTH response; the clones join the plan, or why not. */
+void pcpu_accept(struct ike_sa *sa, const struct ikb_wire_msg *resp);
+/* Responder, IKE_AUTH: whether to answer SA_RESOURCE_INFO (sa->pcpu_on). */
+bool pcpu_respond(struct ike_sa *sa, const struct conn_view *v,
+		  const struct ikb_wire_msg *req);
+/*
+ * Responder, a new Child SA by CREATE_CHILD_SA: c->cpu (and the
+ * fallback's reqid) when the peer asks for a per-CPU SA, or the notify to
+ * refuse with (TS_MAX_QUEUE). *answer: add SA_RESOURCE_INFO to ours.
+ */
+uint16_t pcpu_assign(struct ike_sa *sa, const struct conn_view *v,
+		     const struct ikb_wire_msg *req, struct child_sa *c,
+		     bool *answer);
+/* Initiator: a refused clone; true on TS_MAX_QUEUE (cloning stops). */
+bool pcpu_max_queue(struct ike_sa *sa, const struct child_sa *c,
+		    uint16_t notify);
+/* Another Child SA of c's reqid has the policies (c is a clone). */
+bool child_shares_policies(struct ike_sa *sa, const struct child_sa *c);
+/*
+ * The kernel's ACQUIRE for a CPU without an SA of its own: queued on the
+ * IKE SA that has the reqid's fallback, when the conn's clones cover it.
+ */
+void pcpu_acquire(struct ike_engine *e, const struct ikb_kernel_event *ev);
+/* tasks.c: 0 when a CREATE_CHILD_SA for an acquired CPU went out. */
+int pcpu_acquire_start(struct ike_sa *sa);
+/* child_for: the acquired CPU's clone: its CPU id, selectors and reqid. */
+int pcpu_acquired_child(struct ike_sa *sa, struct child_sa *c,
+			struct ikb_error *err);
+/* The fallback (no CPU id) of a selector set, whose reqid clones share. */
+struct child_sa *pcpu_fallback(struct ike_sa *sa,
+			       const struct ikb_selector *ts);
 
 #endif

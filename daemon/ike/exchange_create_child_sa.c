@@ -31,6 +31,7 @@ struct ccs_out {
 	struct child_out child;
 	uint8_t nonce[IKE_SA_NONCE_LEN];
 	uint8_t group[2];
+	uint8_t res[4]; /* SA_RESOURCE_INFO's Resource Identifier */
 };
 
 static struct ccs_out *ccs_out_new(void)
@@ -180,22 +181,32 @@ static int child_for(struct ike_sa *sa, const struct conn_view *v,
 		     struct ikb_error *err)
 {
 	struct ikb_child_plan *plan;
+	struct child_sa *fb;
 	int rc;
 
 	if (old) {
 		c->reqid = old->reqid;
 		c->ts = old->ts;
+		c->cpu = old->cpu;
 		c->rekey_of = old->spi_in;
 		return 0;
 	}
+	if (sa->pcpu_acq_cpu >= 0)
+		return pcpu_acquired_child(sa, c, err);
 	rc = child_plan(sa, v, &plan, err);
 	if (rc)
 		return rc;
-	if (sa->plan_next < plan->n)
+	if (sa->plan_next < plan->n) {
 		c->ts = plan->c[sa->plan_next].ts;
-	else
+		c->cpu = plan->c[sa->plan_next].cpu;
+	} else {
 		rc = -ENOENT;
+	}
 	free(plan);
+	/* a clone goes where the fallback's policies send: its reqid */
+	fb = !rc && c->cpu >= 0 ? pcpu_fallback(sa, &c->ts) : NULL;
+	if (fb)
+		c->reqid = fb->reqid;
 	return rc;
 }
 
@@ -209,6 +220,8 @@ static int build_request(struct ike_sa *sa, struct ccs_out *o,
 	if (c->mode == IKB_MODE_TRANSPORT)
 		msg_notify(&o->m, IKB_N_USE_TRANSPORT_MODE, NULL, 0);
 	msg_notify(&o->m, IKB_N_ESP_TFC_PADDING_NOT_SUPPORTED, NULL, 0);
+	if (!old && c->cpu >= 0)
+		pcpu_add_notify(&o->m, o->res, c->cpu);
 	rc = child_add_sa(&o->m, &o->child, &o->child.l, 1, c->spi_in);
 	add_nonce_ke(&o->m, sa->out_nonce, sa->out_ke);
 	child_add_ts(&o->m, &o->child, &c->ts, true);
@@ -331,7 +344,7 @@ static int accept_ccs(struct ike_sa *sa, const struct ikb_wire_msg *m,
 		rc = child_sa_add_in(sa, c, &err);
 	if (!rc)
 		rc = child_sa_add_out(sa, c, &err);
-	if (!rc && !old)
+	if (!rc && !old && !child_shares_policies(sa, c))
 		rc = child_sa_add_policies(sa, c, &err);
 	if (rc && kernel)
 		ike_sa_log(
@@ -434,7 +447,8 @@ static void child_response(struct ike_sa *sa, const struct ikb_wire_msg *m,
 	if (!c)
 		return;
 	if (n) {
-		again = refused(sa, &n->u.notify, old);
+		if (old || !pcpu_max_queue(sa, c, n->u.notify.type))
+			again = refused(sa, &n->u.notify, old);
 		child_sa_free(sa, c);
 	} else if (accept_ccs(sa, m, c, old)) {
 		/*
@@ -452,8 +466,9 @@ static void child_response(struct ike_sa *sa, const struct ikb_wire_msg *m,
 		if (old)
 			resolve_rekey(sa, c, old);
 	}
-	if (!rekey && !again)
+	if (!rekey && !again && sa->pcpu_acq_cpu < 0)
 		sa->plan_next++;
+	sa->pcpu_acq_cpu = -1;
 }
 
 void create_child_response(struct ike_sa *sa, const uint8_t *buf, size_t len)
@@ -484,6 +499,7 @@ struct ccs_req {
 	struct secret gir;
 	uint8_t num;
 	uint16_t want_group; /* INVALID_KE_PAYLOAD */
+	bool pcpu; /* answer with SA_RESOURCE_INFO */
 	uint8_t nr[IKE_SA_NONCE_LEN];
 };
 
@@ -553,6 +569,7 @@ static uint16_t select_ts(struct ike_sa *sa, const struct conn_view *v,
 
 	if (r->old) {
 		c->reqid = r->old->reqid;
+		c->cpu = r->old->cpu;
 		c->rekey_of = r->old->spi_in;
 		rc = ts_select(&r->old->ts, &r->tsr->u.ts, &r->tsi->u.ts, false,
 			       &c->ts);
@@ -592,7 +609,7 @@ static uint16_t install(struct ike_sa *sa, struct ccs_req *r,
 		c->out_pending = true;
 	if (!rc && !r->old)
 		rc = child_sa_add_out(sa, c, err);
-	if (!rc && !r->old)
+	if (!rc && !r->old && !child_shares_policies(sa, c))
 		rc = child_sa_add_policies(sa, c, err);
 	if (rc) {
 		ike_sa_log(sa, IKB_LOG_ERR,
@@ -630,6 +647,8 @@ static uint16_t respond_child(struct ike_sa *sa, const struct ikb_wire_msg *m,
 	n = negotiate(sa, &v, m, r, &err);
 	if (!n)
 		n = select_ts(sa, &v, r, &err);
+	if (!n && !r->old)
+		n = pcpu_assign(sa, &v, m, r->c, &r->pcpu);
 	if (!n)
 		n = install(sa, r, &err);
 	if (n && err.msg[0])
@@ -646,6 +665,8 @@ static void answer(struct ike_sa *sa, struct ccs_req *r, struct ccs_out *o,
 	if (c->mode == IKB_MODE_TRANSPORT)
 		msg_notify(&o->m, IKB_N_USE_TRANSPORT_MODE, NULL, 0);
 	msg_notify(&o->m, IKB_N_ESP_TFC_PADDING_NOT_SUPPORTED, NULL, 0);
+	if (r->pcpu)
+		pcpu_add_notify(&o->m, o->res, c->cpu);
 	o->child.l.n = 1;
 	o->child.l.p[0] = c->prop;
 	child_add_sa(&o->m, &o->child, &o->child.l, r->num, c->spi_in);

@@ -67,6 +67,7 @@ static struct ike_sa *sa_alloc(struct ike_engine *e, const char *conn,
 	sa->path = *p;
 	sa->created = time(NULL);
 	sa->last_recv_ms = mono_ms();
+	sa->pcpu_acq_cpu = -1;
 	sa->kick = evtimer_new(e->base, on_kick, sa);
 	if (!sa->kick) {
 		free(sa);
@@ -126,6 +127,11 @@ struct ike_sa *ike_sa_new_rekeyed(struct ike_sa *old, bool initiator,
 	sa->rtx.timeout_ms = old->rtx.timeout_ms;
 	sa->plan_next = old->plan_next;
 	sa->plan_n = old->plan_n;
+	sa->pcpu_count = old->pcpu_count;
+	sa->pcpu_want = old->pcpu_want;
+	sa->pcpu_kmax = old->pcpu_kmax;
+	sa->pcpu_on = old->pcpu_on;
+	memcpy(sa->pcpu_acq, old->pcpu_acq, sizeof(sa->pcpu_acq));
 	sa->child_group = old->child_group;
 	return sa;
 }

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <time.h>
+#include <ikebana/child.h>
 #include <ikebana/proposals.h>
 
 #include "ike/ike.h"
@@ -123,6 +124,16 @@ struct ike_sa {
 	struct ke *out_ke; /* our KE of the outstanding CREATE_CHILD_SA */
 	uint8_t out_nonce[IKE_SA_NONCE_LEN];
 	unsigned plan_next, plan_n; /* Child SAs of the plan created */
+	/*
+	 * RFC 9611: clones this host makes, of pcpu_want asked for and
+	 * pcpu_kmax CPU ids the kernel takes; whether both ends do them
+	 */
+	unsigned pcpu_count, pcpu_want, pcpu_kmax;
+	bool pcpu_on;
+	/* CPU ids the kernel acquired an SA for (bit per id), and the one
+	 * CREATE_CHILD_SA is under way for (-1: a plan entry) */
+	uint64_t pcpu_acq[IKB_CHILD_PLAN_MAX / 64];
+	int32_t pcpu_acq_cpu;
 	uint16_t child_group; /* a group INVALID_KE_PAYLOAD asked for */
 	uint16_t ike_group; /* the same for an IKE SA rekey */
 	unsigned child_ke_retries;

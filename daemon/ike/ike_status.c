@@ -125,8 +125,7 @@ static struct json_object *child_status(const struct child_sa *c)
 	json_object_object_add(o, "replay_window",
 			       json_object_new_int64(c->sa_in.replay_window));
 	json_object_object_add(
-		o, "cpu",
-		c->sa_in.cpu < 0 ? NULL : json_object_new_int64(c->sa_in.cpu));
+		o, "cpu", c->cpu < 0 ? NULL : json_object_new_int64(c->cpu));
 	put_str(o, "pcrypt", pcrypt_state(c));
 	put_offload(o, c);
 	return o;

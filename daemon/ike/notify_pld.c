@@ -34,6 +34,7 @@ static const struct notify_name notify_names[] = {
 	{ 45, "INVALID_GROUP_ID" },
 	{ 46, "AUTHORIZATION_FAILED" },
 	{ 47, "STATE_NOT_FOUND" },
+	{ 48, "TS_MAX_QUEUE" },
 	{ 16384, "INITIAL_CONTACT" },
 	{ 16385, "SET_WINDOW_SIZE" },
 	{ 16386, "ADDITIONAL_TS_POSSIBLE" },
@@ -93,6 +94,8 @@ static const struct notify_name notify_names[] = {
 	{ 16440, "IP6_ALLOWED" },
 	{ 16441, "ADDITIONAL_KEY_EXCHANGE" },
 	{ 16442, "USE_AGGFRAG" },
+	{ 16443, "SUPPORTED_AUTH_METHODS" },
+	{ 16444, "SA_RESOURCE_INFO" },
 };
 
 const char *ikb_wire_notify_name(uint16_t type)

@@ -250,6 +250,10 @@ static void on_kernel_event(void *ctx, const struct ikb_kernel_event *ev)
 {
 	struct ike_engine *e = ctx;
 
+	if (ev->type == IKB_KEV_ACQUIRE && ev->cpu >= 0) {
+		pcpu_acquire(e, ev);
+		return;
+	}
 	if (ev->type != IKB_KEV_EXPIRE) {
 		log_debug("kernel event %d (reqid %u): not handled yet",
 			  (int)ev->type, ev->reqid);

@@ -4,7 +4,8 @@
  * outstanding. What is wanted meanwhile is kept as flags on the IKE SA
  * and its Child SAs, and the next exchange starts from the loop once the
  * window is free, in this order: Delete of the IKE SA, its rekey, Child
- * SA Deletes, Child SA rekeys, the plan's further Child SAs, liveness.
+ * SA Deletes, Child SA rekeys, the plan's further Child SAs, per-CPU
+ * Child SAs the kernel acquired, liveness.
  */
 #include <event2/event.h>
 
@@ -86,6 +87,8 @@ void tasks_run(struct ike_sa *sa)
 			return;
 		sa->plan_next++; /* could not even ask: the next one */
 	}
+	if (!pcpu_acquire_start(sa))
+		return;
 	if (sa->want_dpd) {
 		sa->want_dpd = false;
 		dpd_start(sa);

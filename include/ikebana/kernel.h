@@ -50,6 +50,13 @@ struct ikb_kernel_ops {
 	/* Deliver ACQUIRE/EXPIRE/POLEXPIRE events to cb on the event loop. */
 	int (*events_subscribe)(void *state, ikb_kernel_event_cb cb, void *ctx,
 				struct ikb_error *err);
+	/*
+	 * RFC 9611: how many per-CPU SAs the kernel takes, the CPU ids
+	 * 0..*n-1 (Linux: XFRMA_SA_PCPU below num_possible_cpus). *n = 0 with
+	 * why filled ("kernel 6.1 has no per-CPU SAs (needs 6.13)") when it
+	 * has none. Optional: NULL means none.
+	 */
+	int (*pcpu_max)(void *state, unsigned *n, struct ikb_error *why);
 	/* Walk what this backend installed (status, tests). Optional. */
 	int (*dump)(void *state, void (*sa_cb)(void *ctx, const struct ikb_sa *),
 		    void (*pol_cb)(void *ctx, const struct ikb_policy *),

@@ -21,7 +21,13 @@
  * this host's); struct ikb_sa gained pcrypt_fallback and offload_fallback,
  * which sa_add and sa_update write back (their ikb_sa is no longer const).
  */
-#define IKB_PLUGIN_ABI 2
+/*
+ * 3: struct ikb_kernel_ops gained pcpu_max (per-CPU SAs, RFC 9611); a
+ * kernel backend sets XFRMA_SA_PCPU from ikb_sa.cpu and
+ * XFRM_POLICY_CPU_ACQUIRE from ikb_policy.cpu_acquire instead of refusing
+ * them.
+ */
+#define IKB_PLUGIN_ABI 3
 #define IKB_PLUGIN_SYMBOL "ikb_plugin"
 
 enum ikb_key_scope { IKB_KEY_CONN = 1, IKB_KEY_SETUP = 2 };

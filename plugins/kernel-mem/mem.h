@@ -45,7 +45,17 @@ struct mem_state {
 	ikb_kernel_event_cb cb;
 	void *cb_ctx;
 	struct mem_refusal refuse[MEM_NOPS];
+	unsigned cpus; /* per-CPU SA ids it takes: 0..cpus-1; 0: none */
 };
+
+/*
+ * Per-CPU SAs as Linux 6.13 takes them: CPU ids below the possible CPUs,
+ * IKB_KERNEL_MEM_CPUS of them (default 4; 0 plays a kernel without).
+ */
+void mem_pcpu_init(struct mem_state *st);
+int mem_pcpu_max(void *state, unsigned *n, struct ikb_error *why);
+int mem_pcpu_check(const struct mem_state *st, const struct ikb_sa *sa,
+		   struct ikb_error *err);
 
 /* 0, or the refusal ikb_kernel_mem_refuse() set up for op. */
 int mem_refused(struct mem_state *st, enum mem_op op, struct ikb_error *err);

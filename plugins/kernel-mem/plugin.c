@@ -44,6 +44,7 @@ static int mem_init(const struct ikb_host *host, void **state)
 	    sizeof(st->rng))
 		st->rng = (uint64_t)time(NULL) ^ (uint64_t)(uintptr_t)st;
 	st->rng |= 1;
+	mem_pcpu_init(st);
 	*state = st;
 	return 0;
 }
@@ -68,6 +69,7 @@ const struct ikb_kernel_ops mem_kernel_ops = {
 	.policy_del = mem_policy_del,
 	.sa_query = mem_sa_query,
 	.events_subscribe = mem_events_subscribe,
+	.pcpu_max = mem_pcpu_max,
 	.dump = mem_dump,
 };
 

@@ -101,6 +101,8 @@ int mem_sa_add(void *state, struct ikb_sa *sa, struct ikb_error *err)
 	int rc = mem_sa_validate(sa, err);
 
 	if (!rc)
+		rc = mem_pcpu_check(st, sa, err);
+	if (!rc)
 		rc = mem_refused(st, MEM_SA_ADD, err);
 	if (rc)
 		return rc;
@@ -124,6 +126,8 @@ int mem_sa_update(void *state, struct ikb_sa *sa, struct ikb_error *err)
 	struct mem_sa *m;
 	int rc = mem_sa_validate(sa, err);
 
+	if (!rc)
+		rc = mem_pcpu_check(st, sa, err);
 	if (!rc)
 		rc = mem_refused(st, MEM_SA_UPDATE, err);
 	if (rc)

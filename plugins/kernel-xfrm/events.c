@@ -31,6 +31,21 @@ static const struct xfrm_user_tmpl *first_tmpl(const struct nlmsghdr *nlh,
 	return NULL;
 }
 
+/* RFC 9611: a policy with XFRM_POLICY_CPU_ACQUIRE names the CPU. */
+static int32_t acquire_cpu(const struct nlmsghdr *nlh, size_t hdr)
+{
+	const struct nlattr *a;
+	int32_t cpu = -1;
+
+	mnl_attr_for_each(a, nlh, hdr)
+	{
+		if (mnl_attr_get_type(a) == XFRMA_SA_PCPU &&
+		    mnl_attr_get_payload_len(a) == 4)
+			cpu = (int32_t)mnl_attr_get_u32(a);
+	}
+	return cpu;
+}
+
 static int decode_acquire(const struct nlmsghdr *nlh,
 			  struct ikb_kernel_event *ev)
 {
@@ -47,6 +62,7 @@ static int decode_acquire(const struct nlmsghdr *nlh,
 	xfrm_addr_get(&ev->dst, &a->id.daddr, t->family);
 	ev->proto = a->id.proto;
 	ev->reqid = xfrm_reqid_from_kernel(t->reqid);
+	ev->cpu = acquire_cpu(nlh, sizeof(*a));
 	return 1;
 }
 

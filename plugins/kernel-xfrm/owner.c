@@ -52,8 +52,11 @@ struct own_list {
 	void *ctx;
 };
 
+/* Room for XFRMA_SA_PCPU, past the end of older headers' XFRMA_MAX. */
+#define OWN_ATTR_MAX (XFRMA_MAX > XFRMA_SA_PCPU ? XFRMA_MAX : XFRMA_SA_PCPU)
+
 struct own_attrs {
-	const struct nlattr *tb[XFRMA_MAX + 1];
+	const struct nlattr *tb[OWN_ATTR_MAX + 1];
 };
 
 static int attr_cb(const struct nlattr *a, void *data)
@@ -61,7 +64,7 @@ static int attr_cb(const struct nlattr *a, void *data)
 	struct own_attrs *o = data;
 	uint16_t type = mnl_attr_get_type(a);
 
-	if (type <= XFRMA_MAX)
+	if (type <= OWN_ATTR_MAX)
 		o->tb[type] = a;
 	return MNL_CB_OK;
 }
@@ -108,6 +111,9 @@ static void sa_to_ikb(struct ikb_sa *sa, const struct xfrm_usersa_info *p,
 	sa->replay_window = p->replay_window;
 	sa->esn = p->flags & XFRM_STATE_ESN;
 	sa->cpu = -1;
+	if (o->tb[XFRMA_SA_PCPU] &&
+	    mnl_attr_get_payload_len(o->tb[XFRMA_SA_PCPU]) == 4)
+		sa->cpu = (int32_t)mnl_attr_get_u32(o->tb[XFRMA_SA_PCPU]);
 	if (o->tb[XFRMA_REPLAY_ESN_VAL]) {
 		const struct xfrm_replay_state_esn *r =
 			mnl_attr_get_payload(o->tb[XFRMA_REPLAY_ESN_VAL]);
@@ -184,6 +190,7 @@ static void pol_to_ikb(struct ikb_policy *pol,
 	}
 	pol->proto = t->id.proto;
 	pol->reqid = xfrm_reqid_from_kernel(t->reqid);
+	pol->cpu_acquire = p->flags & XFRM_POLICY_CPU_ACQUIRE;
 	get_mark(o, &pol->mark, &pol->mark_mask);
 }
 

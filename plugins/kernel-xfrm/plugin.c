@@ -63,6 +63,7 @@ const struct ikb_kernel_ops xfrm_kernel_ops = {
 	.policy_del = xfrm_policy_del,
 	.sa_query = xfrm_sa_query,
 	.events_subscribe = xfrm_events_subscribe,
+	.pcpu_max = xfrm_pcpu_max,
 	.dump = xfrm_dump,
 };
 
@@ -70,7 +71,7 @@ IKB_PLUGIN_EXPORT const struct ikb_plugin ikb_plugin = {
 	IKB_PLUGIN_INIT,
 	.name = "kernel-xfrm",
 	.summary =
-		"XFRM netlink backend: SPIs, SAs (AEAD or cipher+integrity, ESN and replay windows to 4096, UDP encapsulation, marks, NIC offload, pcrypt), policies, counters and ACQUIRE/EXPIRE events",
+		"XFRM netlink backend: SPIs, SAs (AEAD or cipher+integrity, ESN and replay windows to 4096, UDP encapsulation, marks, NIC offload, pcrypt, per-CPU SAs), policies, counters and ACQUIRE/EXPIRE events",
 	.keys = xfrm_keys,
 	.init = xfrm_init,
 	.fini = xfrm_fini,

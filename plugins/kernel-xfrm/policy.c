@@ -89,12 +89,6 @@ struct nlmsghdr *xfrm_build_policy(void *buf, uint16_t type,
 	struct xfrm_userpolicy_info *p;
 	struct xfrm_userpolicy_id *id;
 
-	if (pol->cpu_acquire) {
-		ikb_error_set(
-			err, EOPNOTSUPP,
-			"XFRM_POLICY_CPU_ACQUIRE (RFC 9611) is not in this build's kernel headers");
-		return NULL;
-	}
 	if (type == XFRM_MSG_DELPOLICY) {
 		id = mnl_nlmsg_put_extra_header(nlh, sizeof(*id));
 		if (sel_put(&id->sel, pol, err))
@@ -112,6 +106,9 @@ struct nlmsghdr *xfrm_build_policy(void *buf, uint16_t type,
 	p->dir = dirs[pol->dir];
 	p->action = XFRM_POLICY_ALLOW;
 	p->share = XFRM_SHARE_ANY;
+	/* the kernel acquires per CPU where a CPU has no SA of its own */
+	if (pol->cpu_acquire)
+		p->flags |= XFRM_POLICY_CPU_ACQUIRE;
 	if (tmpl_put(nlh, pol, p->sel.family, err))
 		return NULL;
 	xfrm_mark_put(nlh, pol->mark, pol->mark_mask);

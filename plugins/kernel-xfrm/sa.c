@@ -57,10 +57,6 @@ static int check_sa(const struct ikb_sa *sa, struct ikb_error *err)
 		return ikb_error_set(err, EINVAL,
 				     "SA direction %d is neither in nor out",
 				     (int)sa->dir);
-	if (sa->cpu >= 0)
-		return ikb_error_set(
-			err, EOPNOTSUPP,
-			"per-CPU SAs (RFC 9611) need XFRMA_SA_PCPU, which this build's kernel headers lack");
 	return 0;
 }
 
@@ -88,7 +84,11 @@ struct nlmsghdr *xfrm_build_sa(void *buf, uint16_t type,
 	p->mode = sa->mode == IKB_MODE_TUNNEL ? XFRM_MODE_TUNNEL :
 						XFRM_MODE_TRANSPORT;
 	put_lifetime(&p->lft, &sa->life);
-	if (xfrm_algs_put(nlh, sa, err) || xfrm_replay_put(nlh, p, sa, err) ||
+	if (xfrm_pcpu_out(sa))
+		rc = xfrm_pcpu_put(nlh, p, sa, err);
+	else
+		rc = xfrm_replay_put(nlh, p, sa, err);
+	if (rc || xfrm_algs_put(nlh, sa, err) ||
 	    xfrm_offload_put(nlh, sa, o, err))
 		return NULL;
 	put_encap(nlh, sa);

@@ -23,6 +23,27 @@ struct nlmsghdr;
 #define XFRM_REQID_BASE 0x49420000u
 #define XFRM_REQID_MASK 0x0000ffffu
 
+/*
+ * Per-CPU SAs (RFC 9611, Linux 6.13), from the uapi linux/xfrm.h of 6.13:
+ * Debian 12's headers (6.1) stop at XFRMA_MTIMER_THRESH (32), before
+ * XFRMA_SA_DIR (33) and XFRMA_NAT_KEEPALIVE_INTERVAL (34). Numbers, not
+ * an enum, so that newer headers that have them win.
+ */
+#ifndef XFRMA_SA_PCPU
+#define XFRMA_SA_PCPU 35
+#endif
+/* 6.10's SA direction (a u8), which 6.13 requires with XFRMA_SA_PCPU. */
+#ifndef XFRM_SA_DIR_OUT
+#define XFRMA_SA_DIR 33
+#define XFRM_SA_DIR_OUT 2
+#endif
+#ifndef XFRM_POLICY_CPU_ACQUIRE
+#define XFRM_POLICY_CPU_ACQUIRE 4
+#endif
+/* The first release whose kernel takes XFRMA_SA_PCPU. */
+#define XFRM_PCPU_MAJOR 6
+#define XFRM_PCPU_MINOR 13
+
 /* SPIs from ALLOCSPI: 1..255 are reserved (RFC 4303 §2.1). */
 #define XFRM_SPI_MIN 0x00000100u
 #define XFRM_SPI_MAX 0xffffffffu
@@ -194,6 +215,19 @@ int xfrm_policy_add(void *state, const struct ikb_policy *pol,
 		    struct ikb_error *err);
 int xfrm_policy_del(void *state, const struct ikb_policy *pol,
 		    struct ikb_error *err);
+
+/* pcpu.c: whether and for which CPU ids the kernel takes per-CPU SAs. */
+/*
+ * From uname's release and /sys/devices/system/cpu/possible ("0-3,8"):
+ * *n CPU ids, or 0 and why. possible NULL: unreadable.
+ */
+int xfrm_pcpu_parse(const char *release, const char *possible, unsigned *n,
+		    struct ikb_error *why);
+int xfrm_pcpu_max(void *state, unsigned *n, struct ikb_error *why);
+/* A per-CPU outbound SA: its CPU id, direction and replay state. */
+bool xfrm_pcpu_out(const struct ikb_sa *sa);
+int xfrm_pcpu_put(struct nlmsghdr *nlh, struct xfrm_usersa_info *p,
+		  const struct ikb_sa *sa, struct ikb_error *err);
 
 /* events.c */
 int xfrm_events_subscribe(void *state, ikb_kernel_event_cb cb, void *ctx,

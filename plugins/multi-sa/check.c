@@ -73,21 +73,31 @@ static int check_pairs(const struct ms_state *st,
 	return 0;
 }
 
+/*
+ * Per-CPU clones of several protoports entries would need the responder
+ * to count CPUs per selector set; one selector set is what RFC 9611's
+ * deployments (and libreswan's clones=) use.
+ */
 static int check_clones(const struct ms_state *st,
 			const struct ikb_section *conn, struct ikb_diag *d)
 {
 	const struct ikb_value *v = st->host->get(conn, "clones");
+	const struct ikb_value *pp = st->host->get(conn, "leftprotoports");
 	unsigned n;
 
 	if (!v)
 		return 0;
-	if (ms_parse_clones(v->value, &n) == 0) {
+	if (!pp)
+		pp = st->host->get(conn, "rightprotoports");
+	if (ms_parse_clones(v->value, &n) == 0 && pp) {
 		st->host->report(
-			d, conn, v, IKB_SEV_NOTICE,
-			"per-CPU SAs are not negotiated yet: this conn gets one SA per protoports entry, not %u",
-			n);
-		return 0;
+			d, conn, v, IKB_SEV_ERROR,
+			"per-CPU clones of several protoports entries are not supported: drop clones= or %s (%s:%u)",
+			pp->key, pp->file, pp->line);
+		return -1;
 	}
+	if (ms_parse_clones(v->value, &n) == 0)
+		return 0;
 	st->host->report(
 		d, conn, v, IKB_SEV_ERROR,
 		"expected an integer 1..%u or yes (one per online CPU), got '%s'",

@@ -3,8 +3,11 @@
  * One Child SA per protoports entry: each is the core's c[0] narrowed to
  * that protocol and port, leftprotoports' port on the left side's end of
  * the selector (src where this host is left, dst where it is right).
- * clones= is validated but not yet planned: per-CPU SAs (RFC 9611) come
- * with the ACQUIRE handling that creates them.
+ *
+ * clones=N (RFC 9611): the core's c[0] is the fallback SA, without a CPU
+ * id, and c[1..N] are its clones with CPU ids 0..N-1 and the same
+ * selectors. The core negotiates as many of them as the kernel and the
+ * peer take.
  */
 #include <errno.h>
 
@@ -36,6 +39,27 @@ static void narrow(struct ikb_child_spec *c, const struct ms_pp *local,
 	}
 }
 
+static int plan_clones(const struct ms_state *st,
+		       const struct ikb_section *conn,
+		       struct ikb_child_plan *plan, struct ikb_error *err)
+{
+	const struct ikb_value *v = st->host->get(conn, "clones");
+	unsigned n;
+
+	if (ms_parse_clones(v->value, &n))
+		return ikb_error_set(err, EINVAL, "clones=%s: not 1..%u or yes",
+				     v->value, IKB_CHILD_PLAN_MAX - 1);
+	if (n > IKB_CHILD_PLAN_MAX - 1)
+		n = IKB_CHILD_PLAN_MAX - 1;
+	plan->c[0].cpu = -1;
+	for (unsigned i = 1; i <= n; i++) {
+		plan->c[i] = plan->c[0];
+		plan->c[i].cpu = (int32_t)(i - 1);
+	}
+	plan->n = n + 1;
+	return 0;
+}
+
 int ms_plan(void *state, const struct ikb_section *conn,
 	    struct ikb_child_plan *plan, struct ikb_error *err)
 {
@@ -49,6 +73,8 @@ int ms_plan(void *state, const struct ikb_section *conn,
 	rc = side_list(st, conn, "leftprotoports", &l, &has_l, err);
 	if (!rc)
 		rc = side_list(st, conn, "rightprotoports", &r, &has_r, err);
+	if (!rc && !has_l && !has_r && st->host->get(conn, "clones"))
+		return plan_clones(st, conn, plan, err);
 	if (rc || (!has_l && !has_r))
 		return rc;
 	n = has_l ? l.n : r.n;

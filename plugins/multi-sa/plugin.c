@@ -2,7 +2,7 @@
 /*
  * multi-sa: several Child SAs per conn, so that decryption spreads over
  * CPUs instead of one SA's one queue: one per protoports entry now, one
- * per CPU (clones=, RFC 9611) later.
+ * per CPU (clones=, RFC 9611), the latter negotiated by the core.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -46,7 +46,7 @@ IKB_PLUGIN_EXPORT const struct ikb_plugin ikb_plugin = {
 	IKB_PLUGIN_INIT,
 	.name = "multi-sa",
 	.summary =
-		"several Child SAs per conn: one per leftprotoports/rightprotoports entry; clones= (per-CPU SAs, RFC 9611) is validated, not yet negotiated",
+		"several Child SAs per conn: one per leftprotoports/rightprotoports entry, or a fallback plus one per CPU (clones=, RFC 9611)",
 	.requires = ms_requires,
 	.keys = ms_keys,
 	.init = ms_init,

@@ -108,6 +108,8 @@ const struct ikb_sa *kdump_spi(const struct kdump *d, uint32_t spi);
 unsigned kdump_count(const struct kdump *d, enum ikb_dir dir);
 /* kernel-mem's EXPIRE for who's SA spi, as the kernel would send it. */
 void kernel_expire(struct net *n, int who, const struct ikb_sa *sa, bool hard);
+/* kernel-mem's ACQUIRE for reqid from CPU cpu (RFC 9611, -1: none). */
+void kernel_acquire(struct net *n, int who, uint32_t reqid, int32_t cpu);
 /* who's kernel-mem refuses op after `after` calls (IKB_KERNEL_MEM_REFUSE). */
 void kernel_refuse(struct net *n, int who, const char *op, unsigned after,
 		   int errnum, const char *msg);

@@ -160,6 +160,25 @@ void kernel_expire(struct net *n, int who, const struct ikb_sa *sa, bool hard)
 	assert_int_equal(inject(st, &ev), 0);
 }
 
+void kernel_acquire(struct net *n, int who, uint32_t reqid, int32_t cpu)
+{
+	void *st;
+	ikb_kernel_mem_inject_fn inject =
+		(ikb_kernel_mem_inject_fn)plugin_set_symbol(
+			n->p[who].lc.plugins, "kernel-mem",
+			IKB_KERNEL_MEM_INJECT);
+	struct ikb_kernel_event ev = {
+		.type = IKB_KEV_ACQUIRE,
+		.proto = 50,
+		.reqid = reqid,
+		.cpu = cpu,
+	};
+
+	assert_non_null(inject);
+	assert_non_null(plugin_set_kernel(n->p[who].lc.plugins, &st));
+	assert_int_equal(inject(st, &ev), 0);
+}
+
 static void *mem_symbol(struct net *n, int who, const char *name, void **st)
 {
 	void *fn = plugin_set_symbol(n->p[who].lc.plugins, "kernel-mem", name);

@@ -71,7 +71,7 @@ static void test_tuning_fields(void **state)
 
 	/* What kernel-xfrm writes back after its fallbacks. */
 	k = n->p[WEST].e->all->children;
-	k->sa_in.cpu = k->sa_out.cpu = 1;
+	k->cpu = k->sa_in.cpu = k->sa_out.cpu = 1;
 	k->sa_in.pcrypt = k->sa_out.pcrypt = true;
 	c = child0(n);
 	assert_int_equal(

@@ -18,15 +18,18 @@
 #include "test_host.h"
 #include "xfrm.h"
 
+/* Debian 12's headers end before XFRMA_SA_PCPU, which xfrm.h adds. */
+#define TB_MAX (XFRMA_MAX > XFRMA_SA_PCPU ? XFRMA_MAX : XFRMA_SA_PCPU)
+
 static char buf[XFRM_BUF];
-static const struct nlattr *tb[XFRMA_MAX + 1];
+static const struct nlattr *tb[TB_MAX + 1];
 static unsigned nattrs;
 
 static int attr_cb(const struct nlattr *a, void *data)
 {
 	uint16_t t = mnl_attr_get_type(a);
 
-	assert_true(t <= XFRMA_MAX);
+	assert_true(t <= TB_MAX);
 	assert_null(tb[t]); /* each attribute at most once */
 	tb[t] = a;
 	nattrs++;
@@ -176,9 +179,6 @@ static void test_bad_algs(void **state)
 	sa = gcm_sa(IKB_DIR_IN, 0, false);
 	sa.aead.key_bits = 12;
 	build_fails(&sa, "whole bytes");
-	sa = gcm_sa(IKB_DIR_IN, 0, false);
-	sa.cpu = 1;
-	build_fails(&sa, "RFC 9611");
 	sa = gcm_sa(IKB_DIR_IN, 0, false);
 	sa.reqid = 0x10000;
 	build_fails(&sa, "outside 0..65535");
@@ -394,6 +394,96 @@ static void test_policies(void **state)
 	pol.priority = 1234;
 	p = build_pol(&pol);
 	assert_int_equal(p->priority, 1234);
+	assert_int_equal(p->flags, 0);
+
+	/* RFC 9611: acquire per CPU where a CPU has no SA of its own */
+	pol.cpu_acquire = true;
+	p = build_pol(&pol);
+	assert_int_equal(p->flags, XFRM_POLICY_CPU_ACQUIRE);
+	assert_int_equal(XFRM_POLICY_CPU_ACQUIRE, 4);
+}
+
+/*
+ * XFRMA_SA_PCPU (35 in 6.13's uapi) on an outbound SA with a CPU id; not
+ * on inbound SAs, whose lookup is by SPI alone, nor on the fallback.
+ */
+static void test_pcpu_sa(void **state)
+{
+	struct ikb_sa sa = gcm_sa(IKB_DIR_OUT, 0, false);
+
+	assert_int_equal(XFRMA_SA_PCPU, 35);
+	build(&sa, NULL);
+	assert_null(tb[XFRMA_SA_PCPU]);
+	assert_null(tb[XFRMA_SA_DIR]);
+	sa.cpu = 3;
+	build(&sa, NULL);
+	assert_non_null(tb[XFRMA_SA_PCPU]);
+	assert_int_equal(mnl_attr_get_u32(tb[XFRMA_SA_PCPU]), 3);
+	/* 6.13 refuses SA_PCPU without SA_DIR */
+	assert_non_null(tb[XFRMA_SA_DIR]);
+	assert_int_equal(mnl_attr_get_u8(tb[XFRMA_SA_DIR]), XFRM_SA_DIR_OUT);
+	sa = gcm_sa(IKB_DIR_IN, 128, false);
+	sa.cpu = 3;
+	build(&sa, NULL);
+	assert_null(tb[XFRMA_SA_PCPU]);
+}
+
+/*
+ * A per-CPU outbound SA has a direction, and the kernel then wants no
+ * replay state on it: window 0, and with ESN a zero-length bitmap.
+ */
+static void test_pcpu_esn(void **state)
+{
+	struct ikb_sa sa = gcm_sa(IKB_DIR_OUT, 128, true);
+	const struct xfrm_usersa_info *p = build(&sa, NULL);
+	const struct xfrm_replay_state_esn *r;
+
+	/* without a CPU id: window 1, as kernels before 6.10 need */
+	r = mnl_attr_get_payload(tb[XFRMA_REPLAY_ESN_VAL]);
+	assert_int_equal(r->replay_window, 1);
+	sa.cpu = 0;
+	p = build(&sa, NULL);
+	assert_int_equal(p->replay_window, 0);
+	assert_true(p->flags & XFRM_STATE_ESN);
+	assert_non_null(tb[XFRMA_REPLAY_ESN_VAL]);
+	r = mnl_attr_get_payload(tb[XFRMA_REPLAY_ESN_VAL]);
+	assert_int_equal(r->replay_window, 0);
+	assert_int_equal(r->bmp_len, 0);
+	assert_int_equal(mnl_attr_get_payload_len(tb[XFRMA_REPLAY_ESN_VAL]),
+			 sizeof(*r));
+	assert_int_equal(mnl_attr_get_u8(tb[XFRMA_SA_DIR]), XFRM_SA_DIR_OUT);
+	/* no ESN: no replay attribute at all */
+	sa.esn = false;
+	p = build(&sa, NULL);
+	assert_null(tb[XFRMA_REPLAY_ESN_VAL]);
+	assert_false(p->flags & XFRM_STATE_ESN);
+}
+
+/* Kernel support by release, CPU ids by the possible mask. */
+static void test_pcpu_detect(void **state)
+{
+	struct ikb_error why = { "" };
+	unsigned n = 9;
+
+	assert_int_not_equal(
+		xfrm_pcpu_parse("6.1.0-28-amd64", "0-1\n", &n, &why), 0);
+	assert_int_equal(n, 0);
+	assert_string_equal(why.msg,
+			    "kernel 6.1 has no per-CPU SAs (needs 6.13)");
+	assert_int_not_equal(xfrm_pcpu_parse("6.12.9", "0-1", &n, &why), 0);
+	assert_int_equal(xfrm_pcpu_parse("6.13.0-rc1", "0-3\n", &n, &why), 0);
+	assert_int_equal(n, 4);
+	/* UML 7.2 is built NR_CPUS=1 */
+	assert_int_equal(xfrm_pcpu_parse("7.2.0-1-um", "0\n", &n, &why), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(xfrm_pcpu_parse("7.0", "0-3,8-11", &n, &why), 0);
+	assert_int_equal(n, 8);
+	assert_int_not_equal(xfrm_pcpu_parse("7.0", NULL, &n, &why), 0);
+	assert_non_null(strstr(why.msg, "possible CPUs"));
+	assert_int_not_equal(xfrm_pcpu_parse("7.0", "3-1", &n, &why), 0);
+	assert_int_not_equal(xfrm_pcpu_parse("7.0", "", &n, &why), 0);
+	assert_int_not_equal(xfrm_pcpu_parse("garbage", "0", &n, &why), 0);
+	assert_non_null(strstr(why.msg, "MAJOR.MINOR"));
 }
 
 static void test_priority_order(void **state)
@@ -431,10 +521,6 @@ static void test_policy_del_msg(void **state)
 	assert_int_equal(id->sel.prefixlen_d, 24);
 	assert_int_equal(id->index, 0);
 	assert_int_equal(nattrs, 0);
-
-	pol.cpu_acquire = true;
-	assert_null(xfrm_build_policy(buf, XFRM_MSG_NEWPOLICY, &pol, &err));
-	assert_non_null(strstr(err.msg, "CPU_ACQUIRE"));
 }
 
 static void test_spi_and_said(void **state)
@@ -600,6 +686,11 @@ static void test_events_decode(void **state)
 	assert_int_equal(ev.type, IKB_KEV_ACQUIRE);
 	assert_int_equal(ev.reqid, 5);
 	assert_int_equal(ev.sel.dst_plen, 32);
+	assert_int_equal(ev.cpu, -1);
+	/* RFC 9611: a policy with XFRM_POLICY_CPU_ACQUIRE names the CPU */
+	mnl_attr_put_u32(nlh, XFRMA_SA_PCPU, 3);
+	assert_int_equal(xfrm_event_decode(nlh, &ev), 1);
+	assert_int_equal(ev.cpu, 3);
 
 	nlh = xfrm_nl_start(buf, XFRM_MSG_POLEXPIRE, 0);
 	pe = mnl_nlmsg_put_extra_header(nlh, sizeof(*pe));
@@ -641,6 +732,9 @@ int main(void)
 		cmocka_unit_test(test_lifetime_encap_mark),
 		cmocka_unit_test(test_offload),
 		cmocka_unit_test(test_policies),
+		cmocka_unit_test(test_pcpu_sa),
+		cmocka_unit_test(test_pcpu_esn),
+		cmocka_unit_test(test_pcpu_detect),
 		cmocka_unit_test(test_priority_order),
 		cmocka_unit_test(test_policy_del_msg),
 		cmocka_unit_test(test_spi_and_said),

@@ -643,12 +643,16 @@ static void print_sa(void *ctx, const struct ikb_sa *sa)
 {
 	char s[INET6_ADDRSTRLEN], d[INET6_ADDRSTRLEN];
 
-	printf("sa src=%s dst=%s spi=0x%08x reqid=%u mode=%s replay=%u esn=%d alg=%s%s%s\n",
+	printf("sa src=%s dst=%s spi=0x%08x reqid=%u mode=%s replay=%u esn=%d alg=%s%s%s",
 	       addr_str(&sa->src, s), addr_str(&sa->dst, d), sa->spi, sa->reqid,
 	       sa->mode == IKB_MODE_TUNNEL ? "tunnel" : "transport",
 	       sa->replay_window, sa->esn,
 	       sa->aead.name[0] ? sa->aead.name : sa->encr.name,
 	       sa->integ.name[0] ? "+" : "", sa->integ.name);
+	/* RFC 9611: iproute2 before 6.13 cannot show it */
+	if (sa->cpu >= 0)
+		printf(" cpu=%d", (int)sa->cpu);
+	printf("\n");
 }
 
 static void print_pol(void *ctx, const struct ikb_policy *p)
@@ -656,11 +660,12 @@ static void print_pol(void *ctx, const struct ikb_policy *p)
 	static const char *const dirs[] = { "in", "out", "fwd" };
 	char s[INET6_ADDRSTRLEN], d[INET6_ADDRSTRLEN];
 
-	printf("policy %s/%u -> %s/%u dir=%s priority=%u reqid=%u mode=%s\n",
+	printf("policy %s/%u -> %s/%u dir=%s priority=%u reqid=%u mode=%s%s\n",
 	       addr_str(&p->sel.src, s), p->sel.src_plen,
 	       addr_str(&p->sel.dst, d), p->sel.dst_plen, dirs[p->dir],
 	       p->priority, p->reqid,
-	       p->mode == IKB_MODE_TUNNEL ? "tunnel" : "transport");
+	       p->mode == IKB_MODE_TUNNEL ? "tunnel" : "transport",
+	       p->cpu_acquire ? " cpu-acquire" : "");
 }
 
 static int cmd_dump(struct args *a)

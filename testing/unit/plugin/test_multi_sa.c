@@ -38,11 +38,6 @@ static void test_clones(void **state)
 		const char *kv[] = { "clones", good[i], NULL };
 
 		assert_int_equal(fake_check_conn(&fx, kv), 0);
-		/* Honest about what is not negotiated yet. */
-		assert_int_equal(
-			fake_count(IKB_SEV_NOTICE,
-				   "per-CPU SAs are not negotiated yet"),
-			1);
 	}
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		const char *kv[] = { "clones", bad[i], NULL };
@@ -55,6 +50,18 @@ static void test_clones(void **state)
 		assert_int_equal(fake_check_conn(&fx, kv), -1);
 		assert_int_equal(fake_count(IKB_SEV_ERROR, want), 1);
 	}
+}
+
+/* clones= with protoports lists is refused, naming both keys. */
+static void test_clones_protoports(void **state)
+{
+	const char *kv[] = { "clones", "2", "rightprotoports", "tcp/80", NULL };
+
+	assert_int_equal(fake_check_conn(&fx, kv), -1);
+	assert_int_equal(
+		fake_count(IKB_SEV_ERROR,
+			   "per-CPU clones of several protoports entries"),
+		1);
 }
 
 static void test_protoports_values(void **state)
@@ -155,7 +162,15 @@ static void test_plan(void **state)
 	fake_conn(&s, "c", none);
 	assert_int_equal(fx.p->child->plan(fx.st, &s, &plan, &err), 0);
 	fake_section_free(&s);
-	assert_int_equal(plan.n, 1); /* clones are not planned yet */
+	/* the fallback, then clones for CPUs 0..3, all on c[0]'s selectors */
+	assert_int_equal(plan.n, 5);
+	assert_int_equal(plan.c[0].cpu, -1);
+	for (int i = 1; i < 5; i++) {
+		assert_int_equal(plan.c[i].cpu, i - 1);
+		assert_int_equal(plan.c[i].ts.dst_plen, 16);
+	}
+
+	base_plan(&plan);
 
 	fake_conn(&s, "c", left);
 	assert_int_equal(fx.p->child->plan(fx.st, &s, &plan, &err), 0);
@@ -214,6 +229,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_descriptor),
 		cmocka_unit_test(test_clones),
+		cmocka_unit_test(test_clones_protoports),
 		cmocka_unit_test(test_protoports_values),
 		cmocka_unit_test(test_protoport_and_protoports),
 		cmocka_unit_test(test_pairs),

@@ -1,0 +1,401 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Per-CPU Child SAs (RFC 9611) on one IKE SA. The first Child SA of the
+ * conn's selectors is the fallback: no CPU id, used by every CPU that has
+ * no SA of its own. With clones=N, and when both the kernel and the peer
+ * can, the initiator then creates the clones by CREATE_CHILD_SA at once,
+ * for CPU ids 0..N-1 (fewer if the kernel has fewer possible CPUs); each
+ * carries SA_RESOURCE_INFO. The responder gives each one the lowest CPU id
+ * of its own not yet taken, and answers TS_MAX_QUEUE past its count.
+ * Clones share the fallback's reqid, so that the kernel's one policy finds
+ * them all; whichever of them lives longest keeps the policies.
+ *
+ * Later, the kernel's ACQUIRE for a CPU below the count without a clone
+ * (one the peer deleted) brings that CPU's clone back.
+ *
+ * Where per-CPU SAs cannot be had, the conn gets its one Child SA and one
+ * log line saying why.
+ */
+#include <errno.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config/config.h"
+#include "ike/child_sa.h"
+#include "ike/engine.h"
+#include "ike/pcpu.h"
+#include "log.h"
+
+static const char *clones_value(const struct ikb_section *conn)
+{
+	const struct ikb_value *v = conn ? cfg_get(conn, "clones") : NULL;
+
+	return v ? v->value : "?";
+}
+
+/*
+ * How many clones this host makes for the conn: *want from the plan
+ * (entries with a CPU id), *eff what the kernel takes of them. 0 wanted:
+ * the conn has no clones=; *eff 0 with why: the kernel has none.
+ */
+static void pcpu_count(struct ike_sa *sa, const struct conn_view *v,
+		       unsigned *want, unsigned *eff, unsigned *kmax,
+		       struct ikb_error *why)
+{
+	struct ikb_child_plan *plan;
+	void *st;
+	const struct ikb_kernel_ops *k = engine_kernel(sa->e, &st);
+
+	*want = *eff = *kmax = 0;
+	if (child_plan(sa, v, &plan, why))
+		return;
+	for (unsigned i = 0; i < plan->n; i++)
+		*want += plan->c[i].cpu >= 0;
+	free(plan);
+	why->msg[0] = '\0';
+	if (!*want)
+		return;
+	if (!k || !k->pcpu_max)
+		snprintf(why->msg, sizeof(why->msg),
+			 "the kernel plugin has no per-CPU SAs");
+	else if (k->pcpu_max(st, kmax, why) || !*kmax)
+		*kmax = 0;
+	*eff = pcpu_clamp(*want, *kmax);
+}
+
+/*
+ * One line when the kernel has fewer CPU ids than clones= asks for, once
+ * the peer agreed: where it did not, its line is the only one.
+ */
+static void log_clamp(struct ike_sa *sa, const struct ikb_section *conn)
+{
+	unsigned eff = sa->pcpu_count;
+
+	if (eff < sa->pcpu_want)
+		ike_sa_log(
+			sa, IKB_LOG_NOTICE,
+			"clones=%s: the kernel takes CPU ids 0..%u only: %u per-CPU Child SA%s and the fallback",
+			clones_value(conn), sa->pcpu_kmax - 1, eff,
+			eff == 1 ? "" : "s");
+}
+
+static void log_one(struct ike_sa *sa, const struct ikb_section *conn,
+		    const char *why)
+{
+	ike_sa_log(sa, IKB_LOG_NOTICE, "clones=%s: %s, one Child SA",
+		   clones_value(conn), why);
+}
+
+void pcpu_add_notify(struct ikb_wire_msg *m, uint8_t buf[4], int32_t cpu)
+{
+	struct ikb_wire_payload *p = msg_add(m, IKB_PT_NOTIFY);
+
+	pcpu_res_fill(&p->u.notify, buf, cpu);
+}
+
+bool pcpu_offer(struct ike_sa *sa, const struct conn_view *v)
+{
+	struct ikb_error why = { "" };
+	unsigned want, kmax;
+
+	sa->pcpu_on = false;
+	pcpu_count(sa, v, &want, &sa->pcpu_count, &kmax, &why);
+	sa->pcpu_want = want;
+	sa->pcpu_kmax = kmax;
+	if (want && !sa->pcpu_count)
+		log_one(sa, v->s, why.msg);
+	return sa->pcpu_count > 0;
+}
+
+/*
+ * A peer's SA_RESOURCE_INFO in m: 1 valid, 0 none, -1 malformed (why
+ * names the field). The Resource Identifier goes to the debug log.
+ */
+static int peer_res(struct ike_sa *sa, const struct ikb_wire_msg *m, char *why,
+		    size_t len)
+{
+	const struct ikb_wire_notify *n =
+		ikb_wire_find_notify(m, IKB_N_SA_RESOURCE_INFO);
+	struct pcpu_res r;
+
+	if (!n)
+		return 0;
+	if (pcpu_res_parse(n, &r, why, len))
+		return -1;
+	if (r.has_cpu)
+		ike_sa_log(sa, IKB_LOG_DEBUG,
+			   "SA_RESOURCE_INFO: the peer's resource %u", r.cpu);
+	else if (r.id_len)
+		ike_sa_log(sa, IKB_LOG_DEBUG,
+			   "SA_RESOURCE_INFO: a %zu-octet resource identifier",
+			   r.id_len);
+	return 1;
+}
+
+static void log_peer(struct ike_sa *sa, const struct ikb_section *conn, int res,
+		     const char *field)
+{
+	char why[200];
+
+	if (res < 0)
+		snprintf(why, sizeof(why),
+			 "the peer's SA_RESOURCE_INFO is malformed: %s", field);
+	else
+		snprintf(why, sizeof(why),
+			 "peer did not offer SA_RESOURCE_INFO (RFC 9611)");
+	log_one(sa, conn, why);
+}
+
+void pcpu_accept(struct ike_sa *sa, const struct ikb_wire_msg *resp)
+{
+	const struct ikb_section *conn = engine_conn(sa->e, sa->conn);
+	char field[128] = "";
+	int res;
+
+	if (!sa->pcpu_count)
+		return;
+	res = peer_res(sa, resp, field, sizeof(field));
+	if (res <= 0) {
+		log_peer(sa, conn, res, field);
+		sa->pcpu_count = 0;
+		return;
+	}
+	sa->pcpu_on = true;
+	sa->plan_n = 1 + sa->pcpu_count;
+	log_clamp(sa, conn);
+	ike_sa_log(
+		sa, IKB_LOG_INFO,
+		"RFC 9611: the peer takes per-CPU Child SAs: %u clones follow",
+		sa->pcpu_count);
+}
+
+bool pcpu_respond(struct ike_sa *sa, const struct conn_view *v,
+		  const struct ikb_wire_msg *req)
+{
+	struct ikb_error why = { "" };
+	char field[128] = "";
+	unsigned want, kmax;
+	int res = peer_res(sa, req, field, sizeof(field));
+
+	sa->pcpu_on = false;
+	pcpu_count(sa, v, &want, &sa->pcpu_count, &kmax, &why);
+	sa->pcpu_want = want;
+	sa->pcpu_kmax = kmax;
+	if (!want) {
+		if (res > 0)
+			ike_sa_log(
+				sa, IKB_LOG_DEBUG,
+				"SA_RESOURCE_INFO: the conn has no clones=, one Child SA");
+		return false;
+	}
+	if (!sa->pcpu_count)
+		log_one(sa, v->s, why.msg);
+	else if (res <= 0)
+		log_peer(sa, v->s, res, field);
+	else
+		log_clamp(sa, v->s);
+	sa->pcpu_on = sa->pcpu_count && res > 0;
+	return sa->pcpu_on;
+}
+
+/* Field by field: selectors built on the stack may differ in padding. */
+static bool addr_eq(const struct ikb_addr *a, const struct ikb_addr *b)
+{
+	return a->family == b->family && !memcmp(a->bytes, b->bytes,
+						 a->family == AF_INET6 ? 16 :
+						 a->family == AF_INET  ? 4 :
+									 0);
+}
+
+static bool sel_eq(const struct ikb_selector *a, const struct ikb_selector *b)
+{
+	return addr_eq(&a->src, &b->src) && addr_eq(&a->dst, &b->dst) &&
+	       a->src_plen == b->src_plen && a->dst_plen == b->dst_plen &&
+	       a->proto == b->proto && a->sport == b->sport &&
+	       a->dport == b->dport;
+}
+
+bool child_shares_policies(struct ike_sa *sa, const struct child_sa *c)
+{
+	for (struct child_sa *o = sa->children; o; o = o->next)
+		if (o != c && o->reqid == c->reqid && o->npol)
+			return true;
+	return false;
+}
+
+struct child_sa *pcpu_fallback(struct ike_sa *sa, const struct ikb_selector *ts)
+{
+	for (struct child_sa *o = sa->children; o; o = o->next)
+		if (o->cpu < 0 && !o->failed && !o->replaced &&
+		    sel_eq(&o->ts, ts))
+			return o;
+	return NULL;
+}
+
+/* The CPU ids of the live Child SAs with c's selectors. */
+static size_t taken_ids(struct ike_sa *sa, const struct child_sa *c,
+			int32_t *ids, size_t max)
+{
+	size_t n = 0;
+
+	for (struct child_sa *o = sa->children; o && n < max; o = o->next)
+		if (!o->failed && !o->replaced && !o->redundant &&
+		    !o->deleting && sel_eq(&o->ts, &c->ts))
+			ids[n++] = o->cpu;
+	return n;
+}
+
+uint16_t pcpu_assign(struct ike_sa *sa, const struct conn_view *v,
+		     const struct ikb_wire_msg *req, struct child_sa *c,
+		     bool *answer)
+{
+	int32_t ids[IKB_CHILD_PLAN_MAX];
+	struct ikb_error why = { "" };
+	char field[128] = "";
+	unsigned want, kmax, count;
+	size_t n;
+	int res = peer_res(sa, req, field, sizeof(field));
+	struct child_sa *fb;
+
+	*answer = false;
+	if (res < 0)
+		ike_sa_log(sa, IKB_LOG_WARNING,
+			   "SA_RESOURCE_INFO ignored, an ordinary Child SA: %s",
+			   field);
+	if (res <= 0)
+		return 0;
+	pcpu_count(sa, v, &want, &count, &kmax, &why);
+	n = taken_ids(sa, c, ids, IKB_CHILD_PLAN_MAX);
+	if (!count && pcpu_pick(ids, n, 0, &c->cpu) == 0)
+		return 0; /* the first of its selectors: an ordinary SA */
+	if (!count) {
+		/* a duplicate would only clash with the first's policies */
+		ike_sa_log(
+			sa, IKB_LOG_INFO,
+			"CREATE_CHILD_SA: TS_MAX_QUEUE: no per-CPU Child SAs here (%s)",
+			want ? why.msg : "the conn has no clones=");
+		return IKB_N_TS_MAX_QUEUE;
+	}
+	*answer = true;
+	if (pcpu_pick(ids, n, count, &c->cpu)) {
+		ike_sa_log(
+			sa, IKB_LOG_INFO,
+			"CREATE_CHILD_SA: TS_MAX_QUEUE: the fallback and all %u per-CPU Child SAs are up",
+			count);
+		return IKB_N_TS_MAX_QUEUE;
+	}
+	fb = c->cpu >= 0 ? pcpu_fallback(sa, &c->ts) : NULL;
+	if (fb)
+		c->reqid = fb->reqid;
+	return 0;
+}
+
+bool pcpu_max_queue(struct ike_sa *sa, const struct child_sa *c,
+		    uint16_t notify)
+{
+	unsigned up = 0;
+
+	if (notify != IKB_N_TS_MAX_QUEUE || c->cpu < 0)
+		return false;
+	for (struct child_sa *o = sa->children; o; o = o->next)
+		up += o->cpu >= 0 && !o->failed && !o->replaced;
+	ike_sa_log(
+		sa, IKB_LOG_NOTICE,
+		"CREATE_CHILD_SA: the peer answered TS_MAX_QUEUE: %u per-CPU Child SA%s and the fallback, no more clones",
+		up, up == 1 ? "" : "s");
+	sa->plan_next = sa->plan_n;
+	return true;
+}
+
+/* A live Child SA of reqid with CPU id cpu (-1: the fallback). */
+static struct child_sa *child_of(struct ike_sa *sa, uint32_t reqid, int32_t cpu)
+{
+	for (struct child_sa *o = sa->children; o; o = o->next)
+		if (o->reqid == reqid && o->cpu == cpu && !o->failed &&
+		    !o->replaced && !o->redundant && !o->deleting)
+			return o;
+	return NULL;
+}
+
+static bool acq_has(const struct ike_sa *sa, int32_t cpu)
+{
+	return sa->pcpu_acq[cpu / 64] & (1ull << (cpu % 64));
+}
+
+/*
+ * The kernel asks for CPU ev->cpu's SA (XFRM_POLICY_CPU_ACQUIRE): its
+ * traffic goes out on the fallback meanwhile. It asks again while the CPU
+ * keeps sending without one (each larval SA expires, 30 s by default), so
+ * a CPU beyond clones= is only noted, at debug level.
+ */
+void pcpu_acquire(struct ike_engine *e, const struct ikb_kernel_event *ev)
+{
+	struct child_sa *fb = NULL;
+	struct ike_sa *sa;
+
+	for (sa = e->all; sa; sa = sa->next_all) {
+		if (sa->state == IKE_SA_ESTABLISHED && sa->pcpu_on &&
+		    !sa->rekeyed)
+			fb = child_of(sa, ev->reqid, -1);
+		if (fb)
+			break;
+	}
+	if (!fb) {
+		log_debug(
+			"kernel: ACQUIRE for CPU %d, reqid %u: no per-CPU conn",
+			(int)ev->cpu, ev->reqid);
+		return;
+	}
+	if ((unsigned)ev->cpu >= sa->pcpu_count ||
+	    ev->cpu >= IKB_CHILD_PLAN_MAX) {
+		ike_sa_log(
+			sa, IKB_LOG_DEBUG,
+			"kernel: ACQUIRE for CPU %d: beyond the %u clones, it sends on the fallback",
+			(int)ev->cpu, sa->pcpu_count);
+		return;
+	}
+	if (child_of(sa, ev->reqid, ev->cpu) || acq_has(sa, ev->cpu) ||
+	    sa->pcpu_acq_cpu == ev->cpu)
+		return; /* up, queued or under way */
+	ike_sa_log(sa, IKB_LOG_INFO,
+		   "kernel: ACQUIRE for CPU %d: negotiating its Child SA",
+		   (int)ev->cpu);
+	sa->pcpu_acq[ev->cpu / 64] |= 1ull << (ev->cpu % 64);
+	tasks_schedule(sa);
+}
+
+int pcpu_acquire_start(struct ike_sa *sa)
+{
+	for (int32_t cpu = 0; cpu < IKB_CHILD_PLAN_MAX; cpu++) {
+		if (!acq_has(sa, cpu))
+			continue;
+		sa->pcpu_acq[cpu / 64] &= ~(1ull << (cpu % 64));
+		sa->pcpu_acq_cpu = cpu;
+		if (!create_child_start(sa, NULL))
+			return 0;
+		sa->pcpu_acq_cpu = -1; /* could not even ask: the next one */
+	}
+	return -1;
+}
+
+int pcpu_acquired_child(struct ike_sa *sa, struct child_sa *c,
+			struct ikb_error *err)
+{
+	struct child_sa *fb = NULL;
+
+	for (struct child_sa *o = sa->children; o && !fb; o = o->next)
+		if (o->cpu < 0 && !o->failed && !o->replaced)
+			fb = o;
+	if (!fb) {
+		snprintf(err->msg, sizeof(err->msg),
+			 "no fallback Child SA for CPU %d's clone",
+			 (int)sa->pcpu_acq_cpu);
+		return -ENOENT;
+	}
+	c->ts = fb->ts;
+	c->reqid = fb->reqid;
+	c->cpu = sa->pcpu_acq_cpu;
+	return 0;
+}
