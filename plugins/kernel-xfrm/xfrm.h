@@ -50,8 +50,6 @@ struct nlmsghdr;
 
 /* The kernel's ceiling for XFRMA_REPLAY_ESN_VAL: 128 words of bitmap. */
 #define XFRM_REPLAY_MAX 4096u
-/* What the legacy u8 replay_window field can carry (the kernel caps it). */
-#define XFRM_REPLAY_LEGACY_MAX 32u
 
 /* Selector-derived priorities: lower is tried first by the kernel. */
 #define XFRM_PRIO_BASE 0x10000u
