@@ -14,24 +14,13 @@
 # and $RESULTS/machine.
 # shellcheck source=/dev/null # the helpers are checked on their own
 . "$IKB_UML/lib/all.sh"
+. "$IKB_REPO/testing/bench/lib/guest.sh"
 : "${SECS:=3}" "${KE_SECS:=1}"
 : "${SETS:=aes_gcm128 aes_gcm256 chacha20_poly1305 null-sha1 null-aes_xcbc aes128-sha1 aes256-sha1 aes256-aes_xcbc 3des-sha1 aes_ctr128-sha1 aes_ctr256-sha1}"
 # boot passes NAME=VALUE words without spaces: SETS may come comma-separated
 SETS=$(echo "$SETS" | tr , ' ')
 
-topology west-east
-A=$(addr_of west) B=$(addr_of east)
-tsv=$RESULTS/esp.tsv
-: >"$tsv"
-{
-	echo "kernel=$(uname -r)"
-	echo "cpus=$(grep -c '^processor' /proc/cpuinfo)"
-	echo "mem=$(awk '/MemTotal/ { print $2 }' /proc/meminfo)"
-} >"$RESULTS/machine"
-for h in west east; do
-	ip netns exec "$h" sysctl -qw net.ipv4.tcp_no_metrics_save=1 ||
-		fail "$h: sysctl net.ipv4.tcp_no_metrics_save=1"
-done
+bench_setup west-east esp.tsv
 
 # hexkey BYTES: a random key.
 hexkey() { echo "0x$(head -c "$1" /dev/urandom | od -An -tx1 | tr -d ' \n')"; }
@@ -106,9 +95,7 @@ measure() {
 	log "ok: esp=$1 (${_k:-no SA}): $_mbit Mbit/s"
 }
 
-timeout -k 2 3000 ip netns exec east iperf3 -s >"$HOSTS/east/log/iperf3.log" 2>&1 &
-srv=$!
-wait_for 10 "iperf3 server on east" _iperf_listening east
+bench_iperf_server
 
 measure plaintext
 for set in $SETS; do

@@ -17,7 +17,7 @@
 # shellcheck source=/dev/null # the helpers are checked on their own
 . "$IKB_UML/lib/all.sh"
 . "$IKB_REPO/testing/scenarios/ikebana-lib/cases.sh"
-. "$IKB_REPO/testing/bench/lib/xfrm-replay.sh"
+. "$IKB_REPO/testing/bench/lib/guest.sh"
 : "${ROUNDS:=3}" "${BYTES:=64M}" "${ESP:=aes_gcm128}"
 
 case $BYTES in
@@ -27,28 +27,13 @@ case $BYTES in
 esac
 min_packets=$((nbytes / 1500))
 
-topology west-east
-B=$(addr_of east)
-tsv=$RESULTS/rounds.tsv
-: >"$tsv"
-{
-	echo "kernel=$(uname -r)"
-	echo "cpus=$(grep -c '^processor' /proc/cpuinfo)"
-	echo "mem=$(awk '/MemTotal/ { print $2 }' /proc/meminfo)"
-} >"$RESULTS/machine"
-
-# Each connection starts from scratch: without this the kernel would hand
-# the second transfer to east the first one's ssthresh (tcp_metrics), and
-# short transfers would favour whichever phase runs first.
-for h in west east; do
-	ip netns exec "$h" sysctl -qw net.ipv4.tcp_no_metrics_save=1 ||
-		fail "$h: sysctl net.ipv4.tcp_no_metrics_save=1"
-done
+# Each connection starts from scratch (bench_fresh_tcp): without it the
+# kernel would hand the second transfer to east the first one's ssthresh
+# (tcp_metrics), and short transfers would favour whichever phase runs first.
+bench_setup west-east rounds.tsv
 
 # One iperf3 server on east for every transfer.
-timeout -k 2 3000 ip netns exec east iperf3 -s >"$HOSTS/east/log/iperf3.log" 2>&1 &
-srv=$!
-wait_for 10 "iperf3 server on east" _iperf_listening east
+bench_iperf_server
 
 # measure WHAT: one transfer of BYTES west -> east; prints Mbit/s. Fails
 # when it does not run or does not cross the ESP SAs.
@@ -63,19 +48,6 @@ measure() {
 	fi
 	log "ok: $1: $_mbit Mbit/s, ESP west out +$((_o1 - _o0)), east in +$((_i1 - _i0)) packets" >&2
 	echo "$_mbit"
-}
-
-# stop_daemons: TERM to each ikebanad by PID; each removes its SAs.
-stop_daemons() {
-	for _h in west east; do
-		_pid=$(cat "$HOSTS/$_h/ikebanad.pid")
-		kill "$_pid" 2>/dev/null
-		poll_for 10 sh -c "! kill -0 $_pid" || fail "ikebanad on $_h (pid $_pid) did not stop"
-		rm -f "$HOSTS/$_h/ikebanad.pid"
-		[ "$(xfrm_objects "$_h")" = 0 ] ||
-			fail "ikebanad on $_h left SAs or policies: $(ip -n "$_h" xfrm state) $(ip -n "$_h" xfrm policy)"
-	done
-	log "ok: both daemons stopped and removed their SAs and policies"
 }
 
 round() {
@@ -97,7 +69,7 @@ round() {
 	done
 	[ "$_r" = 1 ] && [ "${WARMUP:-yes}" = yes ] && measure warm-up >/dev/null
 	_neg=$(measure "round $_r negotiated") || exit 1
-	stop_daemons
+	bench_ikb_stop west east
 	for _h in west east; do
 		{ xfrm_state_batch <"$HOSTS/$_h/log/sa.$_r"; cat "$HOSTS/$_h/log/policy.$_r"; } \
 			>"$HOSTS/$_h/log/manual.$_r"
@@ -122,11 +94,8 @@ clean_hosts() {
 	for _h in west east; do
 		ip -n "$_h" xfrm state flush
 		ip -n "$_h" xfrm policy flush
-		_H=$HOSTS/$_h
-		for _l in "$_H"/log/*.log; do [ -e "$_l" ] && echo "===== next round" >>"$_l"; done
-		rm -rf "${_H:?}/etc" "$_H/run" "$_H/nss" "$_H/daemons"
-		mkdir -p "$_H/etc" "$_H/run" "$_H/nss"
 	done
+	bench_ikb_clear west east
 }
 
 i=1
