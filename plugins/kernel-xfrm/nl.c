@@ -122,6 +122,7 @@ int xfrm_nl_error(const struct nlmsghdr *nlh, char *msg, size_t len)
 struct talk {
 	int (*cb)(const struct nlmsghdr *nlh, void *data);
 	void *data;
+	bool one; /* the one reply ends the exchange: no ACK was asked */
 	int error;
 	char msg[sizeof(((struct ikb_error *)0)->msg)];
 };
@@ -143,11 +144,13 @@ static int talk_done(const struct nlmsghdr *nlh, void *data)
 static int talk_data(const struct nlmsghdr *nlh, void *data)
 {
 	struct talk *t = data;
+	int rc = t->cb ? t->cb(nlh, t->data) : MNL_CB_OK;
 
-	return t->cb ? t->cb(nlh, t->data) : MNL_CB_OK;
+	return rc == MNL_CB_OK && t->one ? MNL_CB_STOP : rc;
 }
 
-static int talk_on(struct mnl_socket *nl, unsigned seq, struct nlmsghdr *nlh,
+static int talk_on(struct mnl_socket *nl, unsigned seq, bool ack,
+		   struct nlmsghdr *nlh,
 		   int (*cb)(const struct nlmsghdr *nlh, void *data),
 		   void *data, struct ikb_error *err)
 {
@@ -156,13 +159,13 @@ static int talk_on(struct mnl_socket *nl, unsigned seq, struct nlmsghdr *nlh,
 		[NLMSG_DONE] = talk_done,
 	};
 	char buf[XFRM_BUF * 4];
-	struct talk t = { .cb = cb, .data = data };
+	struct talk t = { .cb = cb, .data = data, .one = !ack };
 	unsigned portid;
 	ssize_t n;
 	int rc;
 
 	nlh->nlmsg_seq = seq;
-	if (!(nlh->nlmsg_flags & NLM_F_DUMP))
+	if (ack && !(nlh->nlmsg_flags & NLM_F_DUMP))
 		nlh->nlmsg_flags |= NLM_F_ACK;
 	portid = mnl_socket_get_portid(nl);
 	if (mnl_socket_sendto(nl, nlh, nlh->nlmsg_len) < 0)
@@ -191,7 +194,16 @@ int xfrm_nl_talk(struct xfrm_state *st, struct nlmsghdr *nlh,
 {
 	int rc = xfrm_nl_open(st, err);
 
-	return rc ? rc : talk_on(st->nl, ++st->seq, nlh, cb, data, err);
+	return rc ? rc : talk_on(st->nl, ++st->seq, true, nlh, cb, data, err);
+}
+
+int xfrm_nl_ask(struct xfrm_state *st, struct nlmsghdr *nlh,
+		int (*cb)(const struct nlmsghdr *nlh, void *data), void *data,
+		struct ikb_error *err)
+{
+	int rc = xfrm_nl_open(st, err);
+
+	return rc ? rc : talk_on(st->nl, ++st->seq, false, nlh, cb, data, err);
 }
 
 int xfrm_nl_once(int bus, const char *what, struct nlmsghdr *nlh,
@@ -203,7 +215,7 @@ int xfrm_nl_once(int bus, const char *what, struct nlmsghdr *nlh,
 
 	if (rc)
 		return rc;
-	rc = talk_on(nl, (unsigned)time(NULL), nlh, cb, data, err);
+	rc = talk_on(nl, (unsigned)time(NULL), true, nlh, cb, data, err);
 	mnl_socket_close(nl);
 	return rc;
 }

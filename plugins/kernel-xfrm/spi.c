@@ -58,7 +58,7 @@ int xfrm_spi_alloc(void *state, const struct ikb_addr *src,
 	nlh = xfrm_build_allocspi(buf, src, dst, proto, kreqid, err);
 	if (!nlh)
 		return -EAFNOSUPPORT;
-	rc = xfrm_nl_talk(state, nlh, spi_reply, &got, err);
+	rc = xfrm_nl_ask(state, nlh, spi_reply, &got, err);
 	if (rc)
 		return rc;
 	if (got == 0)

@@ -108,6 +108,12 @@ struct nlmsghdr *xfrm_nl_start(void *buf, uint16_t type, uint16_t flags);
 int xfrm_nl_talk(struct xfrm_state *st, struct nlmsghdr *nlh,
 		 int (*cb)(const struct nlmsghdr *nlh, void *data), void *data,
 		 struct ikb_error *err);
+/* A request with exactly one reply (ALLOCSPI, a GET): no ACK is asked,
+ * the reply ends it (cb runs on it), a failure still comes as NLMSG_ERROR.
+ * One read less than xfrm_nl_talk, on the path of every Child SA. */
+int xfrm_nl_ask(struct xfrm_state *st, struct nlmsghdr *nlh,
+		int (*cb)(const struct nlmsghdr *nlh, void *data), void *data,
+		struct ikb_error *err);
 /* The same on a socket of another bus, opened for this one request. */
 int xfrm_nl_once(int bus, const char *what, struct nlmsghdr *nlh,
 		 int (*cb)(const struct nlmsghdr *nlh, void *data), void *data,
