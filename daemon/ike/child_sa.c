@@ -27,7 +27,7 @@ struct child_sa *child_sa_new(struct ike_sa *sa, enum ikb_mode mode)
 	c->reqid = sa->e->next_reqid++;
 	c->cpu = -1;
 	c->mode = mode;
-	c->created = time(NULL);
+	c->created = wall_s();
 	return c;
 }
 

@@ -70,6 +70,8 @@ struct ike_engine *ike_engine_new(struct event_base *base,
 	if (!e)
 		return NULL;
 	e->base = base;
+	if (base)
+		engine_clock_attach(base);
 	e->io = *io;
 	e->next_reqid = 1;
 	ike_engine_set_conf(e, lc);
@@ -88,6 +90,7 @@ void ike_engine_free(struct ike_engine *e)
 	ike_sa_free_all(e);
 	cookie_fini(e);
 	conn_index_free(e);
+	engine_clock_detach(e->base);
 	free(e);
 }
 
@@ -119,8 +122,7 @@ int ike_engine_up(struct ike_engine *e, const char *name, struct ikb_error *err)
 		return -ENOMEM;
 	}
 	conn_timing(conn, &sa->rtx.interval_ms, &sa->rtx.timeout_ms);
-	ike_sa_log(sa, IKB_LOG_INFO, "initiating IKE_SA_INIT");
-	rc = ike_sa_init_start(sa, err);
+	rc = opening_start(sa, err);
 	if (rc)
 		ike_sa_delete(sa, err->msg);
 	return rc;
@@ -147,6 +149,7 @@ void engine_outcome(struct ike_sa *sa, int rc, const char *why,
 		.spi_out = c ? c->spi_out : 0,
 	};
 
+	opening_done(sa, true);
 	if (sa->outcome_sent || !sa->initiator)
 		return;
 	sa->outcome_sent = true;

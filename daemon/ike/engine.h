@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <time.h>
 #include <ikebana/plugin.h>
 
 #include "ike/ike.h"
@@ -32,6 +33,10 @@ struct ike_engine {
 	struct ike_sa *by_conn[IKE_SA_BUCKETS]; /* conn name */
 	struct ike_sa *all; /* every SA, for status and teardown */
 	unsigned halfopen; /* responder SAs before IKE_AUTH completes */
+	/* opening.c: our initiations in flight, and those queued */
+	unsigned opening;
+	bool opening_busy;
+	struct ike_sa *open_head, *open_tail;
 	unsigned long serial;
 	uint32_t next_reqid;
 	unsigned ddos_threshold, max_halfopen;
@@ -252,8 +257,22 @@ void tasks_out_done(struct ike_sa *sa);
 /* After IKE_AUTH: timers, the plan's other Child SAs. */
 void ike_sa_established(struct ike_sa *sa);
 
+/* opening.c: pacing of the IKE SAs we initiate (see there). Starts sa's
+ * IKE_SA_INIT now (its result) or queues it (0). */
+int opening_start(struct ike_sa *sa, struct ikb_error *err);
+/* sa's first Child SA is up, it failed, it retransmits or it goes;
+ * resume: start queued ones in its place. */
+void opening_done(struct ike_sa *sa, bool resume);
+void opening_resume(struct ike_engine *e);
+
+struct event_base;
+/* clock.c: the time as of this wake-up of the event loop (see there). */
+void engine_clock_attach(struct event_base *base);
+void engine_clock_detach(struct event_base *base);
+unsigned long long mono_ms(void); /* CLOCK_MONOTONIC, ms */
+time_t wall_s(void); /* the time of day, s */
+
 /* rekey.c: lifetimes, rekey timers, kernel EXPIRE events. */
-unsigned long long mono_ms(void);
 /* Lifetimes into life and c's times; arms nothing. */
 void child_lifetime(struct ike_sa *sa, struct child_sa *c,
 		    struct ikb_lifetime *life);

@@ -65,7 +65,7 @@ static struct ike_sa *sa_alloc(struct ike_engine *e, const char *conn,
 	sa->initiator = initiator;
 	sa->state = initiator ? IKE_SA_INIT_I : IKE_SA_INIT_R;
 	sa->path = *p;
-	sa->created = time(NULL);
+	sa->created = wall_s();
 	sa->last_recv_ms = mono_ms();
 	sa->pcpu_acq_cpu = -1;
 	sa->kick = evtimer_new(e->base, on_kick, sa);
@@ -226,6 +226,7 @@ void ike_sa_delete(struct ike_sa *sa, const char *why)
 			   ike_sa_state_name(sa->state), why);
 	if (!sa->initiator && sa->state == IKE_SA_INIT_R)
 		sa->e->halfopen--;
+	opening_done(sa, false);
 	unlink_sa(sa);
 	rtx_free(sa);
 	if (sa->pending)
@@ -259,6 +260,8 @@ void ike_sa_delete(struct ike_sa *sa, const char *why)
 	secret_wipe(sa->nr, sizeof(sa->nr));
 	secret_wipe(sa->out_nonce, sizeof(sa->out_nonce));
 	free(sa);
+	if (why) /* not while the engine frees every SA */
+		opening_resume(e);
 	if (reinit)
 		engine_reinit(e, conn);
 }

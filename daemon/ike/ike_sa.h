@@ -81,6 +81,9 @@ struct ike_sa {
 	char conn[64];
 	bool initiator;
 	enum ike_sa_state state;
+	/* opening.c: our initiation's place in the pacing */
+	enum { IKE_OPENING_NONE, IKE_OPENING_QUEUED, IKE_OPENING_RUNNING } opening;
+	struct ike_sa *open_next;
 	struct ike_path path;
 	/* Where the message being processed came from and came to. */
 	struct ike_path rx_path;

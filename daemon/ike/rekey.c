@@ -23,15 +23,6 @@
 
 #define HOUR_MS (3600ULL * 1000)
 
-unsigned long long mono_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (unsigned long long)ts.tv_sec * 1000 +
-	       (unsigned long long)ts.tv_nsec / 1000000;
-}
-
 unsigned long long conn_ms(const struct ike_engine *e, const char *conn,
 			   const char *key, unsigned long long dflt)
 {
@@ -102,7 +93,7 @@ void child_lifetime(struct ike_sa *sa, struct child_sa *c,
 		    struct ikb_lifetime *life)
 {
 	struct child_times t;
-	time_t now = time(NULL);
+	time_t now = wall_s();
 
 	child_times(sa, &t);
 	c->born_ms = mono_ms();
@@ -205,7 +196,7 @@ void ike_timer_arm(struct ike_sa *sa)
 	unsigned long long rekey = conn_rekey(sa->e, sa->conn) ?
 					   rekey_after(sa->e, sa->conn, life) :
 					   0;
-	time_t now = time(NULL);
+	time_t now = wall_s();
 
 	if (!sa->timer &&
 	    !(sa->timer = evtimer_new(sa->e->base, on_ike_timer, sa)))

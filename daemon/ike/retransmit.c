@@ -42,6 +42,7 @@ static void fire(evutil_socket_t fd, short what, void *arg)
 	}
 	ike_sa_log(sa, IKB_LOG_INFO, "retransmitting message %u (%llu ms)",
 		   r->req_msgid, r->spent_ms);
+	opening_done(sa, true); /* a slow peer holds no place */
 	engine_send(sa->e, &sa->path, r->req, r->req_len);
 	r->next_ms = r->next_ms * 2;
 	if (r->next_ms > r->timeout_ms - r->spent_ms)
