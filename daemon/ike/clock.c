@@ -53,7 +53,8 @@ unsigned long long mono_ms(void)
 
 	if (!clock_base || event_base_gettimeofday_cached(clock_base, &now))
 		return read_mono_ms();
-	if (now.tv_sec != clock_key.tv_sec || now.tv_usec != clock_key.tv_usec) {
+	if (now.tv_sec != clock_key.tv_sec ||
+	    now.tv_usec != clock_key.tv_usec) {
 		clock_key = now;
 		clock_ms = read_mono_ms();
 	}

@@ -82,7 +82,11 @@ struct ike_sa {
 	bool initiator;
 	enum ike_sa_state state;
 	/* opening.c: our initiation's place in the pacing */
-	enum { IKE_OPENING_NONE, IKE_OPENING_QUEUED, IKE_OPENING_RUNNING } opening;
+	enum {
+		IKE_OPENING_NONE,
+		IKE_OPENING_QUEUED,
+		IKE_OPENING_RUNNING
+	} opening;
 	struct ike_sa *open_next;
 	struct ike_path path;
 	/* Where the message being processed came from and came to. */

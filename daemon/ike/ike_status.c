@@ -141,9 +141,10 @@ struct json_object *ike_sa_status(const struct ike_sa *sa)
 	json_object_object_add(o, "serial",
 			       json_object_new_int64((int64_t)sa->serial));
 	put_str(o, "role", sa->initiator ? "initiator" : "responder");
-	put_str(o, "state", sa->opening == IKE_OPENING_QUEUED ?
-				    "queued" :
-				    ike_sa_state_name(sa->state));
+	put_str(o, "state",
+		sa->opening == IKE_OPENING_QUEUED ?
+			"queued" :
+			ike_sa_state_name(sa->state));
 	put_spi(o, "spi_i", sa->spi_i);
 	put_spi(o, "spi_r", sa->spi_r);
 	put_str(o, "local", addr_str(&sa->path.local, buf, sizeof(buf)));

@@ -51,7 +51,8 @@ void opening_resume(struct ike_engine *e)
 			e->open_tail = NULL;
 		sa->open_next = NULL;
 		if (start(sa, &err))
-			ike_sa_delete(sa, err.msg[0] ? err.msg : "cannot start");
+			ike_sa_delete(sa,
+				      err.msg[0] ? err.msg : "cannot start");
 	}
 	e->opening_busy = false;
 }
@@ -62,8 +63,8 @@ int opening_start(struct ike_sa *sa, struct ikb_error *err)
 
 	if (e->opening < OPENING_MAX && !e->open_head)
 		return start(sa, err);
-	ike_sa_log(sa, IKB_LOG_DEBUG,
-		   "queued: %u IKE SAs are being opened", e->opening);
+	ike_sa_log(sa, IKB_LOG_DEBUG, "queued: %u IKE SAs are being opened",
+		   e->opening);
 	sa->opening = IKE_OPENING_QUEUED;
 	if (e->open_tail)
 		e->open_tail->open_next = sa;
