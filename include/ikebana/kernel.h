@@ -61,6 +61,19 @@ struct ikb_kernel_ops {
 	int (*dump)(void *state, void (*sa_cb)(void *ctx, const struct ikb_sa *),
 		    void (*pol_cb)(void *ctx, const struct ikb_policy *),
 		    void *ctx);
+	/*
+	 * A new Child SA at once (ABI 4): sa_update of in (its SPI came from
+	 * spi_alloc), sa_add of out, then policy_add of pol[0..npol-1], in
+	 * that order, in one round trip where the backend can. Unlike single
+	 * calls, a failure need not stop the rest: *done gets, whatever the
+	 * result, bit 0 when in stands, bit 1 for out and bit 2 + i for
+	 * pol[i], so that the caller removes exactly what stands; err has the
+	 * first failure. At most 3 policies. Optional: NULL means the single
+	 * calls.
+	 */
+	int (*child_add)(void *state, struct ikb_sa *in, struct ikb_sa *out,
+			 const struct ikb_policy *pol, unsigned npol,
+			 uint32_t *done, struct ikb_error *err);
 };
 
 #endif

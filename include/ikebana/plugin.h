@@ -27,7 +27,11 @@
  * XFRM_POLICY_CPU_ACQUIRE from ikb_policy.cpu_acquire instead of refusing
  * them.
  */
-#define IKB_PLUGIN_ABI 3
+/*
+ * 4: struct ikb_kernel_ops gained child_add, a new Child SA (both SAs and
+ * its policies) in one call.
+ */
+#define IKB_PLUGIN_ABI 4
 #define IKB_PLUGIN_SYMBOL "ikb_plugin"
 
 enum ikb_key_scope { IKB_KEY_CONN = 1, IKB_KEY_SETUP = 2 };

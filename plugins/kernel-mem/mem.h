@@ -86,6 +86,9 @@ int mem_policy_add(void *state, const struct ikb_policy *pol,
 		   struct ikb_error *err);
 int mem_policy_del(void *state, const struct ikb_policy *pol,
 		   struct ikb_error *err);
+int mem_child_add(void *state, struct ikb_sa *in, struct ikb_sa *out,
+		  const struct ikb_policy *pol, unsigned npol, uint32_t *done,
+		  struct ikb_error *err);
 int mem_events_subscribe(void *state, ikb_kernel_event_cb cb, void *ctx,
 			 struct ikb_error *err);
 int mem_dump(void *state, void (*sa_cb)(void *ctx, const struct ikb_sa *),

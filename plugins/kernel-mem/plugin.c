@@ -71,6 +71,7 @@ const struct ikb_kernel_ops mem_kernel_ops = {
 	.events_subscribe = mem_events_subscribe,
 	.pcpu_max = mem_pcpu_max,
 	.dump = mem_dump,
+	.child_add = mem_child_add,
 };
 
 IKB_PLUGIN_EXPORT const struct ikb_plugin ikb_plugin = {

@@ -65,6 +65,7 @@ const struct ikb_kernel_ops xfrm_kernel_ops = {
 	.events_subscribe = xfrm_events_subscribe,
 	.pcpu_max = xfrm_pcpu_max,
 	.dump = xfrm_dump,
+	.child_add = xfrm_child_add,
 };
 
 IKB_PLUGIN_EXPORT const struct ikb_plugin ikb_plugin = {

@@ -154,6 +154,10 @@ struct nlmsghdr *xfrm_build_sa(void *buf, uint16_t type,
 			       struct ikb_error *err);
 int xfrm_sa_add(void *state, struct ikb_sa *sa, struct ikb_error *err);
 int xfrm_sa_update(void *state, struct ikb_sa *sa, struct ikb_error *err);
+/* batch.c: both SAs and the policies of a new Child SA in one sendmsg. */
+int xfrm_child_add(void *state, struct ikb_sa *in, struct ikb_sa *out,
+		   const struct ikb_policy *pol, unsigned npol,
+		   uint32_t *done, struct ikb_error *err);
 
 /* replay.c */
 int xfrm_replay_put(struct nlmsghdr *nlh, struct xfrm_usersa_info *p,
