@@ -135,6 +135,8 @@ static int parse_u32(const char *s, uint32_t *v)
 	char *end;
 	unsigned long long n;
 
+	/* defined on error too: -O3 cannot see that usage_error() is nonzero */
+	*v = 0;
 	errno = 0;
 	n = strtoull(s, &end, 0);
 	if (errno || *end || n > UINT32_MAX)
