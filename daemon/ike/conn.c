@@ -121,6 +121,9 @@ static int parse_end(const struct ikb_section *s, const char *side,
 		return -EINVAL;
 	}
 	parse_protoport(get(s, side, "protoport"), end);
+	/* checked by the config loader: 1..65535 */
+	net = get(s, side, "ikeport");
+	end->ike_port = net ? (uint16_t)strtoul(net, NULL, 10) : 0;
 	return 0;
 }
 

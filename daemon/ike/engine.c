@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,12 +51,28 @@ static unsigned setup_uint(const struct cfg *c, const char *key, unsigned dflt)
 	return v ? (unsigned)strtoul(v->value, NULL, 10) : dflt;
 }
 
+/*
+ * How many half-open IKE SAs we hold before asking for COOKIEs: libreswan's
+ * ddos-mode= busy asks always, unlimited never, auto (the default) past
+ * ddos-ike-threshold=.
+ */
+static unsigned cookie_threshold(const struct cfg *c)
+{
+	const struct ikb_value *m = cfg_get(&c->setup, "ddos-mode");
+
+	if (m && !strcasecmp(m->value, "busy"))
+		return 0;
+	if (m && !strcasecmp(m->value, "unlimited"))
+		return UINT_MAX;
+	return setup_uint(c, "ddos-ike-threshold", 25000);
+}
+
 void ike_engine_set_conf(struct ike_engine *e, const struct loaded_conf *lc)
 {
 	e->lc = lc;
 	conn_index_build(e);
 	/* libreswan's defaults */
-	e->ddos_threshold = setup_uint(lc->cfg, "ddos-ike-threshold", 25000);
+	e->ddos_threshold = cookie_threshold(lc->cfg);
 	e->max_halfopen = setup_uint(lc->cfg, "max-halfopen-ike", 50000);
 	if (e->base)
 		rekey_events_subscribe(e);
@@ -74,6 +91,7 @@ struct ike_engine *ike_engine_new(struct event_base *base,
 		engine_clock_attach(base);
 	e->io = *io;
 	e->next_reqid = 1;
+	e->ike_port = (uint16_t)setup_uint(lc->cfg, "ikeport", 500);
 	ike_engine_set_conf(e, lc);
 	rekey_events_subscribe(e);
 	if (cookie_init(e)) {
@@ -97,7 +115,7 @@ void ike_engine_free(struct ike_engine *e)
 int ike_engine_up(struct ike_engine *e, const char *name, struct ikb_error *err)
 {
 	const struct ikb_section *conn = engine_conn(e, name);
-	struct ike_path p = { .lport = 500, .rport = 500 };
+	struct ike_path p = { 0 };
 	struct conn_view v;
 	struct ike_sa *sa;
 	int rc;
@@ -114,8 +132,18 @@ int ike_engine_up(struct ike_engine *e, const char *name, struct ikb_error *err)
 	rc = conn_view_local(e, conn, &v, err);
 	if (rc)
 		return rc;
+	if (v.local.ike_port && v.local.ike_port != e->ike_port) {
+		snprintf(
+			err->msg, sizeof(err->msg),
+			"conn %s: %sikeport=%u, but the daemon listens on ikeport=%u",
+			name, v.left_is_local ? "left" : "right",
+			v.local.ike_port, e->ike_port);
+		return -EINVAL;
+	}
 	p.local = v.local.addr;
 	p.remote = v.remote.addr;
+	p.lport = e->ike_port;
+	p.rport = v.remote.ike_port ? v.remote.ike_port : 500;
 	sa = ike_sa_new(e, name, &p, NULL);
 	if (!sa) {
 		snprintf(err->msg, sizeof(err->msg), "out of memory");

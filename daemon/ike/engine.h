@@ -40,6 +40,8 @@ struct ike_engine {
 	unsigned long serial;
 	uint32_t next_reqid;
 	unsigned ddos_threshold, max_halfopen;
+	/* config setup ikeport=, where the sockets listen: read at start */
+	uint16_t ike_port;
 	/* COOKIE secrets (§2.6): the current and the previous version. */
 	uint8_t cookie_secret[2][32];
 	uint8_t cookie_version;
@@ -60,6 +62,7 @@ struct conn_end {
 	uint8_t plen;
 	uint8_t proto; /* leftprotoport= */
 	uint16_t port;
+	uint16_t ike_port; /* leftikeport=, 0: unset */
 };
 
 /* A conn seen from this host: which side is local decides everything. */

@@ -31,7 +31,11 @@ int ike_bytes_set(struct ike_bytes *b, const void *p, size_t len)
 	return 0;
 }
 
-/* The tail both roles send: NAT detection, fragmentation, RFC 7427. */
+/*
+ * The tail both roles send: NAT detection and RFC 7427. Not
+ * IKEV2_FRAGMENTATION_SUPPORTED: we cannot reassemble RFC 7383 fragments,
+ * and a peer told we can would fragment a large IKE_AUTH.
+ */
 void init_add_status(struct ikb_wire_msg *m, const struct ike_sa *sa,
 		     uint8_t src[20], uint8_t dst[20])
 {
@@ -41,7 +45,6 @@ void init_add_status(struct ikb_wire_msg *m, const struct ike_sa *sa,
 		 dst);
 	msg_notify(m, IKB_N_NAT_DETECTION_SOURCE_IP, src, 20);
 	msg_notify(m, IKB_N_NAT_DETECTION_DESTINATION_IP, dst, 20);
-	msg_notify(m, IKB_N_IKEV2_FRAGMENTATION_SUPPORTED, NULL, 0);
 	msg_notify(m, IKB_N_SIGNATURE_HASH_ALGORITHMS, sig_hashes,
 		   sizeof(sig_hashes));
 }

@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "harness.h"
+#include "ike/wire.h"
 
 static struct net *up(const char *west, const char *east)
 {
@@ -298,10 +299,72 @@ static void test_peer_moves_port(void **state)
 	net_free(n);
 }
 
+/* rightikeport= is where the peer listens; we send from our ikeport= */
+static void test_remote_ike_port(void **state)
+{
+	struct net *n = net_new("\trightikeport=4501\n", "", "\tikeport=4501\n",
+				NULL, NULL);
+	struct ikb_error err = { "" };
+
+	assert_int_equal(ike_engine_up(n->p[WEST].e, "test", &err), 0);
+	assert_true(net_run(n, both_up, 5000));
+	assert_true(n->nrec > 0);
+	assert_int_equal(n->rec[0].from, WEST);
+	assert_int_equal(n->rec[0].sport, 500);
+	assert_int_equal(n->rec[0].dport, 4501);
+	net_free(n);
+}
+
+/* no IKEV2_FRAGMENTATION_SUPPORTED: we cannot reassemble fragments */
+static void test_no_fragmentation_offer(void **state)
+{
+	struct net *n = net_new(NULL, NULL, NULL, NULL, NULL);
+	struct ikb_error err = { "" };
+	struct ikb_wire_msg m;
+	struct ikb_wire_error werr;
+	unsigned inits = 0;
+
+	assert_int_equal(ike_engine_up(n->p[WEST].e, "test", &err), 0);
+	assert_true(net_run(n, both_up, 5000));
+	for (unsigned i = 0; i < n->nrec; i++) {
+		if (!dgram_is(n->rec[i].buf, n->rec[i].len,
+			      IKB_EXCH_IKE_SA_INIT, n->rec[i].from == EAST))
+			continue;
+		assert_int_equal(ikb_wire_parse(&m, n->rec[i].buf,
+						n->rec[i].len, NULL, &werr),
+				 0);
+		assert_non_null(ikb_wire_find_notify(
+			&m, IKB_N_NAT_DETECTION_SOURCE_IP));
+		assert_null(ikb_wire_find_notify(
+			&m, IKB_N_IKEV2_FRAGMENTATION_SUPPORTED));
+		inits++;
+	}
+	assert_int_equal(inits, 2);
+	net_free(n);
+}
+
+/* our own end's port must be the one the daemon listens on */
+static void test_local_ike_port(void **state)
+{
+	struct net *n = net_new("\tleftikeport=4600\n", NULL, NULL, NULL, NULL);
+	struct ikb_error err = { "" };
+
+	assert_int_equal(ike_engine_up(n->p[WEST].e, "test", &err), -EINVAL);
+	assert_string_equal(
+		err.msg,
+		"conn test: leftikeport=4600, but the daemon listens on ikeport=500");
+	assert_int_equal(ike_sa_count(n, WEST, NULL), 0);
+	net_free(n);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(test_tunnel, net_cleanup),
+		cmocka_unit_test_teardown(test_remote_ike_port, net_cleanup),
+		cmocka_unit_test_teardown(test_local_ike_port, net_cleanup),
+		cmocka_unit_test_teardown(test_no_fragmentation_offer,
+					  net_cleanup),
 		cmocka_unit_test_teardown(test_transport, net_cleanup),
 		cmocka_unit_test_teardown(test_defaults, net_cleanup),
 		cmocka_unit_test_teardown(test_algorithms, net_cleanup),

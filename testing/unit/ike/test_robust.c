@@ -266,6 +266,34 @@ static void test_cookie(void **state)
 	net_free(n);
 }
 
+/* ddos-mode=busy asks for a COOKIE below any threshold */
+static void test_cookie_busy(void **state)
+{
+	struct net *n = net_new(SLOW, NULL, "\tddos-mode=busy\n", NULL, NULL);
+
+	start(n);
+	assert_true(net_run(n, both_up, 5000));
+	assert_true(log_has("responder asks for a COOKIE"));
+	assert_int_equal(n->p[WEST].sent, 3);
+	net_free(n);
+}
+
+/* ddos-mode=unlimited never asks, whatever the threshold */
+static void test_cookie_unlimited(void **state)
+{
+	struct net *n = net_new(
+		SLOW, NULL, "\tddos-ike-threshold=0\n\tddos-mode=unlimited\n",
+		NULL, NULL);
+
+	start(n);
+	assert_true(net_run(n, both_up, 5000));
+	assert_false(log_has("responder asks for a COOKIE"));
+	/* IKE_SA_INIT, IKE_AUTH */
+	assert_int_equal(n->p[WEST].sent, 2);
+	assert_int_equal(n->p[EAST].sent, 2);
+	net_free(n);
+}
+
 static bool west_empty(struct net *n)
 {
 	return ike_sa_count(n, WEST, NULL) == 0;
@@ -317,6 +345,8 @@ int main(void)
 		cmocka_unit_test_teardown(test_malformed, net_cleanup),
 		cmocka_unit_test_teardown(test_bad_sk, net_cleanup),
 		cmocka_unit_test_teardown(test_cookie, net_cleanup),
+		cmocka_unit_test_teardown(test_cookie_busy, net_cleanup),
+		cmocka_unit_test_teardown(test_cookie_unlimited, net_cleanup),
 		cmocka_unit_test_teardown(test_timeout, net_cleanup),
 		cmocka_unit_test_teardown(test_max_halfopen, net_cleanup),
 	};
