@@ -231,6 +231,8 @@ void ikbd_engine_after_reload(struct ikbd *d)
 
 void ikbd_ike_stop(struct ikbd *d)
 {
+	if (d->engine)
+		ike_engine_farewell(d->engine);
 	ike_engine_free(d->engine);
 	d->engine = NULL;
 	if (d->helpers_up)

@@ -257,6 +257,7 @@ static uint16_t respond_child(struct ike_sa *sa, const struct conn_view *v,
 			err.msg);
 		return IKB_N_TS_UNACCEPTABLE;
 	}
+	unique_takeover(sa, c); /* before the SPI: it carries the reqid */
 	/*
 	 * What the kernel refuses is no proposal we can accept; the IKE SA
 	 * stands (§2.21.2). strongSwan answers a failed install so too.

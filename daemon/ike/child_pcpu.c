@@ -200,23 +200,6 @@ bool pcpu_respond(struct ike_sa *sa, const struct conn_view *v,
 	return sa->pcpu_on;
 }
 
-/* Field by field: selectors built on the stack may differ in padding. */
-static bool addr_eq(const struct ikb_addr *a, const struct ikb_addr *b)
-{
-	return a->family == b->family && !memcmp(a->bytes, b->bytes,
-						 a->family == AF_INET6 ? 16 :
-						 a->family == AF_INET  ? 4 :
-									 0);
-}
-
-static bool sel_eq(const struct ikb_selector *a, const struct ikb_selector *b)
-{
-	return addr_eq(&a->src, &b->src) && addr_eq(&a->dst, &b->dst) &&
-	       a->src_plen == b->src_plen && a->dst_plen == b->dst_plen &&
-	       a->proto == b->proto && a->sport == b->sport &&
-	       a->dport == b->dport;
-}
-
 bool child_shares_policies(struct ike_sa *sa, const struct child_sa *c)
 {
 	for (struct child_sa *o = sa->children; o; o = o->next)
@@ -229,7 +212,7 @@ struct child_sa *pcpu_fallback(struct ike_sa *sa, const struct ikb_selector *ts)
 {
 	for (struct child_sa *o = sa->children; o; o = o->next)
 		if (o->cpu < 0 && !o->failed && !o->replaced &&
-		    sel_eq(&o->ts, ts))
+		    ike_sel_equal(&o->ts, ts))
 			return o;
 	return NULL;
 }
@@ -242,7 +225,7 @@ static size_t taken_ids(struct ike_sa *sa, const struct child_sa *c,
 
 	for (struct child_sa *o = sa->children; o && n < max; o = o->next)
 		if (!o->failed && !o->replaced && !o->redundant &&
-		    !o->deleting && sel_eq(&o->ts, &c->ts))
+		    !o->deleting && ike_sel_equal(&o->ts, &c->ts))
 			ids[n++] = o->cpu;
 	return n;
 }

@@ -298,6 +298,32 @@ static int add_at_once(struct ike_sa *ike, struct child_sa *c,
 	return rc;
 }
 
+/*
+ * The new SAs carry the old Child SA's reqid, so its policies, moved here,
+ * lead to them at once: the kernel picks the newest SA of a reqid. The
+ * old SAs go with the old IKE SA (unique.c).
+ */
+static int add_taking_over(struct ike_sa *ike, struct child_sa *c,
+			   struct ikb_error *err)
+{
+	struct child_sa *old = c->takeover;
+	int rc = child_sa_add_in(ike, c, err);
+
+	c->takeover = NULL;
+	if (!rc)
+		rc = child_sa_add_out(ike, c, err);
+	if (rc)
+		return rc;
+	memcpy(c->pol, old->pol, sizeof(c->pol));
+	c->npol = old->npol;
+	old->npol = 0;
+	ike_sa_log(
+		ike, IKB_LOG_INFO,
+		"Child SA takes over reqid %u and its policies from IKE SA #%lu",
+		c->reqid, old->ike ? old->ike->serial : 0ul);
+	return 0;
+}
+
 int child_sa_install(struct ike_sa *ike, struct child_sa *c,
 		     struct ikb_error *err)
 {
@@ -309,7 +335,9 @@ int child_sa_install(struct ike_sa *ike, struct child_sa *c,
 	void *st;
 	const struct ikb_kernel_ops *k = engine_kernel(ike->e, &st);
 
-	if (!rc && k && k->child_add)
+	if (!rc && c->takeover)
+		rc = add_taking_over(ike, c, err);
+	else if (!rc && k && k->child_add)
 		rc = add_at_once(ike, c, err);
 	else if (!rc)
 		rc = add_one_by_one(ike, c, err);

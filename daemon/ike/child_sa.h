@@ -45,6 +45,9 @@ struct child_sa {
 	bool replaced; /* its successor is installed */
 	bool want_rekey, want_delete, deleting;
 	bool failed; /* not installed: kept only for the Delete to the peer */
+	/* unique.c: the Child SA of a replaced IKE SA whose reqid and
+	 * policies this one takes over at install; NULL: none */
+	struct child_sa *takeover;
 	uint8_t ni[256], nr[256]; /* its CREATE_CHILD_SA's nonces */
 	size_t ni_len, nr_len; /* 0: made by IKE_AUTH */
 };

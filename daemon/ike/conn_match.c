@@ -36,13 +36,6 @@ struct conn_index {
 	struct conn_addrs a[];
 };
 
-static bool same(const struct ikb_addr *a, const struct ikb_addr *b)
-{
-	size_t n = a->family == AF_INET ? 4 : 16;
-
-	return a->family == b->family && !memcmp(a->bytes, b->bytes, n);
-}
-
 /* What conn.c's parse_addr() makes of t, or false where it would fail. */
 static bool index_addr(const char *t, struct ikb_addr *a)
 {
@@ -111,10 +104,10 @@ static bool may_fit(const struct conn_addrs *a, int local,
 {
 	int remote = 1 - local;
 
-	if (a->parsed[local] && !same(&a->end[local], &p->local))
+	if (a->parsed[local] && !ike_addr_equal(&a->end[local], &p->local))
 		return false;
 	return !a->parsed[remote] || !a->end[remote].family ||
-	       same(&a->end[remote], &p->remote);
+	       ike_addr_equal(&a->end[remote], &p->remote);
 }
 
 static bool loaded(const struct ikb_section *s)
@@ -132,11 +125,11 @@ static int score(const struct ikb_section *s, const struct ike_path *p,
 
 	if (conn_view_init(s, left_is_local, v, &err))
 		return 0;
-	if (!v->local.addr.family || !same(&v->local.addr, &p->local))
+	if (!v->local.addr.family || !ike_addr_equal(&v->local.addr, &p->local))
 		return 0;
 	if (!v->remote.addr.family)
 		return 1;
-	return same(&v->remote.addr, &p->remote) ? 2 : 0;
+	return ike_addr_equal(&v->remote.addr, &p->remote) ? 2 : 0;
 }
 
 /* The best address match, optionally also accepting peer's ID. */

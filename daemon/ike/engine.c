@@ -289,10 +289,21 @@ static void on_request(struct ike_sa *sa, const struct ikb_wire_hdr *h,
 	}
 }
 
-static bool same_addr(const struct ikb_addr *a, const struct ikb_addr *b)
+/* Field by field: structs built on the stack may differ in padding. */
+bool ike_addr_equal(const struct ikb_addr *a, const struct ikb_addr *b)
 {
-	return a->family == b->family &&
-	       !memcmp(a->bytes, b->bytes, a->family == AF_INET ? 4 : 16);
+	return a->family == b->family && !memcmp(a->bytes, b->bytes,
+						 a->family == AF_INET6 ? 16 :
+						 a->family == AF_INET  ? 4 :
+									 0);
+}
+
+bool ike_sel_equal(const struct ikb_selector *a, const struct ikb_selector *b)
+{
+	return ike_addr_equal(&a->src, &b->src) &&
+	       ike_addr_equal(&a->dst, &b->dst) && a->src_plen == b->src_plen &&
+	       a->dst_plen == b->dst_plen && a->proto == b->proto &&
+	       a->sport == b->sport && a->dport == b->dport;
 }
 
 /* The SA this message belongs to, or NULL after logging why not. */
@@ -313,7 +324,7 @@ static struct ike_sa *lookup(struct ike_engine *e, const struct ike_path *p,
 	else if (h->exchange != IKB_EXCH_IKE_SA_INIT &&
 		 memcmp(h->spi_r, sa->spi_r, 8))
 		why = "SPIr does not match the IKE SA";
-	else if (!same_addr(&p->remote, &sa->path.remote))
+	else if (!ike_addr_equal(&p->remote, &sa->path.remote))
 		why = "from another address than the IKE SA's peer (NAT-T float not implemented yet)";
 	if (why)
 		log_wire_drop(p, why, NULL);

@@ -227,6 +227,19 @@ void rekey_ike_request(struct ike_sa *sa, const struct ikb_wire_msg *m,
 		       uint32_t msgid);
 void rekey_ike_response(struct ike_sa *sa, const struct ikb_wire_msg *m);
 
+/* unique.c: one IKE SA per peer (uniqueids=, INITIAL_CONTACT, §2.4). */
+unsigned unique_mark(struct ike_sa *sa, bool initial_contact);
+void unique_takeover(struct ike_sa *sa, struct child_sa *c);
+void unique_sweep(struct ike_sa *sa);
+bool unique_initial_contact(const struct ike_sa *sa);
+
+/* goodbye.c: a Delete the peer hears of at once, not retransmitted. */
+bool ike_sa_goodbye(struct ike_sa *sa);
+
+/* engine.c */
+bool ike_addr_equal(const struct ikb_addr *a, const struct ikb_addr *b);
+bool ike_sel_equal(const struct ikb_selector *a, const struct ikb_selector *b);
+
 /* exchange_informational.c: Delete (§1.4.1) and liveness (§2.4). */
 int delete_child_start(struct ike_sa *sa, struct child_sa *c);
 int delete_ike_start(struct ike_sa *sa);

@@ -148,6 +148,8 @@ int ike_auth_start(struct ike_sa *sa)
 			  o, &err);
 	if (!rc) {
 		add_id_auth(o, sa, IKB_PT_IDI);
+		if (unique_initial_contact(sa))
+			msg_notify(&o->m, IKB_N_INITIAL_CONTACT, NULL, 0);
 		rc = child_offer(sa, &v, &o->m, &o->child, &err);
 	}
 	if (!rc)
@@ -232,9 +234,12 @@ void ike_auth_request(struct ike_sa *sa, const uint8_t *buf, size_t len)
 	ike_sa_set_state(sa, IKE_SA_ESTABLISHED);
 	ike_sa_log(sa, IKB_LOG_NOTICE, "IKE SA established with %s (%s)",
 		   sa->remote_id.text, "PSK");
+	/* the old SAs go once the new Child SA has their policies */
+	unique_mark(sa, ikb_wire_find_notify(m, IKB_N_INITIAL_CONTACT));
 	add_id_auth(o, sa, IKB_PT_IDR);
 	child_respond(sa, &v, m, &o->m, &o->child);
 	respond(sa, o, msgid);
+	unique_sweep(sa);
 	ike_sa_established(sa);
 out:
 	free(plain);

@@ -132,5 +132,7 @@ unsigned ike_engine_foreach_child(const struct ike_engine *e, const char *conn,
  * Deletes to the peers (ike_engine_down() first for that).
  */
 void ike_engine_free(struct ike_engine *e);
+/* Before stopping: a Delete to each established peer, not retransmitted. */
+void ike_engine_farewell(struct ike_engine *e);
 
 #endif

@@ -146,6 +146,10 @@ struct ike_sa {
 	unsigned child_ke_retries;
 	bool want_rekey, want_delete, want_dpd;
 	bool rekeyed; /* replaced by a new IKE SA: its children moved */
+	/* unique.c: the peer's new IKE SA that replaces this one, and
+	 * whether the peer said it has lost this one (INITIAL_CONTACT) */
+	struct ike_sa *replaced_by;
+	bool gone_silently;
 	bool reinit; /* re-initiate the conn once deleted (auto=start) */
 	bool outcome_sent; /* engine_outcome() ran, or nobody waits for one */
 	struct event *kick; /* runs the next task from the loop */

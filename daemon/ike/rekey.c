@@ -211,12 +211,6 @@ void ike_timer_arm(struct ike_sa *sa)
 
 /* Kernel events ------------------------------------------------------- */
 
-static bool same_addr(const struct ikb_addr *a, const struct ikb_addr *b)
-{
-	return a->family == b->family &&
-	       !memcmp(a->bytes, b->bytes, a->family == AF_INET ? 4 : 16);
-}
-
 static void expire(struct ike_sa *sa, struct child_sa *c, bool in, bool hard)
 {
 	ike_sa_log(sa, IKB_LOG_INFO, "kernel: %s EXPIRE of %s SA %08x",
@@ -253,9 +247,9 @@ static void on_kernel_event(void *ctx, const struct ikb_kernel_event *ev)
 	for (struct ike_sa *sa = e->all; sa; sa = sa->next_all) {
 		for (struct child_sa *c = sa->children; c; c = c->next) {
 			bool in = c->spi_in == ev->spi &&
-				  same_addr(&ev->dst, &sa->path.local);
+				  ike_addr_equal(&ev->dst, &sa->path.local);
 			bool out = c->spi_out == ev->spi &&
-				   same_addr(&ev->dst, &sa->path.remote);
+				   ike_addr_equal(&ev->dst, &sa->path.remote);
 
 			if (in || out) {
 				expire(sa, c, in, ev->hard);

@@ -235,23 +235,95 @@ ikb_delete_case() {
 # from a fresh boot's state.
 ikb_reset() {
 	for _h in west east; do
-		_pids=$(ip netns pids "$_h")
-		[ -z "$_pids" ] && continue
-		# shellcheck disable=SC2086 # a list of PIDs
-		kill $_pids 2>/dev/null
-		# pluto can take 10 s to exit; nothing of it is needed any more
-		poll_for 3 test -z "$(ip netns pids "$_h")" ||
-			{ # shellcheck disable=SC2086
-			  kill -9 $_pids 2>/dev/null
-			  poll_for 2 test -z "$(ip netns pids "$_h")"; }
+		_ikb_stop_host "$_h" TERM
 	done
 	for _h in west east; do
-		ip -n "$_h" xfrm state flush
-		ip -n "$_h" xfrm policy flush
-		_H=$HOSTS/$_h
-		for _l in "$_H"/log/*.log; do [ -e "$_l" ] && echo "===== reset" >>"$_l"; done
-		rm -rf "${_H:?}/etc" "$_H/run" "$_H/nss" "$_H/ikebanad.pid" "$_H/daemons"
-		mkdir -p "$_H/etc" "$_H/run" "$_H/nss"
+		_ikb_clear_host "$_h"
 	done
 	log "reset: daemons stopped, SAD and SPD flushed"
 }
+
+# _ikb_stop_host HOST SIGNAL: stops every daemon of HOST by PID.
+_ikb_stop_host() {
+	_pids=$(ip netns pids "$1")
+	[ -z "$_pids" ] && return 0
+	# shellcheck disable=SC2086 # a list of PIDs
+	kill -"$2" $_pids 2>/dev/null
+	# pluto can take 10 s to exit; nothing of it is needed any more
+	poll_for 3 test -z "$(ip netns pids "$1")" ||
+		{ # shellcheck disable=SC2086
+		  kill -9 $_pids 2>/dev/null
+		  poll_for 2 test -z "$(ip netns pids "$1")"; }
+}
+
+# _ikb_clear_host HOST: flushes HOST's SAD and SPD, clears its daemon state.
+_ikb_clear_host() {
+	ip -n "$1" xfrm state flush
+	ip -n "$1" xfrm policy flush
+	_H=$HOSTS/$1
+	for _l in "$_H"/log/*.log; do [ -e "$_l" ] && echo "===== reset" >>"$_l"; done
+	rm -rf "${_H:?}/etc" "$_H/run" "$_H/nss" "$_H/ikebanad.pid" "$_H/daemons"
+	mkdir -p "$_H/etc" "$_H/run" "$_H/nss"
+}
+
+# _ikb_replaced HOST SPI: ikebana on HOST has exactly one IKE SA, established,
+# with a Child SA, and it is not the one whose SPI (ours, as responder) is SPI.
+_ikb_replaced() {
+	_ikb_snap "$1" &&
+		[ "$(jq -r '.ike_sas | length' "$HOSTS/$1/log/status.json")" = 1 ] &&
+		_ikb_established "$1" && [ "$(_ikb_json "$1" spi_r)" != "$2" ]
+}
+
+# _ikb_reqids HOST: the distinct reqids of HOST's SAs and policies, one line.
+_ikb_reqids() {
+	{ ip -n "$1" xfrm state; ip -n "$1" xfrm policy; } |
+		sed -n 's/.*reqid \([0-9]*\).*/\1/p' | sort -u | tr '\n' ' '
+}
+
+# ikb_restart_case PEER: ikebana on west (kernel-xfrm) answers PEER on east.
+# PEER crashes (kill -9, its SAD and SPD flushed, as after a reboot), comes
+# back and initiates again. ikebana must replace the old IKE SA at once
+# (INITIAL_CONTACT or uniqueids): one IKE SA, one pair of ESP SAs, the
+# policies on their reqid, ping through ESP. Before, the new Child SA was
+# refused (the old one held the policies) until DPD, and without dpddelay=
+# never. Then ikebana on west stops (SIGTERM): its Delete must remove the
+# peer's SAs, which have no DPD to notice otherwise.
+ikb_restart_case() {
+	_peer=$1 IKB_KERNEL=kernel-xfrm
+	log "=== case: $_peer on east crashes and comes back; ikebana (west) responds"
+	_ikb_conf west
+	[ "$_peer" = ikebana ] && _ikb_conf east
+	peer ikebana west east responder psk ike=$IKB_IKE esp=$IKB_ESP
+	peer "$_peer" east west initiator psk ike=$IKB_IKE esp=$IKB_ESP
+	wait_for 20 "ikebana on west: IKE SA and Child SA established" _ikb_established west
+	wait_for 20 "$_peer on east: IKE SA and Child SA established" _peer_established "$_peer" east east-west
+	_old=$(_ikb_json west spi_r)
+	_ikb_stop_host east 9
+	_ikb_clear_host east
+	log "$_peer on east killed (-9), its SAs and policies flushed"
+	[ "$_peer" = ikebana ] && _ikb_conf east
+	peer "$_peer" east west initiator psk ike=$IKB_IKE esp=$IKB_ESP
+	wait_for 20 "ikebana on west: the new IKE SA replaces the old one" _ikb_replaced west "$_old"
+	wait_for 20 "$_peer on east: IKE SA and Child SA established" _peer_established "$_peer" east east-west
+	_why=$(grep -o 'INITIAL_CONTACT: the peer restarted\|uniqueids: replaced by' \
+		"$HOSTS/west/log/ikebanad.log" | tail -n 1)
+	[ -n "$_why" ] || fail "ikebana on west logged no replacement"
+	[ "$(sa_count west)" = 2 ] ||
+		fail "west's kernel has $(sa_count west) ESP SAs, expected 2: $(sa_list west)"
+	_np=$(ip -n west xfrm policy | grep -c '	dir \(in\|out\|fwd\) ')
+	[ "$_np" = 2 ] || fail "west's kernel has $_np policies, expected 2 (transport)"
+	_r=$(_ikb_reqids west)
+	[ "$(echo "$_r" | wc -w)" = 1 ] || fail "west's SAs and policies have reqids $_r, expected one"
+	expect_esp_grows west ping_ok west east
+	log "ok: ikebana replaced the old IKE SA ($_why); one SA pair and its policies (reqid $_r), ESP flows"
+	_pid=$(cat "$HOSTS/west/ikebanad.pid")
+	kill "$_pid"
+	wait_for 20 "ikebanad on west (pid $_pid) to exit" _ikb_exited "$_pid"
+	grep -q 'stopping: Delete sent for 1 of 1 IKE SAs' "$HOSTS/west/log/ikebanad.log" ||
+		fail "ikebanad on west did not log its Delete when stopping"
+	wait_for 10 "$_peer on east to remove its SAs on ikebana's Delete" _peer_gone "$_peer"
+	[ "$(sa_count west)" = 0 ] || fail "west's kernel keeps $(sa_count west) ESP SAs after ikebanad stopped"
+	log "ok: ikebanad stopped with a Delete; $_peer on east removed its SAs at once"
+}
+
+_ikb_exited() { ! kill -0 "$1" 2>/dev/null; }

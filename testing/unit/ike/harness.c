@@ -238,6 +238,8 @@ static void peer_init(struct net *n, int idx, const char *conn,
 	assert_non_null(p->e);
 }
 
+const char *harness_west_setup;
+
 struct net *net_new(const char *west_conn, const char *east_conn,
 		    const char *east_setup, const char *west_psk,
 		    const char *east_psk)
@@ -250,7 +252,7 @@ struct net *net_new(const char *west_conn, const char *east_conn,
 	/* key exchanges run on a helper thread, as in the daemon */
 	assert_int_equal(helpers_start(1, n->base), 0);
 	live = n;
-	peer_init(n, WEST, west_conn, NULL, west_psk);
+	peer_init(n, WEST, west_conn, harness_west_setup, west_psk);
 	peer_init(n, EAST, east_conn ? east_conn : west_conn, east_setup,
 		  east_psk);
 	log_reset();

@@ -34,8 +34,7 @@ struct net;
  * (R flag) or a request? Filters match on this, never on a datagram's
  * sequence number: under load a short retransmit interval adds datagrams.
  */
-bool dgram_is(const uint8_t *buf, size_t len, uint8_t exchange,
-	      bool response);
+bool dgram_is(const uint8_t *buf, size_t len, uint8_t exchange, bool response);
 /* How many copies of a datagram to deliver: 0 drops it. */
 typedef unsigned (*net_filter_fn)(struct net *n, int from, unsigned seq,
 				  const uint8_t *buf, size_t len);
@@ -70,6 +69,9 @@ struct net {
 
 /* NSS and logging, once per test program. */
 void harness_global_init(void);
+
+/* config setup lines of west for the next net_new(); NULL: none */
+extern const char *harness_west_setup;
 
 /*
  * Both peers from a conn body (after left/right/ids/authby) and extra

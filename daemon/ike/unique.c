@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * One IKE SA per peer (uniqueids=, and INITIAL_CONTACT, RFC 7296 §2.4).
+ *
+ * A peer that restarted has lost its SAs, but ours still hold the conn's
+ * policies: its new Child SA could not be installed (the kernel takes one
+ * policy per selector) until our DPD gave the old IKE SA up, and without
+ * dpddelay= never. So when a peer authenticates a new IKE SA as we
+ * respond, the old ones go:
+ * - with INITIAL_CONTACT, every IKE SA between the same two identities,
+ *   of any conn, silently: the peer says it has none of them;
+ * - with uniqueids=yes (the default, as in libreswan and strongSwan), the
+ *   established IKE SAs of the same conn between the same identities,
+ *   with a Delete, for a peer that re-authenticated and still has them.
+ * uniqueids=no turns both off, for peers that share one identity.
+ *
+ * The old IKE SAs are only marked before the new Child SA is installed.
+ * The Child SA takes over the reqid and policies of the old Child SA it
+ * replaces (unique_takeover()), as a rekeyed Child SA does, so that the
+ * selector is never without a policy (traffic would leave in clear) and
+ * the new SAs carry the traffic from the moment they are in.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "config/config.h"
+#include "ike/child_sa.h"
+#include "ike/engine.h"
+#include "plugin/conf_load.h"
+
+static bool uniqueids(const struct ike_engine *e)
+{
+	const struct ikb_value *v = cfg_get(&e->lc->cfg->setup, "uniqueids");
+
+	bool yes = true;
+
+	if (v)
+		cfg_parse_bool(v->value, &yes);
+	return yes;
+}
+
+static bool same_peer(const struct ike_sa *a, const struct ike_sa *b)
+{
+	return !strcmp(a->local_id.text, b->local_id.text) &&
+	       !strcmp(a->remote_id.text, b->remote_id.text);
+}
+
+/* The SAs sa replaces: IKE_AUTH authenticated the peer, nothing else ran. */
+unsigned unique_mark(struct ike_sa *sa, bool initial_contact)
+{
+	unsigned n = 0;
+
+	if (!uniqueids(sa->e))
+		return 0;
+	for (struct ike_sa *o = sa->e->all; o; o = o->next_all) {
+		bool gone = o->state == IKE_SA_ESTABLISHED ||
+			    o->state == IKE_SA_DELETING;
+
+		if (o == sa || !gone || o->replaced_by || o->rekeyed ||
+		    !same_peer(o, sa))
+			continue;
+		if (initial_contact || !strcmp(o->conn, sa->conn)) {
+			o->replaced_by = sa;
+			o->gone_silently = initial_contact;
+			n++;
+		}
+	}
+	return n;
+}
+
+static bool same_path(const struct ike_sa *a, const struct ike_sa *b)
+{
+	return ike_addr_equal(&a->path.local, &b->path.local) &&
+	       ike_addr_equal(&a->path.remote, &b->path.remote);
+}
+
+/*
+ * c, about to be installed under sa, replaces a Child SA of an IKE SA that
+ * sa replaces, if one has the same selectors, mode and endpoints (the
+ * policies' templates name them). c then uses its reqid; the caller asks
+ * for the SPI after this, and child_sa_install() moves the policies.
+ */
+void unique_takeover(struct ike_sa *sa, struct child_sa *c)
+{
+	for (struct ike_sa *o = sa->e->all; o; o = o->next_all) {
+		if (o->replaced_by != sa || !same_path(o, sa))
+			continue;
+		for (struct child_sa *old = o->children; old; old = old->next) {
+			if (!old->npol || old->mode != c->mode ||
+			    old->cpu >= 0 || !ike_sel_equal(&old->ts, &c->ts))
+				continue;
+			c->reqid = old->reqid;
+			c->takeover = old;
+			return;
+		}
+	}
+}
+
+/* After the answer went out: the marked SAs go. */
+void unique_sweep(struct ike_sa *sa)
+{
+	struct ike_sa *o, *next;
+	char why[160];
+
+	for (o = sa->e->all; o; o = next) {
+		next = o->next_all;
+		if (o->replaced_by != sa)
+			continue;
+		snprintf(
+			why, sizeof(why), "%s #%lu of %.100s",
+			o->gone_silently ?
+				"INITIAL_CONTACT: the peer restarted, replaced by" :
+				"uniqueids: replaced by",
+			sa->serial, sa->remote_id.text);
+		if (!o->gone_silently)
+			ike_sa_goodbye(o);
+		ike_sa_delete(o, why);
+		/* the Delete may have freed what next pointed to: restart */
+		next = sa->e->all;
+	}
+}
+
+/* RFC 7296 §2.4: sent when this is our only IKE SA to that peer. */
+bool unique_initial_contact(const struct ike_sa *sa)
+{
+	if (!uniqueids(sa->e))
+		return false;
+	for (const struct ike_sa *o = sa->e->all; o; o = o->next_all)
+		if (o != sa &&
+		    ike_addr_equal(&o->path.remote, &sa->path.remote))
+			return false;
+	return true;
+}

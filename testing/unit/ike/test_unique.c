@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * One IKE SA per peer (daemon/ike/unique.c): a peer that lost its SAs and
+ * comes back replaces the old IKE SA, its new Child SA takes over the old
+ * policies, and a daemon that stops tells its peers.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+#include "harness.h"
+#include "ike/ike_sa.h"
+
+static void up(struct net *n, int who)
+{
+	struct ikb_error err = { "" };
+
+	assert_int_equal(ike_engine_up(n->p[who].e, "test", &err), 0);
+}
+
+/* West loses every SA with its kernel state, as in a crash and restart. */
+static void crash(struct net *n, int who)
+{
+	struct kdump d;
+
+	ike_sa_free_all(n->p[who].e);
+	kernel_dump(n, who, &d);
+	assert_int_equal(d.nsa + d.npol, 0);
+}
+
+/* Exactly one Child SA's kernel state, its policies led to its SAs. */
+static void assert_one_child(struct net *n, int who)
+{
+	struct kdump d;
+	const struct ikb_sa *in, *out;
+
+	kernel_dump(n, who, &d);
+	assert_int_equal(d.nsa, 2);
+	assert_int_equal(d.npol, 3); /* tunnel: out, in, fwd */
+	in = kdump_sa(&d, IKB_DIR_IN);
+	out = kdump_sa(&d, IKB_DIR_OUT);
+	assert_non_null(in);
+	assert_non_null(out);
+	assert_int_equal(in->reqid, out->reqid);
+	for (unsigned i = 0; i < d.npol; i++)
+		assert_int_equal(d.pol[i].reqid, out->reqid);
+}
+
+static bool east_one(struct net *n)
+{
+	return ike_sa_count(n, EAST, NULL) == 1 && both_up(n);
+}
+
+static uint32_t east_reqid(struct net *n)
+{
+	struct kdump d;
+
+	kernel_dump(n, EAST, &d);
+	assert_true(d.npol > 0);
+	return d.pol[0].reqid;
+}
+
+/*
+ * West restarts and initiates again: INITIAL_CONTACT. East drops the old
+ * IKE SA without a Delete, and the new Child SA keeps the old reqid, so
+ * the policies were never removed.
+ */
+static void test_initial_contact(void **state)
+{
+	struct net *n = net_new(NULL, NULL, NULL, NULL, NULL);
+	uint32_t reqid;
+
+	up(n, WEST);
+	assert_true(net_run(n, both_up, 5000));
+	assert_false(log_has("INITIAL_CONTACT"));
+	reqid = east_reqid(n);
+	crash(n, WEST);
+	log_reset();
+	up(n, WEST);
+	assert_true(net_run(n, east_one, 5000));
+	assert_true(
+		log_has("INITIAL_CONTACT: the peer restarted, replaced by"));
+	assert_true(log_has("takes over reqid"));
+	assert_int_equal(east_reqid(n), reqid);
+	assert_one_child(n, EAST);
+	assert_one_child(n, WEST);
+	/* no Delete went to west for the old SA: it would not know it */
+	assert_false(log_has("sending Delete"));
+	net_free(n);
+}
+
+/*
+ * Without INITIAL_CONTACT (west has uniqueids=no), east's uniqueids=yes
+ * still replaces the old IKE SA of the same conn and identities, and
+ * tells west with a Delete.
+ */
+static void test_uniqueids_replace(void **state)
+{
+	struct net *n;
+
+	harness_west_setup = "\tuniqueids=no\n";
+	n = net_new(NULL, NULL, NULL, NULL, NULL);
+	harness_west_setup = NULL;
+	up(n, WEST);
+	assert_true(net_run(n, both_up, 5000));
+	crash(n, WEST);
+	log_reset();
+	up(n, WEST);
+	assert_true(net_run(n, east_one, 5000));
+	assert_true(log_has("uniqueids: replaced by"));
+	assert_false(log_has("INITIAL_CONTACT"));
+	assert_true(log_has("sending Delete for the IKE SA"));
+	assert_one_child(n, EAST);
+	net_free(n);
+}
+
+static bool east_two(struct net *n)
+{
+	return ike_sa_count(n, EAST, "established") == 2;
+}
+
+/* uniqueids=no on the responder: both IKE SAs stay, as asked */
+static void test_uniqueids_no(void **state)
+{
+	struct net *n = net_new(NULL, NULL, "\tuniqueids=no\n", NULL, NULL);
+
+	up(n, WEST);
+	assert_true(net_run(n, both_up, 5000));
+	crash(n, WEST);
+	up(n, WEST);
+	assert_true(net_run(n, east_two, 5000));
+	assert_false(log_has("replaced by"));
+	net_free(n);
+}
+
+static bool east_empty(struct net *n)
+{
+	return ike_sa_count(n, EAST, NULL) == 0 && kernel_objects(n, EAST) == 0;
+}
+
+/* A stopping daemon sends each peer a Delete, so theirs are freed now. */
+static void test_farewell(void **state)
+{
+	struct net *n = net_new(NULL, NULL, NULL, NULL, NULL);
+
+	up(n, WEST);
+	assert_true(net_run(n, both_up, 5000));
+	ike_engine_farewell(n->p[WEST].e);
+	assert_true(log_has("stopping: Delete sent for 1 of 1 IKE SAs"));
+	assert_true(net_run(n, east_empty, 5000));
+	net_free(n);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_teardown(test_initial_contact, net_cleanup),
+		cmocka_unit_test_teardown(test_uniqueids_replace, net_cleanup),
+		cmocka_unit_test_teardown(test_uniqueids_no, net_cleanup),
+		cmocka_unit_test_teardown(test_farewell, net_cleanup),
+	};
+
+	harness_global_init();
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
