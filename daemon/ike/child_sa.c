@@ -60,6 +60,33 @@ static void swap_sel(const struct ikb_selector *in, struct ikb_selector *out)
 	out->dport = in->sport;
 }
 
+/*
+ * mark=VALUE[/MASK] on both SAs and every policy of the conn's Child SAs,
+ * as libreswan's mark=: traffic with that mark takes the tunnel. VALUE -1
+ * is a mark of each reqid's own (65536 + reqid), which rekeys, per-CPU
+ * clones and a takeover share, as they share the policies.
+ */
+#define UNIQUE_MARK_BASE 65536u
+
+static void child_mark(const struct ike_sa *ike, const struct child_sa *c,
+		       uint32_t *mark, uint32_t *mask)
+{
+	const struct ikb_section *conn = engine_conn(ike->e, ike->conn);
+	const struct ikb_value *v = conn ? cfg_get(conn, "mark") : NULL;
+	const char *slash;
+
+	*mark = *mask = 0;
+	if (!v)
+		return;
+	slash = strchr(v->value, '/');
+	/* checked by the config loader: 32-bit numbers, or -1 */
+	if (!strncmp(v->value, "-1", 2) && (v->value[2] == '\0' || slash))
+		*mark = UNIQUE_MARK_BASE + c->reqid;
+	else
+		*mark = (uint32_t)strtoul(v->value, NULL, 0);
+	*mask = slash ? (uint32_t)strtoul(slash + 1, NULL, 0) : 0xffffffffu;
+}
+
 /* out: this host → peer. The initiator's "i" keys protect i → r. */
 static void fill_sa(const struct ike_sa *ike, const struct child_sa *c,
 		    const struct child_keys *k, bool out, struct ikb_sa *sa)
@@ -82,6 +109,7 @@ static void fill_sa(const struct ike_sa *ike, const struct child_sa *c,
 	else
 		swap_sel(&c->ts, &sa->sel);
 	sa->esn = esn && esn->id == 1;
+	child_mark(ike, c, &sa->mark, &sa->mark_mask);
 	/* the kernel plugin decides where the id matters (outbound) */
 	sa->cpu = c->cpu;
 	memcpy(enc->key, ek->ptr,
@@ -129,6 +157,7 @@ static void policy(const struct ike_sa *ike, const struct child_sa *c,
 	p->tmpl_dst = out ? ike->path.remote : ike->path.local;
 	p->proto = IPPROTO_ESP;
 	p->reqid = c->reqid;
+	child_mark(ike, c, &p->mark, &p->mark_mask);
 	/* RFC 9611: a CPU without an SA of its own gets the fallback and
 	 * the kernel acquires one for it; only output looks up by CPU */
 	p->cpu_acquire = out && ike->pcpu_on;

@@ -228,6 +228,51 @@ static bool second_child_no_pfs_keys(struct net *n)
 	return same;
 }
 
+/* Every SA and policy of the conn carries mark=, both ends. */
+static void assert_marks(struct net *n, int who, uint32_t mark, uint32_t mask)
+{
+	struct kdump d;
+
+	kernel_dump(n, who, &d);
+	assert_int_equal(d.nsa, 2);
+	assert_int_equal(d.npol, 3);
+	for (unsigned i = 0; i < d.nsa; i++) {
+		assert_int_equal(d.sa[i].mark,
+				 mark ? mark : 65536 + d.sa[i].reqid);
+		assert_int_equal(d.sa[i].mark_mask, mask);
+	}
+	for (unsigned i = 0; i < d.npol; i++) {
+		assert_int_equal(d.pol[i].mark,
+				 mark ? mark : 65536 + d.pol[i].reqid);
+		assert_int_equal(d.pol[i].mark_mask, mask);
+	}
+}
+
+static void test_mark(void **state)
+{
+	struct net *n = net_new("\tmark=0x10/0xff\n", NULL, NULL, NULL, NULL);
+	struct ikb_error err = { "" };
+
+	assert_int_equal(ike_engine_up(n->p[WEST].e, "test", &err), 0);
+	assert_true(net_run(n, both_up, 5000));
+	assert_marks(n, WEST, 0x10, 0xff);
+	assert_marks(n, EAST, 0x10, 0xff);
+	net_free(n);
+}
+
+/* mark=-1: a mark of the reqid's own, the mask all ones */
+static void test_mark_unique(void **state)
+{
+	struct net *n = net_new("\tmark=-1\n", NULL, NULL, NULL, NULL);
+	struct ikb_error err = { "" };
+
+	assert_int_equal(ike_engine_up(n->p[WEST].e, "test", &err), 0);
+	assert_true(net_run(n, both_up, 5000));
+	assert_marks(n, WEST, 0, 0xffffffffu);
+	assert_marks(n, EAST, 0, 0xffffffffu);
+	net_free(n);
+}
+
 static void test_pfs(void **state)
 {
 	static const char *const conf[2] = {
@@ -392,6 +437,8 @@ int main(void)
 					  net_cleanup),
 		cmocka_unit_test_teardown(test_protoports_rest, net_cleanup),
 		cmocka_unit_test_teardown(test_pfs, net_cleanup),
+		cmocka_unit_test_teardown(test_mark, net_cleanup),
+		cmocka_unit_test_teardown(test_mark_unique, net_cleanup),
 		cmocka_unit_test_teardown(test_down_either, net_cleanup),
 		cmocka_unit_test_teardown(test_delete_child, net_cleanup),
 		cmocka_unit_test_teardown(test_liveness, net_cleanup),
