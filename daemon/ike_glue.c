@@ -221,7 +221,7 @@ void ikbd_engine_after_reload(struct ikbd *d)
 		struct ikb_error err = { "" };
 
 		if (!up[i] && a && !strcasecmp(a->value, "start") &&
-		    ike_engine_up(d->engine, c->conns[i].name, &err))
+		    ike_engine_up_auto(d->engine, c->conns[i].name, &err))
 			log_warn("conn %s: auto=start: %s", c->conns[i].name,
 				 err.msg);
 	}

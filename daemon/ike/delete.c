@@ -82,6 +82,6 @@ void engine_reinit(struct ike_engine *e, const char *conn)
 	if (!conn_auto_start(e, conn))
 		return;
 	log_notice("conn %s: auto=start: initiating again", conn);
-	if (ike_engine_up(e, conn, &err))
+	if (engine_up(e, conn, 1, &err))
 		log_warn("conn %s: auto=start: %s", conn, err.msg);
 }

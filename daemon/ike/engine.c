@@ -105,6 +105,7 @@ void ike_engine_free(struct ike_engine *e)
 {
 	if (!e)
 		return;
+	retry_cancel(e, NULL);
 	ike_sa_free_all(e);
 	cookie_fini(e);
 	conn_index_free(e);
@@ -113,6 +114,19 @@ void ike_engine_free(struct ike_engine *e)
 }
 
 int ike_engine_up(struct ike_engine *e, const char *name, struct ikb_error *err)
+{
+	retry_cancel(e, name); /* the user's call replaces them */
+	return engine_up(e, name, 0, err);
+}
+
+int ike_engine_up_auto(struct ike_engine *e, const char *name,
+		       struct ikb_error *err)
+{
+	return engine_up(e, name, 1, err);
+}
+
+int engine_up(struct ike_engine *e, const char *name, unsigned attempt,
+	      struct ikb_error *err)
 {
 	const struct ikb_section *conn = engine_conn(e, name);
 	struct ike_path p = { 0 };
@@ -150,6 +164,8 @@ int ike_engine_up(struct ike_engine *e, const char *name, struct ikb_error *err)
 		return -ENOMEM;
 	}
 	conn_timing(conn, &sa->rtx.interval_ms, &sa->rtx.timeout_ms);
+	sa->auto_try = attempt > 0;
+	sa->attempt = attempt;
 	rc = opening_start(sa, err);
 	if (rc)
 		ike_sa_delete(sa, err->msg);
@@ -189,11 +205,12 @@ int ike_engine_down(struct ike_engine *e, const char *name,
 		    struct ikb_error *err)
 {
 	struct ike_sa *sa = ike_sa_find_conn(e, name, NULL), *next;
-	unsigned n = 0;
+	unsigned n = retry_cancel(e, name);
 
 	for (; sa; sa = next, n++) {
 		next = ike_sa_find_conn(e, name, sa);
 		sa->reinit = false;
+		sa->auto_try = false;
 		if (sa->state == IKE_SA_ESTABLISHED) {
 			/* a Delete, once the window is free */
 			sa->want_delete = true;
@@ -217,7 +234,7 @@ void ike_engine_start_auto(struct ike_engine *e)
 		struct ikb_error err = { "" };
 
 		if (a && !strcasecmp(a->value, "start") &&
-		    ike_engine_up(e, c->conns[i].name, &err))
+		    engine_up(e, c->conns[i].name, 1, &err))
 			log_warn("conn %s: auto=start: %s", c->conns[i].name,
 				 err.msg);
 	}

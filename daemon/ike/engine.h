@@ -40,6 +40,7 @@ struct ike_engine {
 	unsigned long serial;
 	uint32_t next_reqid;
 	unsigned ddos_threshold, max_halfopen;
+	struct retry *retries; /* retry.c: auto=start attempts to come */
 	/* config setup ikeport=, where the sockets listen: read at start */
 	uint16_t ike_port;
 	/* COOKIE secrets (§2.6): the current and the previous version. */
@@ -232,6 +233,14 @@ unsigned unique_mark(struct ike_sa *sa, bool initial_contact);
 void unique_takeover(struct ike_sa *sa, struct child_sa *c);
 void unique_sweep(struct ike_sa *sa);
 bool unique_initial_contact(const struct ike_sa *sa);
+
+/* retry.c: keyingtries= for auto=start conns. */
+void retry_after_failure(struct ike_sa *sa, const char *why);
+/* conn NULL: all; returns how many were cancelled */
+unsigned retry_cancel(struct ike_engine *e, const char *conn);
+/* engine.c: attempt 0 is `ikebana up`; 1 on are auto=start's */
+int engine_up(struct ike_engine *e, const char *name, unsigned attempt,
+	      struct ikb_error *err);
 
 /* goodbye.c: a Delete the peer hears of at once, not retransmitted. */
 bool ike_sa_goodbye(struct ike_sa *sa);

@@ -61,6 +61,9 @@ void ike_engine_input(struct ike_engine *e, const struct ike_path *p,
 /* Initiate conn. 0, or -errno with err saying why. */
 int ike_engine_up(struct ike_engine *e, const char *conn,
 		  struct ikb_error *err);
+/* The same for auto=start: a failure is tried again (keyingtries=). */
+int ike_engine_up_auto(struct ike_engine *e, const char *conn,
+		       struct ikb_error *err);
 /*
  * What became of an IKE SA this host initiated (ike_engine_up, auto=start):
  * reported once, when its IKE_AUTH exchange is over or when it is deleted

@@ -227,6 +227,10 @@ void ike_sa_delete(struct ike_sa *sa, const char *why)
 	if (!sa->initiator && sa->state == IKE_SA_INIT_R)
 		sa->e->halfopen--;
 	opening_done(sa, false);
+	/* an auto=start initiation that failed: keyingtries= */
+	if (why && sa->initiator &&
+	    (sa->state == IKE_SA_INIT_I || sa->state == IKE_SA_AUTH_I))
+		retry_after_failure(sa, why);
 	unlink_sa(sa);
 	rtx_free(sa);
 	if (sa->pending)

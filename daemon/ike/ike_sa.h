@@ -151,6 +151,10 @@ struct ike_sa {
 	struct ike_sa *replaced_by;
 	bool gone_silently;
 	bool reinit; /* re-initiate the conn once deleted (auto=start) */
+	/* retry.c: started by auto=start, attempt 1, 2, ... (keyingtries=);
+	 * auto_try false: a failure is not tried again */
+	bool auto_try;
+	unsigned attempt;
 	bool outcome_sent; /* engine_outcome() ran, or nobody waits for one */
 	struct event *kick; /* runs the next task from the loop */
 	struct event *timer; /* IKE SA rekey or expiry */
