@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Levelled logging to stderr (with journald priority prefixes) or syslog. */
+/*
+ * Levelled logging to stderr (with journald priority prefixes) or syslog,
+ * or to a file (logfile=) in place of either.
+ */
 #ifndef IKB_LOG_H
 #define IKB_LOG_H
 
@@ -12,6 +15,7 @@ enum log_target { LOG_TO_STDERR, LOG_TO_SYSLOG };
 void log_setup(enum log_target target, enum ikb_log_level max,
 	       const char *ident);
 void log_set_level(enum ikb_log_level max);
+enum ikb_log_level log_get_level(void);
 bool log_enabled(enum ikb_log_level level);
 void logm(enum ikb_log_level level, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -19,6 +23,19 @@ void vlogm(enum ikb_log_level level, const char *fmt, va_list ap)
 	__attribute__((format(printf, 2, 0)));
 /* Parse "err", "warning", "notice", "info", "debug"; -1 if unknown. */
 int log_level_parse(const char *name);
+
+/*
+ * logfile=: append each line, with a timestamp, to the file at path
+ * (created 0600) in place of the target of log_setup(), which stays
+ * configured underneath. 0, or -errno with the output unchanged.
+ */
+int log_file_open(const char *path);
+/* Open the same path again (logrotate moved the file): 0 or -errno. */
+int log_file_reopen(void);
+/* Back to the target of log_setup(). */
+void log_file_close(void);
+/* The file logged to, or NULL. */
+const char *log_file_path(void);
 
 /*
  * A budget of lines per second for messages an attacker can trigger at

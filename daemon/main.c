@@ -108,8 +108,11 @@ static int start(struct ikbd *d)
 		log_err("cannot create the event loop");
 		return -1;
 	}
-	if (claim_rundir(d) < 0 || load_config(d) < 0 ||
-	    ikbd_crypto_start(d) < 0 || open_control(d) < 0 ||
+	if (claim_rundir(d) < 0 || load_config(d) < 0)
+		return -1;
+	/* logfile= and plutodebug=: the rest of the log goes there */
+	ikbd_log_conf(d, false);
+	if (ikbd_crypto_start(d) < 0 || open_control(d) < 0 ||
 	    ikbd_net_start(d) < 0 || ikbd_engine_start(d) < 0)
 		return -1;
 	if (keylog_start(d) < 0)
@@ -156,6 +159,18 @@ static void announce(const struct ikbd *d)
 	notify_ready(status);
 }
 
+/* The reasons went to logfile=: point the terminal (or journal) there. */
+static void start_failed(void)
+{
+	char path[PATH_MAX];
+
+	if (!log_file_path())
+		return;
+	snprintf(path, sizeof(path), "%s", log_file_path());
+	log_file_close();
+	log_err("start-up failed; the reasons are logged in %s", path);
+}
+
 static enum log_target log_target_for(const struct daemon_opts *o)
 {
 	return o->syslog ? LOG_TO_SYSLOG : LOG_TO_STDERR;
@@ -185,13 +200,15 @@ int main(int argc, char **argv)
 	}
 	if (start(&d) < 0) {
 		stop(&d);
+		start_failed();
 		return EXIT_START_FAILED;
 	}
 	announce(&d);
 	if (!o.nofork) {
 		if (detach_finish(&dt) < 0)
 			log_err("cannot detach: %s", strerror(errno));
-		log_setup(LOG_TO_SYSLOG, o.log_level, "ikebanad");
+		/* the level plutodebug= may have set; logfile= stays */
+		log_setup(LOG_TO_SYSLOG, log_get_level(), "ikebanad");
 		d.diag_to_stderr = false;
 	}
 	ikbd_engine_start_auto(&d);
@@ -199,5 +216,6 @@ int main(int argc, char **argv)
 	notify_stopping();
 	stop(&d);
 	log_notice("stopped");
+	log_file_close();
 	return 0;
 }

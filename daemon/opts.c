@@ -99,6 +99,7 @@ static int parse_one(struct daemon_opts *o, int c, const char *arg, FILE *err)
 		return 0;
 	case 'd':
 		o->log_level = IKB_LOG_DEBUG;
+		o->log_level_given = true;
 		return 0;
 	case OPT_SYSLOG:
 		o->syslog = true;
@@ -108,6 +109,7 @@ static int parse_one(struct daemon_opts *o, int c, const char *arg, FILE *err)
 		return 0;
 	case OPT_LOG_LEVEL:
 		o->log_level = log_level_parse(arg);
+		o->log_level_given = true;
 		if (o->log_level >= 0)
 			return 0;
 		fprintf(err,

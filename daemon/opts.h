@@ -17,6 +17,7 @@ struct daemon_opts {
 	bool nofork;
 	bool syslog;
 	int log_level; /* enum ikb_log_level */
+	bool log_level_given; /* --log-level or --debug: plutodebug= yields */
 	/* Log and show Child SA keys (interop proofs); never by default. */
 	bool debug_private;
 };

@@ -58,7 +58,6 @@ typedef bool (*value_check_fn)(const char *v, char *why, size_t len);
 bool check_host(const char *v, char *why, size_t len);
 bool check_nexthop(const char *v, char *why, size_t len);
 bool check_subnet(const char *v, char *why, size_t len);
-bool check_subnets(const char *v, char *why, size_t len);
 bool check_protoport(const char *v, char *why, size_t len);
 bool check_port(const char *v, char *why, size_t len);
 bool check_id(const char *v, char *why, size_t len);
@@ -83,6 +82,23 @@ bool check_ddos_mode(const char *v, char *why, size_t len);
 bool check_listen(const char *v, char *why, size_t len);
 bool check_nonempty(const char *v, char *why, size_t len);
 bool check_any(const char *v, char *why, size_t len);
+
+/*
+ * keys_limits.c: what ikebana does with a well-formed value it does not
+ * implement (fully): a warning, or an error where ignoring it would send
+ * traffic in clear or to the wrong place. v is a key of s that the core
+ * owns and whose value passed its check.
+ */
+void cfg_check_limits(const struct ikb_section *s, const struct ikb_value *v,
+		      struct ikb_diag *d);
+/*
+ * Why a libreswan key that no loaded plugin owns is an error rather than
+ * ignored (its being ignored would send traffic in clear), or NULL.
+ */
+const char *cfg_unowned_error(const char *key);
+/* leftikeport= and rightikeport= of conn s against config setup's ikeport=. */
+void cfg_check_ikeports(const struct cfg *c, const struct ikb_section *s,
+			struct ikb_diag *d);
 
 /* An address literal's family: AF_INET, AF_INET6 or 0. */
 int addr_family(const char *s);

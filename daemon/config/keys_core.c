@@ -25,8 +25,6 @@ static const struct core_key core_keys[] = {
 	{ "rightid", IKB_KEY_CONN, check_id },
 	{ "leftsubnet", IKB_KEY_CONN, check_subnet },
 	{ "rightsubnet", IKB_KEY_CONN, check_subnet },
-	{ "leftsubnets", IKB_KEY_CONN, check_subnets },
-	{ "rightsubnets", IKB_KEY_CONN, check_subnets },
 	{ "leftprotoport", IKB_KEY_CONN, check_protoport },
 	{ "rightprotoport", IKB_KEY_CONN, check_protoport },
 	{ "leftnexthop", IKB_KEY_CONN, check_nexthop },
@@ -65,9 +63,9 @@ static const struct core_key core_keys[] = {
 	{ "listen", IKB_KEY_SETUP, check_listen },
 	{ "ikeport", IKB_KEY_SETUP, check_port },
 	{ "nat-ikeport", IKB_KEY_SETUP, check_port },
+	/* daemon/conf.c: where and how much the daemon logs */
 	{ "logfile", IKB_KEY_SETUP, check_nonempty },
 	{ "plutostderrlog", IKB_KEY_SETUP, check_nonempty },
-	/* accepted now, mapped onto ikebana's log levels later */
 	{ "plutodebug", IKB_KEY_SETUP, check_any },
 	{ "uniqueids", IKB_KEY_SETUP, check_bool },
 	{ "fips", IKB_KEY_SETUP, check_bool },
@@ -126,7 +124,10 @@ static void check_key(const struct ikb_section *s, const struct ikb_value *v,
 		snprintf(label, sizeof(label), "config setup");
 	else
 		snprintf(label, sizeof(label), "conn %s", s->name);
-	if (cfg_libreswan_knows(v->key, scope))
+	if (cfg_libreswan_knows(v->key, scope) && cfg_unowned_error(v->key))
+		diag_at(d, IKB_SEV_ERROR, v->file, v->line, "%s: %s: %s", label,
+			v->key, cfg_unowned_error(v->key));
+	else if (cfg_libreswan_knows(v->key, scope))
 		diag_at(d, IKB_SEV_WARNING, v->file, v->line,
 			"%s: %s: libreswan key not implemented by ikebana; ignored",
 			label, v->key);
@@ -172,6 +173,8 @@ static void check_values(const struct ikb_section *s, struct ikb_diag *d)
 			diag_report(
 				d, s, v, IKB_SEV_WARNING,
 				"libreswan 5 reads permit as IKEv1; ikebana uses IKEv2");
+		else
+			cfg_check_limits(s, v, d);
 	}
 }
 
@@ -254,6 +257,7 @@ int cfg_check_core(const struct cfg *c, struct ikb_diag *d)
 		check_ends(&c->conns[i], d);
 		check_margin(&c->conns[i], d, "ikelifetime");
 		check_margin(&c->conns[i], d, "ipsec-lifetime");
+		cfg_check_ikeports(c, &c->conns[i], d);
 	}
 	return d->errors > before ? -1 : 0;
 }

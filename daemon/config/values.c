@@ -161,30 +161,6 @@ bool check_subnet(const char *v, char *why, size_t len)
 	return true;
 }
 
-bool check_subnets(const char *v, char *why, size_t len)
-{
-	char *copy = strdup(v), *save, *t;
-	bool ok = true;
-	int af = 0;
-
-	if (!copy)
-		abort();
-	for (t = strtok_r(copy, "{}, \t", &save); t && ok;
-	     t = strtok_r(NULL, "{}, \t", &save)) {
-		ok = check_subnet(t, why, len);
-		if (ok && af && subnet_family(t) != af) {
-			snprintf(why, len, "%s: mixes IPv4 and IPv6 subnets",
-				 t);
-			ok = false;
-		}
-		af = subnet_family(t);
-	}
-	if (ok && !af)
-		snprintf(why, len, "expected a list of subnets"), ok = false;
-	free(copy);
-	return ok;
-}
-
 struct named {
 	const char *name;
 	unsigned num;

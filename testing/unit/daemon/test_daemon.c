@@ -392,6 +392,94 @@ static void test_bad_config_exits_1(void **state)
 	free(err);
 }
 
+/*
+ * logfile= (here by its alias plutostderrlog=): from the loaded config on,
+ * the log goes to the file, created 0600; SIGHUP reopens it (logrotate);
+ * a file that cannot be opened is said in the log as it was, which stays.
+ */
+static void test_logfile(void **state)
+{
+	struct fx *f = *state;
+	char *log, *moved, *text, *s;
+	struct stat st;
+
+	assert_true(asprintf(&log, "%s/ikebanad.log", f->dir) > 0);
+	assert_true(asprintf(&moved, "%s/ikebanad.log.1", f->dir) > 0);
+	assert_true(
+		asprintf(&text,
+			 "config setup\n\tplutostderrlog=%s\n"
+			 "\tplugins=kernel-mem\n\n" CONN("alpha", "192.0.2.2"),
+			 log) > 0);
+	free(h_write_conf(f->dir, "ikebana.conf", text));
+	free(text);
+	start_daemon(f, &f->d[0], f->rundir);
+	assert_true(h_wait_contains(log, " started (pid ", H_DEADLINE_MS));
+	assert_int_equal(stat(log, &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0600);
+	s = h_slurp(f->d[0].err);
+	if (!strstr(s, "switching the log to that file") ||
+	    strstr(s, " started (pid "))
+		fail_msg("stderr after logfile=: %s", s);
+	free(s);
+
+	/* logrotate: the file is moved, then SIGHUP */
+	assert_int_equal(rename(log, moved), 0);
+	assert_int_equal(kill(f->d[0].pid, SIGHUP), 0);
+	assert_true(h_wait_contains(log, "reloaded: ", H_DEADLINE_MS));
+	s = h_slurp(moved);
+	assert_non_null(strstr(s, " started (pid "));
+	assert_null(strstr(s, "reloading"));
+	free(s);
+
+	assert_true(
+		asprintf(&text,
+			 "config setup\n\tlogfile=%s/no-such-dir/x.log\n"
+			 "\tplugins=kernel-mem\n\n" CONN("alpha", "192.0.2.2"),
+			 f->dir) > 0);
+	free(h_write_conf(f->dir, "ikebana.conf", text));
+	free(text);
+	assert_int_equal(kill(f->d[0].pid, SIGHUP), 0);
+	assert_true(h_wait_contains(
+		log,
+		"/no-such-dir/x.log: cannot open: No such file or directory; "
+		"logging on here",
+		H_DEADLINE_MS));
+	stop_daemon(&f->d[0]);
+	s = h_slurp(log);
+	assert_non_null(strstr(s, "stopped"));
+	free(s);
+	free(log);
+	free(moved);
+}
+
+/* Start-up goes on where it logged; plutodebug= raises the level. */
+static void test_logfile_unopenable(void **state)
+{
+	struct fx *f = *state;
+	char *text, *s;
+
+	assert_true(
+		asprintf(&text,
+			 "config setup\n\tlogfile=%s/no-such-dir/x.log\n"
+			 "\tplutodebug=all\n"
+			 "\tplugins=kernel-mem\n\n" CONN("alpha", "192.0.2.2"),
+			 f->dir) > 0);
+	free(h_write_conf(f->dir, "ikebana.conf", text));
+	free(text);
+	start_daemon(f, &f->d[0], f->rundir);
+	assert_true(
+		h_wait_contains(f->d[0].err, " started (pid ", H_DEADLINE_MS));
+	assert_true(h_wait_contains(f->d[0].err,
+				    "debug: control: ", H_DEADLINE_MS));
+	s = h_slurp(f->d[0].err);
+	if (!strstr(s, "/no-such-dir/x.log: cannot open: No such file or "
+		       "directory; logging on here") ||
+	    !strstr(s, "plutodebug=all: logging at level debug"))
+		fail_msg("stderr lacks the logfile= error or the level: %s", s);
+	free(s);
+	stop_daemon(&f->d[0]);
+}
+
 static bool gone(void *path)
 {
 	return access(path, F_OK) < 0;
@@ -609,6 +697,8 @@ int main(void)
 		T(test_stale_pidfile_replaced),
 		T(test_bad_config_exits_1),
 		T(test_detach),
+		T(test_logfile),
+		T(test_logfile_unopenable),
 		T(test_hostile_clients),
 		T(test_many_clients),
 		T(test_not_running_message),

@@ -44,6 +44,8 @@ static void test_defaults(void **state)
 	assert_false(o.secrets_given);
 	assert_false(o.nofork);
 	assert_int_equal(o.log_level, IKB_LOG_INFO);
+	/* plutodebug= may set the level */
+	assert_false(o.log_level_given);
 	assert_string_equal(o.plugindir, "");
 }
 
@@ -65,9 +67,11 @@ static void test_all_options(void **state)
 	assert_true(o.nofork);
 	assert_true(o.syslog);
 	assert_int_equal(o.log_level, IKB_LOG_NOTICE);
+	assert_true(o.log_level_given);
 	assert_int_equal(parse(&o, err, sizeof(err), "-d", "-s", "/s", NULL),
 			 OPTS_RUN);
 	assert_int_equal(o.log_level, IKB_LOG_DEBUG);
+	assert_true(o.log_level_given);
 	assert_string_equal(o.secrets, "/s");
 	assert_true(o.secrets_given);
 	/* An explicit secrets file is loaded even if missing (an error). */

@@ -1,0 +1,268 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Well-formed values that ikebana does not (fully) implement: each gets a
+ * warning or an error with file:line, section and key (keys_limits.c), and
+ * each value that ikebana honours gets no message.
+ */
+#include "helpers.h"
+
+#define W(line, conn, kv, msg) \
+	"t.conf:" #line ": warning: conn " conn ": " kv ": " msg "\n"
+#define E(line, conn, kv, msg) \
+	"t.conf:" #line ": error: conn " conn ": " kv ": " msg "\n"
+
+#define SUBNETS                                                                \
+	"needs the multi-sa plugin, which plugins= does not load: without it " \
+	"the conn would come up host to host and the subnets' traffic would "  \
+	"go out in clear; load multi-sa, or write one conn per subnet pair "   \
+	"with leftsubnet= and rightsubnet="
+#define NEXTHOP                                                             \
+	"ikebana installs no routes: the kernel's routing table picks the " \
+	"next hop; ignored"
+#define IKEPORT                                                          \
+	"per-conn IKE ports are not implemented yet: ikebana sends and " \
+	"listens on ikeport= "
+#define NATT                                                                \
+	"UDP encapsulation (NAT-T) is not implemented by ikebana yet: use " \
+	"encapsulation=no or auto"
+#define FRAG "IKE fragmentation (RFC 7383) is not implemented by ikebana yet"
+#define HOSTS                                                                 \
+	" not implemented by ikebana yet: the conn can neither be initiated " \
+	"nor match a peer; write an IP address or %any"
+
+/* The keys a loaded plugin owns (multi-sa's, when subnets says so). */
+static bool owner(void *ctx, const char *key, enum ikb_key_scope scope)
+{
+	const bool *subnets = ctx;
+
+	return *subnets && scope == IKB_KEY_CONN &&
+	       (!strcmp(key, "leftsubnets") || !strcmp(key, "rightsubnets"));
+}
+
+static void keys_expect(const char *text, bool subnets, int rc,
+			const char *want)
+{
+	struct ikb_diag d;
+	struct cfg *c = NULL;
+
+	diag_init(&d);
+	assert_int_equal(cfg_parse_buffer("t.conf", text, strlen(text), &c, &d),
+			 0);
+	assert_int_equal(cfg_check_keys(c, owner, &subnets, &d), rc);
+	char *got = diag_text(&d);
+
+	assert_string_equal(got, want);
+	free(got);
+	diag_free(&d);
+	cfg_free(c);
+}
+
+/*
+ * leftsubnets= and rightsubnets=: multi-sa's. Without it the conn would
+ * come up host to host and the subnets' traffic go out in clear.
+ */
+static void test_subnets(void **state)
+{
+	static const char conf[] = "conn a\n\tleftsubnets={10.0.1.0/24 "
+				   "10.0.2.0/24}\n\trightsubnets=10.0.3.0/24\n";
+
+	keys_expect(conf, true, 0, "");
+	keys_expect(conf, false, -1,
+		    "t.conf:2: error: conn a: leftsubnets: " SUBNETS "\n"
+		    "t.conf:3: error: conn a: rightsubnets: " SUBNETS "\n");
+	/* written once in %default: said once */
+	keys_expect(
+		"conn %default\n\tleftsubnets=10.0.1.0/24\nconn a\nconn b\n",
+		false, -1,
+		"t.conf:2: error: conn %default: leftsubnets: " SUBNETS "\n");
+	/* other libreswan keys no plugin owns stay a warning */
+	keys_expect(
+		"conn a\n\tleftupdown=/bin/true\n", false, 0,
+		"t.conf:2: warning: conn a: leftupdown: libreswan key not implemented by ikebana; ignored\n");
+	/* the way that works without multi-sa */
+	core_expect("conn a\n\tleftsubnet=10.0.1.0/24\n"
+		    "\trightsubnet=10.0.3.0/24\n",
+		    "");
+}
+
+static void test_nexthop(void **state)
+{
+	core_expect("conn a\n\tleftnexthop=%direct\n"
+		    "\trightnexthop=%defaultroute\n",
+		    "");
+	core_expect("conn a\n\tleftnexthop=192.0.2.254\n"
+		    "\trightnexthop=2001:db8::1\n",
+		    W(2, "a", "leftnexthop=192.0.2.254", NEXTHOP)
+			    W(3, "a", "rightnexthop=2001:db8::1", NEXTHOP));
+}
+
+static void test_ikeport(void **state)
+{
+	/* ikeport= itself, 500 by default */
+	core_expect("conn a\n\tleft=192.0.2.1\n\tright=192.0.2.2\n"
+		    "\tleftikeport=500\n\trightikeport=500\n",
+		    "");
+	core_expect("config setup\n\tikeport=4501\n"
+		    "conn a\n\tleft=192.0.2.1\n\tright=192.0.2.2\n"
+		    "\tleftikeport=4501\n\trightikeport=4501\n",
+		    "");
+	/* another port at one end: where the peer listens (ikebanad(8)) */
+	core_expect("conn a\n\tleft=192.0.2.1\n\tright=192.0.2.2\n"
+		    "\trightikeport=4501\n",
+		    "");
+	/* at both ends: whichever is this host's, nothing listens there */
+	core_expect(
+		"conn a\n\tleft=192.0.2.1\n\tright=192.0.2.2\n"
+		"\tleftikeport=4600\n\trightikeport=4601\n",
+		E(5, "a", "rightikeport=4601",
+		  IKEPORT
+		  "(500); one end is this host's, and leftikeport=4600 (t.conf:4) differs too"));
+	core_expect(
+		"config setup\n\tikeport=4501\n"
+		"conn %default\n\tleftikeport=500\n"
+		"conn a\n\tleft=192.0.2.1\n\tright=192.0.2.2\n"
+		"\trightikeport=500\n",
+		"t.conf:8: error: conn a: rightikeport=500: " IKEPORT
+		"(4501); one end is this host's, and leftikeport=500 (t.conf:4) differs too\n");
+	/* the other end is %any, so this end is this host's */
+	core_expect("conn a\n\tleft=192.0.2.1\n\tright=%any\n"
+		    "\tleftikeport=4600\n",
+		    E(4, "a", "leftikeport=4600",
+		      IKEPORT
+		      "(500); with right=%any this end is this host's"));
+	core_expect("conn a\n\tleft=%any\n\tright=192.0.2.2\n"
+		    "\tleftikeport=4600\n",
+		    "");
+}
+
+/* keyingtries= is implemented (daemon/ike/retry.c): no message */
+static void test_keyingtries(void **state)
+{
+	core_expect("conn a\n\tkeyingtries=1\n", "");
+	core_expect("conn a\n\tkeyingtries=%forever\n", "");
+	core_expect("conn a\n\tkeyingtries=0\n", "");
+	core_expect("conn %default\n\tkeyingtries=3\nconn a\nconn b\n", "");
+}
+
+static void test_encapsulation(void **state)
+{
+	core_expect("conn a\n\tencapsulation=no\n", "");
+	core_expect("conn a\n\tencapsulation=auto\n", "");
+	core_expect("conn a\n\tencapsulation=yes\n",
+		    E(2, "a", "encapsulation=yes", NATT));
+	core_expect("conn a\n\tencapsulation=true\n",
+		    E(2, "a", "encapsulation=true", NATT));
+}
+
+static void test_fragmentation(void **state)
+{
+	core_expect("conn a\n\tfragmentation=no\n", "");
+	core_expect("conn a\n\tfragmentation=never\n", "");
+	core_expect("conn a\n\tfragmentation=yes\n",
+		    W(2, "a", "fragmentation=yes",
+		      FRAG ": messages are sent whole"));
+	core_expect("conn a\n\tfragmentation=force\n",
+		    E(2, "a", "fragmentation=force",
+		      FRAG ": use fragmentation=no"));
+	core_expect("conn a\n\tfragmentation=insist\n",
+		    E(2, "a", "fragmentation=insist",
+		      FRAG ": use fragmentation=no"));
+}
+
+static void test_auto(void **state)
+{
+	core_expect("conn a\n\tleft=192.0.2.1\n\tright=192.0.2.2\n"
+		    "\tauto=add\nconn b\n\tleft=192.0.2.1\n"
+		    "\tright=192.0.2.3\n\tauto=start\nconn c\n\tauto=ignore\n",
+		    "");
+	core_expect(
+		"conn a\n\tleft=192.0.2.1\n\tright=192.0.2.2\n\tauto=route\n",
+		E(4, "a", "auto=route",
+		  "on-demand policies (trap and ACQUIRE) are not implemented by ikebana yet: until the conn is up its traffic would go out in clear; use auto=start, or auto=add and ikebana up"));
+	core_expect(
+		"conn a\n\tleft=192.0.2.1\n\tright=192.0.2.2\n\tauto=ondemand\n",
+		E(4, "a", "auto=ondemand",
+		  "on-demand policies (trap and ACQUIRE) are not implemented by ikebana yet: until the conn is up its traffic would go out in clear; use auto=start, or auto=add and ikebana up"));
+	core_expect(
+		"conn a\n\tleft=192.0.2.1\n\tright=192.0.2.2\n\tauto=up\n",
+		E(4, "a", "auto=up",
+		  "not implemented by ikebana yet (the conn would only be added, not initiated): write auto=start"));
+	core_expect(
+		"conn a\n\tleft=192.0.2.1\n\tright=192.0.2.2\n\tauto=keep\n",
+		W(4, "a", "auto=keep",
+		  "ikebana reads keep as add: it answers the peer, but does not bring the conn up again when it goes down"));
+}
+
+static void test_hosts(void **state)
+{
+	core_expect("conn a\n\tleft=192.0.2.1\n\tright=%any\n", "");
+	core_expect("conn a\n\tleft=2001:db8::1\n\tright=%any6\n", "");
+	core_expect("conn a\n\tleft=%defaultroute4\n\tright=gw.example.com\n",
+		    W(2, "a", "left=%defaultroute4", "%defaultroute is" HOSTS)
+			    W(3, "a", "right=gw.example.com",
+			      "DNS names are" HOSTS));
+}
+
+static void test_setup(void **state)
+{
+	core_expect("config setup\n\tlogfile=/var/log/ikebana.log\n"
+		    "\tplutodebug=\"all private\"\n",
+		    "");
+	core_expect("config setup\n\tplutostderrlog=/var/log/pluto.log\n"
+		    "\tplutodebug=none\n",
+		    "");
+	core_expect(
+		"config setup\n\tlogfile=ikebana.log\n",
+		"t.conf:2: error: config setup: logfile=ikebana.log: expected an absolute path (a detached daemon runs in /)\n");
+	core_expect(
+		"config setup\n\tplutostderrlog=log/pluto.log\n",
+		"t.conf:2: error: config setup: plutostderrlog=log/pluto.log: expected an absolute path (a detached daemon runs in /)\n");
+}
+
+/* The counts and the return value follow the severities. */
+static void test_severities(void **state)
+{
+	const char *text = "conn a\n\tleft=192.0.2.1\n\tright=192.0.2.2\n"
+			   "\tauto=keep\n\tfragmentation=yes\n"
+			   "\tleftnexthop=192.0.2.254\n";
+	struct ikb_diag d;
+	struct cfg *c = NULL;
+
+	diag_init(&d);
+	assert_int_equal(cfg_parse_buffer("t.conf", text, strlen(text), &c, &d),
+			 0);
+	assert_int_equal(cfg_check_core(c, &d), 0);
+	assert_int_equal(d.errors, 0);
+	assert_int_equal(d.warnings, 3);
+	cfg_free(c);
+	diag_free(&d);
+
+	text = "conn a\n\tleft=192.0.2.1\n\tright=192.0.2.2\n"
+	       "\tencapsulation=yes\n\tauto=ondemand\n";
+	diag_init(&d);
+	assert_int_equal(cfg_parse_buffer("t.conf", text, strlen(text), &c, &d),
+			 0);
+	assert_int_equal(cfg_check_core(c, &d), -1);
+	assert_int_equal(d.errors, 2);
+	assert_int_equal(d.warnings, 0);
+	cfg_free(c);
+	diag_free(&d);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_subnets),
+		cmocka_unit_test(test_nexthop),
+		cmocka_unit_test(test_ikeport),
+		cmocka_unit_test(test_keyingtries),
+		cmocka_unit_test(test_encapsulation),
+		cmocka_unit_test(test_fragmentation),
+		cmocka_unit_test(test_auto),
+		cmocka_unit_test(test_hosts),
+		cmocka_unit_test(test_setup),
+		cmocka_unit_test(test_severities),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
