@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* Validate clones=, leftprotoports= and rightprotoports=. */
+/*
+ * Validate clones=, leftprotoports=, rightprotoports=, leftsubnets= and
+ * rightsubnets=, and that a conn uses one way of making several Child SAs.
+ */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ms.h"
@@ -105,6 +109,63 @@ static int check_clones(const struct ms_state *st,
 	return -1;
 }
 
+/* leftsubnets=: its syntax, and not together with leftsubnet=. */
+static int check_nets(const struct ms_state *st, const struct ikb_section *conn,
+		      int side, struct ikb_diag *d)
+{
+	char key[32], why[160];
+	const struct ikb_value *v, *single;
+	struct ms_net_list *l;
+	int rc = 0;
+
+	snprintf(key, sizeof(key), "%ssubnets", side_name[side]);
+	if (!(v = st->host->get(conn, key)))
+		return 0;
+	snprintf(key, sizeof(key), "%ssubnet", side_name[side]);
+	single = st->host->get(conn, key);
+	if (single) {
+		st->host->report(
+			d, conn, v, IKB_SEV_ERROR,
+			"%s and %ssubnets cannot both be set (%s at %s:%u)",
+			key, side_name[side], key, single->file, single->line);
+		return -1;
+	}
+	l = malloc(sizeof(*l));
+	if (!l || ms_parse_net_list(v->value, l, why, sizeof(why)) < 0) {
+		st->host->report(d, conn, v, IKB_SEV_ERROR, "%s",
+				 l ? why : "out of memory");
+		rc = -1;
+	}
+	free(l);
+	return rc;
+}
+
+/* One way of making several Child SAs per conn. */
+static int check_one_way(const struct ms_state *st,
+			 const struct ikb_section *conn, struct ikb_diag *d)
+{
+	const char *const keys[] = { "leftsubnets", "rightsubnets",
+				     "leftprotoports", "rightprotoports",
+				     "clones" };
+	const struct ikb_value *nets = NULL, *other = NULL, *v;
+
+	for (unsigned i = 0; i < 5; i++) {
+		if (!(v = st->host->get(conn, keys[i])))
+			continue;
+		if (i < 2 && !nets)
+			nets = v;
+		else if (i >= 2 && !other)
+			other = v;
+	}
+	if (!nets || !other)
+		return 0;
+	st->host->report(
+		d, conn, nets, IKB_SEV_ERROR,
+		"cannot be combined with %s (%s:%u): one way of making several Child SAs per conn",
+		other->key, other->file, other->line);
+	return -1;
+}
+
 int ms_check_conn(void *state, const struct ikb_section *conn,
 		  struct ikb_diag *d)
 {
@@ -113,6 +174,9 @@ int ms_check_conn(void *state, const struct ikb_section *conn,
 	bool has_l, has_r;
 	int rc = check_clones(st, conn, d);
 
+	if (check_nets(st, conn, 0, d) < 0 || check_nets(st, conn, 1, d) < 0 ||
+	    check_one_way(st, conn, d) < 0)
+		rc = -1;
 	if (check_list(st, conn, 0, &l, &has_l, d) < 0)
 		rc = -1;
 	if (check_list(st, conn, 1, &r, &has_r, d) < 0)

@@ -21,6 +21,25 @@ struct ms_pp_list {
 	struct ms_pp e[IKB_CHILD_PLAN_MAX];
 };
 
+/* One entry of leftsubnets=. */
+struct ms_net {
+	struct ikb_addr addr;
+	uint8_t plen;
+};
+
+struct ms_net_list {
+	unsigned n;
+	struct ms_net e[IKB_CHILD_PLAN_MAX];
+};
+
+/* Subnets separated by commas or spaces, in braces or not, one family. */
+int ms_parse_net_list(const char *s, struct ms_net_list *out, char *why,
+		      size_t len);
+bool ms_has_subnets(const struct ms_state *st, const struct ikb_section *conn);
+/* One Child SA per pair of a local and a remote subnet. */
+int ms_plan_subnets(const struct ms_state *st, const struct ikb_section *conn,
+		    struct ikb_child_plan *plan, struct ikb_error *err);
+
 /* PROTO[/PORT]; why says what is wrong. */
 int ms_parse_pp(const char *s, struct ms_pp *out, char *why, size_t len);
 /* Entries separated by commas or spaces, 1..IKB_CHILD_PLAN_MAX of them. */

@@ -70,6 +70,8 @@ int ms_plan(void *state, const struct ikb_section *conn,
 	unsigned n;
 	int rc;
 
+	if (ms_has_subnets(st, conn))
+		return ms_plan_subnets(st, conn, plan, err);
 	rc = side_list(st, conn, "leftprotoports", &l, &has_l, err);
 	if (!rc)
 		rc = side_list(st, conn, "rightprotoports", &r, &has_r, err);

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * multi-sa: several Child SAs per conn, so that decryption spreads over
- * CPUs instead of one SA's one queue: one per protoports entry now, one
- * per CPU (clones=, RFC 9611), the latter negotiated by the core.
+ * CPUs instead of one SA's one queue: one per protoports entry, one per
+ * pair of leftsubnets/rightsubnets, or one per CPU (clones=, RFC 9611),
+ * the latter negotiated by the core.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -32,6 +33,10 @@ static const struct ikb_key ms_keys[] = {
 	  "PROTO/PORT entries separated by commas or spaces" },
 	{ "rightprotoports", IKB_KEY_CONN,
 	  "PROTO/PORT entries separated by commas or spaces" },
+	{ "leftsubnets", IKB_KEY_CONN,
+	  "subnets separated by commas or spaces, optionally in braces" },
+	{ "rightsubnets", IKB_KEY_CONN,
+	  "subnets separated by commas or spaces, optionally in braces" },
 	{ NULL, 0, NULL },
 };
 
@@ -46,7 +51,7 @@ IKB_PLUGIN_EXPORT const struct ikb_plugin ikb_plugin = {
 	IKB_PLUGIN_INIT,
 	.name = "multi-sa",
 	.summary =
-		"several Child SAs per conn: one per leftprotoports/rightprotoports entry, or a fallback plus one per CPU (clones=, RFC 9611)",
+		"several Child SAs per conn: one per leftprotoports/rightprotoports entry, one per pair of leftsubnets/rightsubnets, or a fallback plus one per CPU (clones=, RFC 9611)",
 	.requires = ms_requires,
 	.keys = ms_keys,
 	.init = ms_init,

@@ -24,7 +24,9 @@ static void test_descriptor(void **state)
 	assert_string_equal(fx.p->keys[0].name, "clones");
 	assert_string_equal(fx.p->keys[1].name, "leftprotoports");
 	assert_string_equal(fx.p->keys[2].name, "rightprotoports");
-	assert_null(fx.p->keys[3].name);
+	assert_string_equal(fx.p->keys[3].name, "leftsubnets");
+	assert_string_equal(fx.p->keys[4].name, "rightsubnets");
+	assert_null(fx.p->keys[5].name);
 	assert_null(fx.p->kernel);
 	assert_non_null(fx.p->child->plan);
 }
@@ -142,6 +144,9 @@ static void base_plan(struct ikb_child_plan *plan)
 	memset(plan, 0, sizeof(*plan));
 	plan->n = 1;
 	plan->left_is_local = true;
+	/* 192.0.2.0/24 === 10.0.0.0/16 */
+	plan->c[0].ts.src = (struct ikb_addr){ AF_INET, { 192, 0, 2, 0 } };
+	plan->c[0].ts.dst = (struct ikb_addr){ AF_INET, { 10, 0, 0, 0 } };
 	plan->c[0].ts.src_plen = 24;
 	plan->c[0].ts.dst_plen = 16;
 	plan->c[0].cpu = -1;
@@ -224,6 +229,121 @@ static void test_plan(void **state)
 	assert_int_equal(plan.c[1].ts.dport, 2);
 }
 
+static void test_subnets_values(void **state)
+{
+	static const char *const good[] = {
+		"10.0.1.0/24 10.0.2.0/24",
+		"{10.0.1.0/24,10.0.2.0/24}",
+		"{ 10.0.1.0/24, 10.0.2.1 }",
+		"2001:db8::/32",
+	};
+	static const struct {
+		const char *v, *why;
+	} bad[] = {
+		{ "10.0.1.1/24", "10.0.1.1/24: host bits are set" },
+		{ "10.0.1.0/33", "10.0.1.0/33: expected a subnet" },
+		{ "10.0.0.0/8 2001:db8::/32",
+		  "2001:db8::/32: mixes IPv4 and IPv6" },
+		{ "west", "west: expected a subnet" },
+		{ "{}", "expected a list of subnets" },
+	};
+
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		const char *kv[] = { "rightsubnets", good[i], NULL };
+
+		assert_int_equal(fake_check_conn(&fx, kv), 0);
+	}
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		const char *kv[] = { "leftsubnets", bad[i].v, NULL };
+
+		assert_int_equal(fake_check_conn(&fx, kv), -1);
+		assert_int_equal(fake_count(IKB_SEV_ERROR, bad[i].why), 1);
+	}
+}
+
+/* leftsubnets= goes with neither leftsubnet= nor another multi-SA key */
+static void test_subnets_conflicts(void **state)
+{
+	const char *single[] = { "leftsubnet", "10.0.1.0/24", "leftsubnets",
+				 "10.0.2.0/24", NULL };
+	const char *pp[] = { "rightsubnets", "10.0.2.0/24", "leftprotoports",
+			     "tcp/80", NULL };
+	const char *cl[] = { "leftsubnets", "10.0.2.0/24", "clones", "2",
+			     NULL };
+
+	assert_int_equal(fake_check_conn(&fx, single), -1);
+	assert_int_equal(
+		fake_count(IKB_SEV_ERROR,
+			   "leftsubnet and leftsubnets cannot both be set"),
+		1);
+	assert_int_equal(fake_check_conn(&fx, pp), -1);
+	assert_int_equal(fake_count(IKB_SEV_ERROR,
+				    "cannot be combined with leftprotoports"),
+			 1);
+	assert_int_equal(fake_check_conn(&fx, cl), -1);
+	assert_int_equal(
+		fake_count(IKB_SEV_ERROR, "cannot be combined with clones"), 1);
+}
+
+static void ip4(struct ikb_addr *a, uint8_t x, uint8_t y, uint8_t z)
+{
+	*a = (struct ikb_addr){ AF_INET, { x, y, z, 0 } };
+}
+
+static void assert_net(const struct ikb_addr *a, uint8_t plen, uint8_t want,
+		       uint8_t third)
+{
+	assert_int_equal(a->family, AF_INET);
+	assert_int_equal(a->bytes[2], third);
+	assert_int_equal(plen, want);
+}
+
+static void test_plan_subnets(void **state)
+{
+	const char *both[] = { "leftsubnets", "{10.0.1.0/24 10.0.2.0/24}",
+			       "rightsubnets", "10.0.3.0/24,10.0.4.0/25",
+			       NULL };
+	const char *left[] = { "leftsubnets", "10.0.1.0/24 10.0.2.0/24", NULL };
+	static struct ikb_child_plan plan;
+	struct ikb_error err = { { 0 } };
+	struct ikb_section s;
+
+	/* one Child SA per pair, this host's subnets as src */
+	base_plan(&plan);
+	fake_conn(&s, "c", both);
+	assert_int_equal(fx.p->child->plan(fx.st, &s, &plan, &err), 0);
+	assert_int_equal(plan.n, 4);
+	assert_net(&plan.c[0].ts.src, plan.c[0].ts.src_plen, 24, 1);
+	assert_net(&plan.c[0].ts.dst, plan.c[0].ts.dst_plen, 24, 3);
+	assert_net(&plan.c[1].ts.src, plan.c[1].ts.src_plen, 24, 1);
+	assert_net(&plan.c[1].ts.dst, plan.c[1].ts.dst_plen, 25, 4);
+	assert_net(&plan.c[3].ts.src, plan.c[3].ts.src_plen, 24, 2);
+	assert_net(&plan.c[3].ts.dst, plan.c[3].ts.dst_plen, 25, 4);
+	assert_int_equal(plan.c[3].cpu, -1);
+	/* on the right-hand host, rightsubnets are src */
+	base_plan(&plan);
+	plan.left_is_local = false;
+	assert_int_equal(fx.p->child->plan(fx.st, &s, &plan, &err), 0);
+	fake_section_free(&s);
+	assert_int_equal(plan.n, 4);
+	assert_net(&plan.c[1].ts.src, plan.c[1].ts.src_plen, 24, 3);
+	assert_net(&plan.c[1].ts.dst, plan.c[1].ts.dst_plen, 24, 2);
+
+	/* the side without a list keeps the core's selector */
+	base_plan(&plan);
+	ip4(&plan.c[0].ts.src, 192, 0, 2);
+	ip4(&plan.c[0].ts.dst, 10, 9, 9);
+	plan.c[0].ts.dst_plen = 16;
+	plan.left_is_local = false;
+	fake_conn(&s, "c", left);
+	assert_int_equal(fx.p->child->plan(fx.st, &s, &plan, &err), 0);
+	fake_section_free(&s);
+	assert_int_equal(plan.n, 2);
+	assert_net(&plan.c[0].ts.src, plan.c[0].ts.src_plen, 24, 2);
+	assert_net(&plan.c[0].ts.dst, plan.c[0].ts.dst_plen, 24, 1);
+	assert_net(&plan.c[1].ts.dst, plan.c[1].ts.dst_plen, 24, 2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -234,6 +354,9 @@ int main(void)
 		cmocka_unit_test(test_protoport_and_protoports),
 		cmocka_unit_test(test_pairs),
 		cmocka_unit_test(test_plan),
+		cmocka_unit_test(test_subnets_values),
+		cmocka_unit_test(test_subnets_conflicts),
+		cmocka_unit_test(test_plan_subnets),
 	};
 
 	return cmocka_run_group_tests_name("multi-sa", tests, setup,
