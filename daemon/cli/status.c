@@ -124,7 +124,10 @@ static void print_timers(struct json_object *o)
 	}
 }
 
-/* "CPU 3, pcrypt on, offload crypto on eth0": how the kernel runs it. */
+/*
+ * "CPU 3, pcrypt on, offload crypto on eth0, mark 0x7/0xff": how the
+ * kernel runs it.
+ */
 static void print_tuning(struct json_object *c)
 {
 	struct json_object *cpu;
@@ -139,6 +142,8 @@ static void print_tuning(struct json_object *c)
 	       or_unset(str(c, "offload")));
 	if (dev)
 		printf(" on %s", dev);
+	if (str(c, "mark"))
+		printf(", mark %s", str(c, "mark"));
 	printf("\n");
 }
 

@@ -128,6 +128,12 @@ static struct json_object *child_status(const struct child_sa *c)
 		o, "cpu", c->cpu < 0 ? NULL : json_object_new_int64(c->cpu));
 	put_str(o, "pcrypt", pcrypt_state(c));
 	put_offload(o, c);
+	/* mark=: as installed, "0x7/0xff"; absent when unmarked */
+	if (c->sa_out.mark || c->sa_out.mark_mask) {
+		snprintf(buf, sizeof(buf), "0x%" PRIx32 "/0x%" PRIx32,
+			 c->sa_out.mark, c->sa_out.mark_mask);
+		put_str(o, "mark", buf);
+	}
 	return o;
 }
 

@@ -252,11 +252,14 @@ static void test_mark(void **state)
 {
 	struct net *n = net_new("\tmark=0x10/0xff\n", NULL, NULL, NULL, NULL);
 	struct ikb_error err = { "" };
+	char buf[64];
 
 	assert_int_equal(ike_engine_up(n->p[WEST].e, "test", &err), 0);
 	assert_true(net_run(n, both_up, 5000));
 	assert_marks(n, WEST, 0x10, 0xff);
 	assert_marks(n, EAST, 0x10, 0xff);
+	assert_string_equal(status_str(n, WEST, true, "mark", buf, sizeof(buf)),
+			    "0x10/0xff");
 	net_free(n);
 }
 
