@@ -338,6 +338,7 @@ static int accept_child(struct ike_sa *sa, const struct ikb_wire_msg *resp,
 		return rc;
 	}
 	c->ts = got;
+	unique_takeover(sa, c); /* a crossed IKE SA's policies */
 	/* child_sa_install() took back whatever it had installed */
 	rc = child_sa_install(sa, c, err);
 	if (rc)

@@ -405,8 +405,7 @@ struct child_sa *child_by_spi_out(const struct ike_sa *sa, uint32_t spi)
 }
 
 /* Nonces compare as octet strings; a prefix is the lower. */
-static int nonce_cmp(const uint8_t *a, size_t alen, const uint8_t *b,
-		     size_t blen)
+int nonce_cmp(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen)
 {
 	int d = memcmp(a, b, alen < blen ? alen : blen);
 

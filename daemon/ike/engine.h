@@ -229,7 +229,9 @@ void rekey_ike_request(struct ike_sa *sa, const struct ikb_wire_msg *m,
 void rekey_ike_response(struct ike_sa *sa, const struct ikb_wire_msg *m);
 
 /* unique.c: one IKE SA per peer (uniqueids=, INITIAL_CONTACT, §2.4). */
-unsigned unique_mark(struct ike_sa *sa, bool initial_contact);
+struct ike_sa *unique_mark(struct ike_sa *sa, bool initial_contact);
+/* sa lost to the crossed stays: a Delete, and it goes */
+void unique_crossed(struct ike_sa *sa, const struct ike_sa *stays);
 void unique_takeover(struct ike_sa *sa, struct child_sa *c);
 void unique_sweep(struct ike_sa *sa);
 bool unique_initial_contact(const struct ike_sa *sa);

@@ -213,6 +213,7 @@ void ike_auth_request(struct ike_sa *sa, const uint8_t *buf, size_t len)
 	struct auth_out *o = auth_out_new();
 	struct ikb_error err = { "" };
 	struct conn_view v;
+	struct ike_sa *stays;
 	uint8_t *plain = NULL;
 	uint32_t msgid = sa->next_peer_msgid;
 	uint16_t n;
@@ -235,10 +236,17 @@ void ike_auth_request(struct ike_sa *sa, const uint8_t *buf, size_t len)
 	ike_sa_log(sa, IKB_LOG_NOTICE, "IKE SA established with %s (%s)",
 		   sa->remote_id.text, "PSK");
 	/* the old SAs go once the new Child SA has their policies */
-	unique_mark(sa, ikb_wire_find_notify(m, IKB_N_INITIAL_CONTACT));
+	stays = unique_mark(sa, ikb_wire_find_notify(m, IKB_N_INITIAL_CONTACT));
 	add_id_auth(o, sa, IKB_PT_IDR);
-	child_respond(sa, &v, m, &o->m, &o->child);
+	if (stays && ikb_wire_find(m, IKB_PT_SA))
+		msg_notify(&o->m, IKB_N_NO_ADDITIONAL_SAS, NULL, 0);
+	else if (!stays)
+		child_respond(sa, &v, m, &o->m, &o->child);
 	respond(sa, o, msgid);
+	if (stays) {
+		unique_crossed(sa, stays);
+		goto out;
+	}
 	unique_sweep(sa);
 	ike_sa_established(sa);
 out:
@@ -287,6 +295,7 @@ static int check_response(struct ike_sa *sa, const struct ikb_wire_msg *m,
 void ike_auth_response(struct ike_sa *sa, const uint8_t *buf, size_t len)
 {
 	struct ikb_wire_msg *m = calloc(1, sizeof(*m));
+	struct ike_sa *stays;
 	struct ikb_error err = { "" };
 	uint8_t *plain = NULL;
 
@@ -300,7 +309,15 @@ void ike_auth_response(struct ike_sa *sa, const uint8_t *buf, size_t len)
 	ike_sa_set_state(sa, IKE_SA_ESTABLISHED);
 	ike_sa_log(sa, IKB_LOG_NOTICE, "IKE SA established with %s (%s)",
 		   sa->remote_id.text, "PSK");
+	stays = unique_mark(sa, false);
+	if (stays) {
+		/* the conn is up, through the IKE SA that stays */
+		engine_outcome(sa, 0, NULL, stays->children);
+		unique_crossed(sa, stays);
+		goto out;
+	}
 	child_accept(sa, m);
+	unique_sweep(sa);
 	ike_sa_established(sa);
 out:
 	free(plain);

@@ -187,6 +187,8 @@ void ike_sa_set_state(struct ike_sa *sa, enum ike_sa_state st)
 {
 	if (!sa->initiator && sa->state == IKE_SA_INIT_R && st != sa->state)
 		sa->e->halfopen--;
+	if (st == IKE_SA_ESTABLISHED && sa->state != st)
+		sa->est_serial = sa->e->serial;
 	sa->state = st;
 }
 

@@ -150,6 +150,9 @@ struct ike_sa {
 	 * whether the peer said it has lost this one (INITIAL_CONTACT) */
 	struct ike_sa *replaced_by;
 	bool gone_silently;
+	/* the engine's serial when this SA was established: an SA started
+	 * (serial) before another was established crossed it */
+	unsigned long est_serial;
 	bool reinit; /* re-initiate the conn once deleted (auto=start) */
 	/* retry.c: started by auto=start, attempt 1, 2, ... (keyingtries=);
 	 * auto_try false: a failure is not tried again */

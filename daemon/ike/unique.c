@@ -14,6 +14,15 @@
  *   with a Delete, for a peer that re-authenticated and still has them.
  * uniqueids=no turns both off, for peers that share one identity.
  *
+ * Both ends may also initiate the same conn at once (auto=start on both):
+ * each IKE SA then finds the other established when it completes, on
+ * each end in another order. "The newer wins" would keep a different one
+ * on each end, and both Child SAs would be lost. So an IKE SA that was
+ * established after the new one started crossed it, and the pair is
+ * settled as RFC 7296 2.8.1 settles a simultaneous rekey: the one with
+ * the lowest of the four nonces goes, the same one on both ends. Both
+ * roles apply these rules, the initiator when the IKE_AUTH answer comes.
+ *
  * The old IKE SAs are only marked before the new Child SA is installed.
  * The Child SA takes over the reqid and policies of the old Child SA it
  * replaces (unique_takeover()), as a rekeyed Child SA does, so that the
@@ -46,13 +55,38 @@ static bool same_peer(const struct ike_sa *a, const struct ike_sa *b)
 	       !strcmp(a->remote_id.text, b->remote_id.text);
 }
 
-/* The SAs sa replaces: IKE_AUTH authenticated the peer, nothing else ran. */
-unsigned unique_mark(struct ike_sa *sa, bool initial_contact)
+static const uint8_t *lowest(const struct ike_sa *sa, size_t *len)
 {
-	unsigned n = 0;
+	bool i = nonce_cmp(sa->ni, sa->ni_len, sa->nr, sa->nr_len) < 0;
 
+	*len = i ? sa->ni_len : sa->nr_len;
+	return i ? sa->ni : sa->nr;
+}
+
+/* RFC 7296 2.8.1: of two crossed SAs, the one with the lowest nonce goes. */
+static bool loses_to(const struct ike_sa *sa, const struct ike_sa *o)
+{
+	size_t sl, ol;
+	const uint8_t *sn = lowest(sa, &sl), *on = lowest(o, &ol);
+
+	return nonce_cmp(sn, sl, on, ol) < 0;
+}
+
+static void unmark(struct ike_sa *sa)
+{
+	for (struct ike_sa *o = sa->e->all; o; o = o->next_all)
+		if (o->replaced_by == sa)
+			o->replaced_by = NULL;
+}
+
+/*
+ * The SAs sa replaces: IKE_AUTH authenticated the peer, nothing else ran.
+ * NULL, or the crossed IKE SA that stays instead of sa: then sa goes.
+ */
+struct ike_sa *unique_mark(struct ike_sa *sa, bool initial_contact)
+{
 	if (!uniqueids(sa->e))
-		return 0;
+		return NULL;
 	for (struct ike_sa *o = sa->e->all; o; o = o->next_all) {
 		bool gone = o->state == IKE_SA_ESTABLISHED ||
 			    o->state == IKE_SA_DELETING;
@@ -60,13 +94,29 @@ unsigned unique_mark(struct ike_sa *sa, bool initial_contact)
 		if (o == sa || !gone || o->replaced_by || o->rekeyed ||
 		    !same_peer(o, sa))
 			continue;
-		if (initial_contact || !strcmp(o->conn, sa->conn)) {
-			o->replaced_by = sa;
-			o->gone_silently = initial_contact;
-			n++;
+		if (!initial_contact && strcmp(o->conn, sa->conn))
+			continue;
+		if (!initial_contact && o->state == IKE_SA_ESTABLISHED &&
+		    o->est_serial >= sa->serial && loses_to(sa, o)) {
+			unmark(sa);
+			return o;
 		}
+		o->replaced_by = sa;
+		o->gone_silently = initial_contact;
 	}
-	return n;
+	return NULL;
+}
+
+void unique_crossed(struct ike_sa *sa, const struct ike_sa *stays)
+{
+	char why[160];
+
+	snprintf(
+		why, sizeof(why),
+		"crossed IKE SA #%lu of the same conn, which has the higher nonces and stays (RFC 7296 2.8.1)",
+		stays->serial);
+	ike_sa_goodbye(sa);
+	ike_sa_delete(sa, why);
 }
 
 static bool same_path(const struct ike_sa *a, const struct ike_sa *b)

@@ -12,6 +12,7 @@
 #include <cmocka.h>
 #include "harness.h"
 #include "ike/ike_sa.h"
+#include "ike/wire.h"
 
 static void up(struct net *n, int who)
 {
@@ -153,6 +154,73 @@ static void test_farewell(void **state)
 	net_free(n);
 }
 
+/* Drops the first copy of one kind of datagram, to vary the order. */
+struct drop_once {
+	int from;
+	uint8_t exchange;
+	bool response, done;
+};
+
+static unsigned drop_first_of(struct net *n, int from, unsigned seq,
+			      const uint8_t *buf, size_t len)
+{
+	struct drop_once *d = n->filter_ctx;
+
+	if (!d || d->done || from != d->from ||
+	    !dgram_is(buf, len, d->exchange, d->response))
+		return 1;
+	d->done = true;
+	return 0;
+}
+
+static bool settled(struct net *n)
+{
+	return ike_sa_count(n, WEST, NULL) == 1 &&
+	       ike_sa_count(n, EAST, NULL) == 1 && both_up(n) &&
+	       kernel_objects(n, WEST) == 5 && kernel_objects(n, EAST) == 5;
+}
+
+/*
+ * Both ends initiate the conn at once (auto=start on both). Whatever the
+ * order the four IKE_AUTH messages arrive in, both ends keep the same one
+ * IKE SA with its Child SA, and the other goes on both.
+ */
+static void test_crossing(void **state)
+{
+	static const struct drop_once orders[] = {
+		{ -1, 0, false, false },
+		{ WEST, IKB_EXCH_IKE_AUTH, false, false },
+		{ EAST, IKB_EXCH_IKE_AUTH, false, false },
+		{ WEST, IKB_EXCH_IKE_AUTH, true, false },
+		{ EAST, IKB_EXCH_IKE_AUTH, true, false },
+		{ WEST, IKB_EXCH_IKE_SA_INIT, true, false },
+	};
+
+	for (size_t i = 0; i < sizeof(orders) / sizeof(orders[0]); i++) {
+		struct net *n = net_new("\tretransmit-interval=20\n", NULL,
+					NULL, NULL, NULL);
+		struct drop_once d = orders[i];
+		char w_in[32], w_out[32], e_in[32], e_out[32];
+
+		n->filter = drop_first_of;
+		n->filter_ctx = &d;
+		up(n, WEST);
+		up(n, EAST);
+		if (!net_run(n, settled, 5000))
+			fail_msg("order %zu: not settled", i);
+		/* the same Child SA on both ends */
+		status_str(n, WEST, true, "spi_in", w_in, sizeof(w_in));
+		status_str(n, WEST, true, "spi_out", w_out, sizeof(w_out));
+		status_str(n, EAST, true, "spi_in", e_in, sizeof(e_in));
+		status_str(n, EAST, true, "spi_out", e_out, sizeof(e_out));
+		assert_string_equal(w_in, e_out);
+		assert_string_equal(w_out, e_in);
+		assert_true(log_has("crossed IKE SA #") ||
+			    log_has("uniqueids: replaced by"));
+		net_free(n);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -160,6 +228,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_uniqueids_replace, net_cleanup),
 		cmocka_unit_test_teardown(test_uniqueids_no, net_cleanup),
 		cmocka_unit_test_teardown(test_farewell, net_cleanup),
+		cmocka_unit_test_teardown(test_crossing, net_cleanup),
 	};
 
 	harness_global_init();
