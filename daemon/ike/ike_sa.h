@@ -150,6 +150,7 @@ struct ike_sa {
 	 * whether the peer said it has lost this one (INITIAL_CONTACT) */
 	struct ike_sa *replaced_by;
 	bool gone_silently;
+	bool crossed; /* lost to replaced_by on nonces (RFC 7296 2.8.1) */
 	/* the engine's serial when this SA was established: an SA started
 	 * (serial) before another was established crossed it */
 	unsigned long est_serial;

@@ -96,8 +96,10 @@ struct ike_sa *unique_mark(struct ike_sa *sa, bool initial_contact)
 			continue;
 		if (!initial_contact && strcmp(o->conn, sa->conn))
 			continue;
-		if (!initial_contact && o->state == IKE_SA_ESTABLISHED &&
-		    o->est_serial >= sa->serial && loses_to(sa, o)) {
+		o->crossed = !initial_contact &&
+			     o->state == IKE_SA_ESTABLISHED &&
+			     o->est_serial >= sa->serial;
+		if (o->crossed && loses_to(sa, o)) {
 			unmark(sa);
 			return o;
 		}
@@ -105,6 +107,27 @@ struct ike_sa *unique_mark(struct ike_sa *sa, bool initial_contact)
 		o->gone_silently = initial_contact;
 	}
 	return NULL;
+}
+
+/*
+ * A crossed IKE SA that goes. As its initiator we tell the peer, which
+ * has completed it. As its responder we cannot know that our IKE_AUTH
+ * answer arrived: the SA stays a while to answer the peer's retransmits
+ * from its response cache, without a Delete, and the peer, completing it,
+ * settles the pair the same way and deletes it. Its Child SA's SAs (the
+ * policies are the winner's now) stay that long for packets in flight.
+ */
+static void crossed_goes(struct ike_sa *sa, const char *why)
+{
+	if (sa->initiator) {
+		ike_sa_goodbye(sa);
+		ike_sa_delete(sa, why);
+		return;
+	}
+	ike_sa_log(sa, IKB_LOG_NOTICE,
+		   "%s; kept %llu ms to answer the peer's retransmits", why,
+		   sa->rtx.timeout_ms);
+	ike_sa_linger(sa, sa->rtx.timeout_ms);
 }
 
 void unique_crossed(struct ike_sa *sa, const struct ike_sa *stays)
@@ -115,8 +138,7 @@ void unique_crossed(struct ike_sa *sa, const struct ike_sa *stays)
 		why, sizeof(why),
 		"crossed IKE SA #%lu of the same conn, which has the higher nonces and stays (RFC 7296 2.8.1)",
 		stays->serial);
-	ike_sa_goodbye(sa);
-	ike_sa_delete(sa, why);
+	crossed_goes(sa, why);
 }
 
 static bool same_path(const struct ike_sa *a, const struct ike_sa *b)
@@ -151,21 +173,30 @@ void unique_takeover(struct ike_sa *sa, struct child_sa *c)
 void unique_sweep(struct ike_sa *sa)
 {
 	struct ike_sa *o, *next;
-	char why[160];
+	char why[300];
 
 	for (o = sa->e->all; o; o = next) {
 		next = o->next_all;
 		if (o->replaced_by != sa)
 			continue;
 		snprintf(
-			why, sizeof(why), "%s #%lu of %.100s",
+			why, sizeof(why), "%s #%lu of %.100s%s",
 			o->gone_silently ?
 				"INITIAL_CONTACT: the peer restarted, replaced by" :
-				"uniqueids: replaced by",
-			sa->serial, sa->remote_id.text);
-		if (!o->gone_silently)
-			ike_sa_goodbye(o);
-		ike_sa_delete(o, why);
+			o->crossed ? "crossed IKE SA" :
+				     "uniqueids: replaced by",
+			sa->serial, sa->remote_id.text,
+			o->crossed ?
+				", which has the higher nonces and stays (RFC 7296 2.8.1)" :
+				"");
+		o->replaced_by = NULL;
+		if (o->crossed) {
+			crossed_goes(o, why);
+		} else {
+			if (!o->gone_silently)
+				ike_sa_goodbye(o);
+			ike_sa_delete(o, why);
+		}
 		/* the Delete may have freed what next pointed to: restart */
 		next = sa->e->all;
 	}

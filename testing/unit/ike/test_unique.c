@@ -197,8 +197,10 @@ static void test_crossing(void **state)
 	};
 
 	for (size_t i = 0; i < sizeof(orders) / sizeof(orders[0]); i++) {
-		struct net *n = net_new("\tretransmit-interval=20\n", NULL,
-					NULL, NULL, NULL);
+		/* a crossed SA we answered stays to answer retransmits */
+		struct net *n = net_new("\tretransmit-interval=20\n"
+					"\tretransmit-timeout=300ms\n",
+					NULL, NULL, NULL, NULL);
 		struct drop_once d = orders[i];
 		char w_in[32], w_out[32], e_in[32], e_out[32];
 
