@@ -373,3 +373,58 @@ ikb_mark_case() {
 		fail "unmarked pings went through the marked SA: out $_out1 -> $_out2"
 	log "ok: SAs and policies carry mark 0x7/0xff on both; marked pings use ESP (out $_out0 -> $_out1), unmarked ones do not"
 }
+
+# _ikb_one_pair: each end has exactly one IKE SA, established, and its one
+# Child SA is the same on both (west's inbound SPI is east's outbound).
+_ikb_one_pair() {
+	_ikb_snap west && _ikb_snap east || return 1
+	for _h in west east; do
+		[ "$(jq -r '.ike_sas | length' "$HOSTS/$_h/log/status.json")" = 1 ] &&
+			[ "$(jq -r '.ike_sas[0].child_sas | length' "$HOSTS/$_h/log/status.json")" = 1 ] &&
+			[ "$(_ikb_json "$_h" state)" = established ] || return 1
+	done
+	[ "$(_ikb_json west spi_in)" = "$(_ikb_json east spi_out)" ] &&
+		[ "$(_ikb_json west spi_out)" = "$(_ikb_json east spi_in)" ]
+}
+
+# ikb_crossing_case: ikebana on both ends initiates the same conn at once,
+# as two auto=start ends do. 300 ms of netem delay each way makes the
+# IKE_SA_INITs cross on the wire, so each end completes two IKE SAs. Both
+# must keep the same one, with one Child SA and ESP flowing, and nothing
+# else in either kernel once the loser's linger is over.
+ikb_crossing_case() {
+	IKB_KERNEL=kernel-xfrm
+	log "=== case: ikebana on west and on east initiate east-west at once"
+	_ikb_conf west
+	_ikb_conf east
+	# the loser each end answered stays retransmit-timeout= long to
+	# answer retransmits: 5 s, not the default minute
+	for _h in east west; do
+		_r=west
+		[ "$_h" = west ] && _r=east
+		peer ikebana "$_h" "$_r" add psk ike=$IKB_IKE esp=$IKB_ESP
+		printf '\tretransmit-timeout=5s\n' >>"$HOSTS/$_h/etc/ikebana.d/east-west.conf"
+		_ikb "$_h" reload || fail "ikebana reload on $_h failed"
+	done
+	modprobe -q sch_netem 2>/dev/null
+	for _h in west east; do
+		tc -n "$_h" qdisc add dev eth0 root netem delay 300ms ||
+			fail "tc netem on $_h: cannot delay eth0"
+	done
+	_ikb west up east-west &
+	_uw=$!
+	_ikb east up east-west &
+	_ue=$!
+	wait "$_uw" "$_ue"
+	wait_for 30 "one IKE SA and the same Child SA on both ends" _ikb_one_pair
+	for _h in west east; do tc -n "$_h" qdisc del dev eth0 root; done
+	grep -q 'crossed IKE SA #' \
+		"$HOSTS/west/log/ikebanad.log" "$HOSTS/east/log/ikebanad.log" ||
+		fail "the initiations did not cross: no IKE SA was settled"
+	for _h in west east; do
+		[ "$(sa_count "$_h")" = 2 ] ||
+			fail "$_h's kernel has $(sa_count "$_h") ESP SAs, expected 2: $(sa_list "$_h")"
+	done
+	expect_esp_grows west ping_ok west east
+	log "ok: crossed initiations: both ends keep IKE SA $(_ikb_json west spi_i) with Child SA in $(_ikb_json west spi_in) out $(_ikb_json west spi_out), ESP flows"
+}
