@@ -116,6 +116,7 @@ static void check_key(const struct ikb_section *s, const struct ikb_value *v,
 	enum ikb_key_scope scope = scope_of(s);
 	enum ikb_key_scope other =
 		scope == IKB_KEY_SETUP ? IKB_KEY_CONN : IKB_KEY_SETUP;
+	const char *unowned;
 	char label[300];
 
 	if (cfg_core_owns(v->key, scope) || (owns && owns(ctx, v->key, scope)))
@@ -124,9 +125,10 @@ static void check_key(const struct ikb_section *s, const struct ikb_value *v,
 		snprintf(label, sizeof(label), "config setup");
 	else
 		snprintf(label, sizeof(label), "conn %s", s->name);
-	if (cfg_libreswan_knows(v->key, scope) && cfg_unowned_error(v->key))
+	if (cfg_libreswan_knows(v->key, scope) &&
+	    (unowned = cfg_unowned_error(v->key)))
 		diag_at(d, IKB_SEV_ERROR, v->file, v->line, "%s: %s: %s", label,
-			v->key, cfg_unowned_error(v->key));
+			v->key, unowned);
 	else if (cfg_libreswan_knows(v->key, scope))
 		diag_at(d, IKB_SEV_WARNING, v->file, v->line,
 			"%s: %s: libreswan key not implemented by ikebana; ignored",

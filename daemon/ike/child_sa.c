@@ -157,7 +157,9 @@ static void policy(const struct ike_sa *ike, const struct child_sa *c,
 	p->tmpl_dst = out ? ike->path.remote : ike->path.local;
 	p->proto = IPPROTO_ESP;
 	p->reqid = c->reqid;
-	child_mark(ike, c, &p->mark, &p->mark_mask);
+	/* the policies select what the SAs carry */
+	p->mark = c->sa_out.mark;
+	p->mark_mask = c->sa_out.mark_mask;
 	/* RFC 9611: a CPU without an SA of its own gets the fallback and
 	 * the kernel acquires one for it; only output looks up by CPU */
 	p->cpu_acquire = out && ike->pcpu_on;

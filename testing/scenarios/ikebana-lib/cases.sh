@@ -328,6 +328,18 @@ ikb_restart_case() {
 
 _ikb_exited() { ! kill -0 "$1" 2>/dev/null; }
 
+# _ikb_both_add KEY=VALUE: conn east-west on both ends (ikebana, auto=add),
+# with KEY=VALUE added to it, which peer() does not write.
+_ikb_both_add() {
+	for _h in east west; do
+		_r=west
+		[ "$_h" = west ] && _r=east
+		peer ikebana "$_h" "$_r" add psk ike=$IKB_IKE esp=$IKB_ESP
+		printf '\t%s\n' "$1" >>"$HOSTS/$_h/etc/ikebana.d/east-west.conf"
+		_ikb "$_h" reload || fail "ikebana reload on $_h with $1 failed"
+	done
+}
+
 # _ikb_marked HOST: HOST's 2 ESP SAs and 2 policies (transport) all carry
 # mark 0x7/0xff.
 _ikb_marked() {
@@ -346,13 +358,7 @@ ikb_mark_case() {
 	log "=== case: mark=0x7/0xff, ikebana (west) <-> ikebana (east)"
 	_ikb_conf west
 	_ikb_conf east
-	for _h in east west; do
-		_r=west
-		[ "$_h" = west ] && _r=east
-		peer ikebana "$_h" "$_r" add psk ike=$IKB_IKE esp=$IKB_ESP
-		printf '\tmark=0x7/0xff\n' >>"$HOSTS/$_h/etc/ikebana.d/east-west.conf"
-		_ikb "$_h" reload || fail "ikebana reload on $_h with mark= failed"
-	done
+	_ikb_both_add 'mark=0x7/0xff'
 	_ikb west up east-west || fail "ikebana up east-west on west failed"
 	wait_for 20 "west: SAs and policies with mark 0x7/0xff" _ikb_marked west
 	wait_for 20 "east: SAs and policies with mark 0x7/0xff" _ikb_marked east
@@ -399,13 +405,7 @@ ikb_crossing_case() {
 	_ikb_conf east
 	# the loser each end answered stays retransmit-timeout= long to
 	# answer retransmits: 5 s, not the default minute
-	for _h in east west; do
-		_r=west
-		[ "$_h" = west ] && _r=east
-		peer ikebana "$_h" "$_r" add psk ike=$IKB_IKE esp=$IKB_ESP
-		printf '\tretransmit-timeout=5s\n' >>"$HOSTS/$_h/etc/ikebana.d/east-west.conf"
-		_ikb "$_h" reload || fail "ikebana reload on $_h failed"
-	done
+	_ikb_both_add 'retransmit-timeout=5s'
 	modprobe -q sch_netem 2>/dev/null
 	for _h in west east; do
 		tc -n "$_h" qdisc add dev eth0 root netem delay 300ms ||
