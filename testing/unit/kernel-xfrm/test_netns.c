@@ -217,7 +217,7 @@ static void test_spi_alloc(void **state)
 	assert_int_equal(nsas, 1);
 	p->fini(st); /* not subscribed: leaves the larval SA */
 	assert_non_null(strstr(sh("ip xfrm state"), "reqid 1229062147"));
-	system("ip xfrm state flush");
+	assert_int_equal(system("ip xfrm state flush"), 0);
 }
 
 static void ignore(void *ctx, const struct ikb_kernel_event *ev)
@@ -271,7 +271,7 @@ static void test_owner_flush(void **state)
 	assert_null(strstr(out, "10.2.0.0/24"));
 	assert_non_null(strstr(out, "10.8.0.0/16"));
 	assert_non_null(strstr(out, "reqid 5 "));
-	system("ip xfrm policy flush; ip xfrm state flush");
+	assert_int_equal(system("ip xfrm policy flush; ip xfrm state flush"), 0);
 }
 
 /* checkconfig loads the plugin with no loop: it must not touch the kernel. */
@@ -280,12 +280,14 @@ static void test_no_loop_no_kernel(void **state)
 	void *st;
 
 	NEED_NETNS();
-	system("ip xfrm policy add src 10.9.0.0/16 dst 10.8.0.0/16 dir out"
-	       " tmpl proto esp reqid 1229062145 mode transport");
+	assert_int_equal(
+		system("ip xfrm policy add src 10.9.0.0/16 dst 10.8.0.0/16 dir out"
+		       " tmpl proto esp reqid 1229062145 mode transport"),
+		0);
 	st = fresh();
 	p->fini(st);
 	assert_non_null(strstr(sh("ip xfrm policy"), "10.8.0.0/16"));
-	system("ip xfrm policy flush");
+	assert_int_equal(system("ip xfrm policy flush"), 0);
 }
 
 int main(void)
