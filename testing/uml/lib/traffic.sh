@@ -41,15 +41,20 @@ iperf_ok() {
 # packets on the same device, which is not cleartext on the wire (BASELINES
 # 9). tcpdump takes seconds to start in UML, so this does not wait: the
 # traffic helpers (ping_ok, iperf_ok, expect_esp_grows) call capture_wait
-# before they send anything.
+# before they send anything. --immediate-mode hands each packet over as it
+# comes (TPACKET_V2) instead of in blocks that retire after a second, and
+# the pid file names tcpdump itself (sh execs it), so capture_stop can ask
+# it for its counters. The filter "outbound" drops received packets in the
+# kernel, where -Q out alone copies them to tcpdump to be thrown away.
 capture_start() {
 	for _c; do
 		_pcap=$HOSTS/${_c%%:*}/log/${_c#*:}.pcap
 		# The scenario's own timeout bounds the capture; a shorter one here
 		# ended captures before the traffic on a loaded machine.
-		timeout -k 2 1800 ip netns exec "${_c%%:*}" tcpdump -Z root -Q out -n -U -s 128 \
-			-i "${_c#*:}" -w "$_pcap" >"$_pcap.err" 2>&1 &
-		echo "$!" >"$_pcap.pid"
+		# shellcheck disable=SC2016 # $$ is the inner shell's, on purpose
+		timeout -k 2 1800 ip netns exec "${_c%%:*}" sh -c 'echo $$ >"$1.pid"; shift; exec "$@"' \
+			sh "$_pcap" tcpdump -Z root -Q out -n -U --immediate-mode -s 128 \
+			-i "${_c#*:}" -w "$_pcap" outbound >"$_pcap.err" 2>&1 &
 		echo "$_c" >>/tmp/captures.pending
 	done
 }
@@ -63,18 +68,60 @@ capture_wait() {
 	: >/tmp/captures.pending
 }
 
-# capture_stop: stops every capture, so that the pcaps are complete. TERM,
-# not INT: background jobs of a non-interactive shell ignore SIGINT.
+# _capture_counts PCAP: "captured received dropped", the latest counters
+# tcpdump printed: on one line after SIGUSR1 ("tcpdump: 5 packets captured,
+# 5 packets received by filter, 0 packets dropped by kernel"), on three at
+# its end.
+_capture_counts() {
+	awk '{ for (i = 1; i + 2 <= NF; i++) {
+		 if ($(i + 2) ~ /^captured/) c = $i
+		 if ($(i + 2) == "received") r = $i
+		 if ($(i + 2) == "dropped") { d = $i; n++ } } }
+	     END { if (n) print c, r, d }' "$1.err"
+}
+
+# _capture_drained PCAP: asks tcpdump for its counters (SIGUSR1), waits for
+# its answer, and succeeds when that answer equals the one before: tcpdump
+# ran in between and found nothing more to write. (The kernel's count is no
+# target: it includes what libpcap discards while it sets the filter.)
+_capture_drained() {
+	_cprev=$(_capture_counts "$1")
+	_cn=$(grep -c 'received by filter' "$1.err")
+	kill -USR1 "$(cat "$1.pid")" 2>/dev/null || return 0
+	# At most 2 s for the answer (not poll_for: capture_stop polls us).
+	for _ci in 1 2 3 4 5 6 7 8 9 10; do
+		sleep 0.2
+		[ "$(grep -c 'received by filter' "$1.err")" -gt "$_cn" ] && break
+	done
+	[ -n "$_cprev" ] && [ "$(_capture_counts "$1")" = "$_cprev" ]
+}
+
+# capture_stop: stops every capture, so that the pcaps are complete. A
+# loaded host may leave tcpdump behind the kernel, and a TERM then loses
+# what it has not read yet; so each capture is first drained (10 s at
+# most). TERM, not INT: background jobs of a non-interactive shell ignore
+# SIGINT.
 capture_stop() {
+	capture_wait
 	for _p in "$HOSTS"/*/log/*.pcap.pid; do
 		[ -e "$_p" ] || continue
+		_pc=${_p%.pid}
 		# A capture that ended on its own missed what came after.
-		kill -0 "$(cat "$_p")" 2>/dev/null || echo "ended before capture_stop" >"${_p%.pid}.ended"
-		kill -TERM "$(cat "$_p")" 2>/dev/null
-		wait "$(cat "$_p")" 2>/dev/null
+		if kill -0 "$(cat "$_p")" 2>/dev/null; then
+			poll_for 10 _capture_drained "$_pc" ||
+				log "note: ${_pc##*/} did not catch up in 10 s: $(tail -n 3 "$_pc.err" | tr '\n' ' ')"
+		else
+			echo "ended before capture_stop" >"$_pc.ended"
+		fi
+		_tp=$(cat "$_p")
+		kill -TERM "$_tp" 2>/dev/null
+		# tcpdump is not this shell's child (timeout is): poll for its end.
+		poll_for 10 _gone "$_tp"
 		rm -f "$_p"
 	done
 }
+
+_gone() { ! kill -0 "$1" 2>/dev/null; }
 
 # What may cross the wire besides ESP: IKE on 500, anything on 4500 (ESP in
 # UDP, IKE behind its non-ESP marker, NAT keepalives), ARP, IPv6 neighbour
@@ -91,7 +138,7 @@ expect_only_esp() {
 	for _c; do
 		_pcap=$HOSTS/${_c%%:*}/log/${_c#*:}.pcap
 		[ -e "$_pcap.ended" ] && fail "the $_c capture ended before the check: $(tail -n 3 "$_pcap.err" | tr '\n' ' ')"
-		_total=$(awk '/packets? captured/ { print $1 }' "$_pcap.err")
+		_total=$(_capture_counts "$_pcap" | cut -d' ' -f1)
 		_bad=$(t 30 tcpdump -n -r "$_pcap" "$_NOT_ESP" 2>/dev/null | head -n 20)
 		[ -z "$_bad" ] || fail "$_c sent packets that are not ESP or IKE:
 $_bad"
