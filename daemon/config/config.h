@@ -67,7 +67,10 @@ typedef bool (*cfg_owner_fn)(void *ctx, const char *key,
 
 /*
  * Every key must be owned by the core or a loaded plugin (else an error);
- * a key that libreswan knows but ikebana does not implement is a warning.
+ * a key that libreswan knows but ikebana does not implement gets its
+ * verdict (keys_setup.c, keys_conn.c, keys_end.c): an error, a warning
+ * with the reason it is harmless, or nothing for a value that asks for
+ * what ikebana does anyway.
  */
 int cfg_check_keys(const struct cfg *c, cfg_owner_fn plugin_owns, void *ctx,
 		   struct ikb_diag *d);

@@ -84,18 +84,52 @@ bool check_nonempty(const char *v, char *why, size_t len);
 bool check_any(const char *v, char *why, size_t len);
 
 /*
- * keys_limits.c: what ikebana does with a well-formed value it does not
- * implement (fully): a warning, or an error where ignoring it would send
- * traffic in clear or to the wrong place. v is a key of s that the core
- * owns and whose value passed its check.
+ * The verdict on every key libreswan knows (keys_setup.c, keys_conn.c and
+ * keys_end.c, looked up by keys_libreswan.c). A key has one or more rows;
+ * the first whose `when` takes the value applies, and the last row of
+ * each key takes any value.
+ */
+enum cfg_verdict {
+	CFG_V_UNSET, /* a row without a verdict: the unit test fails */
+	CFG_V_CORE, /* the core owns the key and checks its value */
+	CFG_V_NONE, /* the value asks for what ikebana does anyway */
+	CFG_V_WARN, /* ignored, provably harmless: why says why */
+	CFG_V_ERROR, /* refused: why says what ikebana would do, what to write */
+};
+
+typedef bool cfg_when_fn(const char *value);
+
+struct cfg_rule {
+	const char *key; /* per-end rows without left/right */
+	enum cfg_verdict verdict;
+	cfg_when_fn *when; /* NULL: any value */
+	const char *eg; /* a value the row applies to, for the unit test */
+	const char *why;
+};
+
+extern const struct cfg_rule cfg_setup_rules[], cfg_conn_rules[],
+	cfg_end_rules[];
+/* The row that applies to key=value in scope, or NULL for an unknown key. */
+const struct cfg_rule *cfg_libreswan_rule(const char *key,
+					  enum ikb_key_scope scope,
+					  const char *value);
+
+/* keys_libreswan.c: values that the rows single out. */
+cfg_when_fn when_off, when_on, when_updown_off, when_zero, when_secret,
+	when_none, when_esp, when_hold, when_pass, when_fallback, when_never;
+/* keys_limits.c: values of core keys that ikebana does not implement. */
+cfg_when_fn when_host_defaultroute, when_host_name, when_nexthop_addr,
+	when_auto_ondemand, when_auto_up, when_auto_keep, when_frag_force,
+	when_relative;
+
+/*
+ * keys_limits.c: the row for a core key's well-formed value: a warning, or
+ * an error where ignoring the value would send traffic in clear or to the
+ * wrong place. v is a key of s that the core owns and whose value passed
+ * its check.
  */
 void cfg_check_limits(const struct ikb_section *s, const struct ikb_value *v,
 		      struct ikb_diag *d);
-/*
- * Why a libreswan key that no loaded plugin owns is an error rather than
- * ignored (its being ignored would send traffic in clear), or NULL.
- */
-const char *cfg_unowned_error(const char *key);
 /* leftikeport= and rightikeport= of conn s against config setup's ikeport=. */
 void cfg_check_ikeports(const struct cfg *c, const struct ikb_section *s,
 			struct ikb_diag *d);

@@ -116,7 +116,7 @@ static void check_key(const struct ikb_section *s, const struct ikb_value *v,
 	enum ikb_key_scope scope = scope_of(s);
 	enum ikb_key_scope other =
 		scope == IKB_KEY_SETUP ? IKB_KEY_CONN : IKB_KEY_SETUP;
-	const char *unowned;
+	const struct cfg_rule *r;
 	char label[300];
 
 	if (cfg_core_owns(v->key, scope) || (owns && owns(ctx, v->key, scope)))
@@ -125,17 +125,16 @@ static void check_key(const struct ikb_section *s, const struct ikb_value *v,
 		snprintf(label, sizeof(label), "config setup");
 	else
 		snprintf(label, sizeof(label), "conn %s", s->name);
-	if (cfg_libreswan_knows(v->key, scope) &&
-	    (unowned = cfg_unowned_error(v->key)))
-		diag_at(d, IKB_SEV_ERROR, v->file, v->line, "%s: %s: %s", label,
-			v->key, unowned);
-	else if (cfg_libreswan_knows(v->key, scope))
-		diag_at(d, IKB_SEV_WARNING, v->file, v->line,
-			"%s: %s: libreswan key not implemented by ikebana; ignored",
-			label, v->key);
-	else if (cfg_core_owns(v->key, other) ||
-		 cfg_libreswan_knows(v->key, other) ||
-		 (owns && owns(ctx, v->key, other)))
+	/* a libreswan key no one owns: its verdict (keys_conn.c, ...) */
+	if ((r = cfg_libreswan_rule(v->key, scope, v->value))) {
+		if (r->verdict == CFG_V_WARN)
+			diag_report(d, s, v, IKB_SEV_WARNING,
+				    "ignored by ikebana: %s", r->why);
+		else if (r->verdict == CFG_V_ERROR)
+			diag_report(d, s, v, IKB_SEV_ERROR, "%s", r->why);
+	} else if (cfg_core_owns(v->key, other) ||
+		   cfg_libreswan_knows(v->key, other) ||
+		   (owns && owns(ctx, v->key, other)))
 		diag_at(d, IKB_SEV_ERROR, v->file, v->line,
 			"%s: %s: belongs in %s, not in %s", label, v->key,
 			scope == IKB_KEY_SETUP ? "a conn" : "config setup",
@@ -171,10 +170,6 @@ static void check_values(const struct ikb_section *s, struct ikb_diag *d)
 			continue;
 		if (!ck->check(v->value, why, sizeof(why)))
 			diag_report(d, s, v, IKB_SEV_ERROR, "%s", why);
-		else if (!strcmp(v->key, "ikev2") && ikev2_is_permit(v->value))
-			diag_report(
-				d, s, v, IKB_SEV_WARNING,
-				"libreswan 5 reads permit as IKEv1; ikebana uses IKEv2");
 		else
 			cfg_check_limits(s, v, d);
 	}

@@ -1,266 +1,111 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Keys that libreswan 4.x and 5.x know (lib/libipsecconf/keywords.c and
- * ipsec.conf(5)), so that a libreswan configuration loads with a warning
- * for what ikebana does not implement instead of an "unknown key" error.
- * Per-end keys are listed once without left/right.
+ * The keys that libreswan 4.x and 5.x know (lib/libipsecconf/keywords.c
+ * and ipsec.conf(5)), each with ikebana's verdict: implemented, harmless to
+ * ignore (a warning with the reason), or refused (an error that says what
+ * to write). The rows are in keys_setup.c, keys_conn.c and keys_end.c; this
+ * file looks them up and holds the value tests they share.
  */
 #include <stdbool.h>
 #include <string.h>
+#include <strings.h>
 
-#include "config/config.h"
+#include "config/internal.h"
 
-static const char *const setup_keys[] = {
-	"audit-log",
-	"crl-strict",
-	"crlcheckinterval",
-	"curl-iface",
-	"curl-timeout",
-	"ddos-ike-threshold",
-	"ddos-mode",
-	"debug",
-	"dnssec-anchors",
-	"dnssec-enable",
-	"dnssec-rootkey-file",
-	"dnssec-trusted",
-	"drop-oppo-null",
-	"dumpdir",
-	"expire-shunt-interval",
-	"force-busy",
-	"fragicmp",
-	"global-redirect",
-	"global-redirect-to",
-	"hidetos",
-	"ike-socket-bufsize",
-	"ike-socket-errqueue",
-	"ikebuf",
-	"ikeport",
-	"ikev1-policy",
-	"ikev1-secctx-attr-type",
-	"interfaces",
-	"ipsec-interface-managed",
-	"ipsecdir",
-	"keep-alive",
-	"klipsdebug",
-	"listen",
-	"listen-tcp",
-	"listen-udp",
-	"logappend",
-	"logfile",
-	"logip",
-	"logstderr",
-	"logtime",
-	"max-halfopen-ike",
-	"myid",
-	"myvendorid",
-	"nat-ikeport",
-	"nat_traversal",
-	"nflog-all",
-	"nhelpers",
-	"nssdir",
-	"ocsp-cache-max-age",
-	"ocsp-cache-min-age",
-	"ocsp-cache-size",
-	"ocsp-enable",
-	"ocsp-method",
-	"ocsp-strict",
-	"ocsp-timeout",
-	"ocsp-trustname",
-	"ocsp-uri",
-	"oe",
-	"overridemtu",
-	"perpeerlog",
-	"perpeerlogdir",
-	"plutodebug",
-	"plutofork",
-	"plutorestartoncrash",
-	"plutostderrlog",
-	"plutostderrlogtime",
-	"protostack",
-	"secctx-attr-type",
-	"seccomp",
-	"secretsfile",
-	"seedbits",
-	"shuntlifetime",
-	"statsbin",
-	"strictcrlpolicy",
-	"syslog",
-	"uniqueids",
-	"virtual-private",
-	"virtual_private",
-	"xfrmlifetime",
-	NULL,
-};
-
-static const char *const end_keys[] = {
-	"",
-	"addresspool",
-	"auth",
-	"autheap",
-	"ca",
-	"cat",
-	"cert",
-	"ckaid",
-	"ecdsakey",
-	"groundhog",
-	"id",
-	"ikeport",
-	"interface-ip",
-	"modecfgclient",
-	"modecfgserver",
-	"nexthop",
-	"protoport",
-	"pubkey",
-	"rsasigkey",
-	"rsasigkey2",
-	"sendcert",
-	"sourceip",
-	"subnet",
-	"subnets",
-	"updown",
-	"username",
-	"vti",
-	"xauthclient",
-	"xauthserver",
-	"xauthusername",
-	NULL,
-};
-
-static const char *const conn_keys[] = {
-	"accept-redirect",
-	"accept-redirect-to",
-	"aggressive",
-	"aggrmode",
-	"ah",
-	"also",
-	"authby",
-	"auto",
-	"cisco-unity",
-	"clientaddrfamily",
-	"compress",
-	"connaddrfamily",
-	"connalias",
-	"debug",
-	"decap-dscp",
-	"dns-match-id",
-	"dpdaction",
-	"dpddelay",
-	"dpdtimeout",
-	"enable-tcp",
-	"encap-dscp",
-	"encapsulation",
-	"esn",
-	"esp",
-	"fake-strongswan",
-	"failureshunt",
-	"fragmentation",
-	"hostaddrfamily",
-	"ignore-peer-dns",
-	"ike",
-	"ikelifetime",
-	"ikepad",
-	"ikev1-dpdtimeout",
-	"ikev2",
-	"initial-contact",
-	"intermediate",
-	"ipsec-interface",
-	"ipsec-lifetime",
-	"ipsec-max-bytes",
-	"ipsec-max-packets",
-	"iptfs",
-	"iptfs-dont-frag",
-	"iptfs-drop-time",
-	"iptfs-init-delay",
-	"iptfs-max-queue-size",
-	"iptfs-packet-size",
-	"iptfs-reorder-window",
-	"keyexchange",
-	"keyingtries",
-	"keylife",
-	"labeled-ipsec",
-	"lifetime",
-	"mark",
-	"mark-in",
-	"mark-out",
-	"metric",
-	"mobike",
-	"modecfgbanner",
-	"modecfgdns",
-	"modecfgdns1",
-	"modecfgdns2",
-	"modecfgdomains",
-	"modecfgpull",
-	"ms-dh-downgrade",
-	"mtu",
-	"narrowing",
-	"nat-ikev1-method",
-	"nat-keepalive",
-	"negotiationshunt",
-	"nflog",
-	"nic-offload",
-	"nm-configured",
-	"nopmtudisc",
-	"overlapip",
-	"pam-authorize",
-	"pfs",
-	"pfs-rekey-workaround",
-	"phase2",
-	"phase2alg",
-	"plutodebug",
-	"policy-label",
-	"ppk",
-	"ppk-ids",
-	"priority",
-	"reauth",
-	"redirect-to",
-	"rekey",
-	"rekeyfuzz",
-	"rekeymargin",
-	"remote-peer-type",
-	"remote_peer_type",
-	"replay-window",
-	"reqid",
-	"require-id-on-certificate",
-	"retransmit-interval",
-	"retransmit-timeout",
-	"salifetime",
-	"sareftrack",
-	"sec-label",
-	"send-no-esp-tfc",
-	"send-redirect",
-	"send-vendorid",
-	"sendca",
-	"session-resumption",
-	"sha2-truncbug",
-	"sha2_truncbug",
-	"tcp-remoteport",
-	"tfc",
-	"type",
-	"vti-interface",
-	"vti-routing",
-	"vti-shared",
-	"xauthby",
-	"xauthfail",
-	NULL,
-};
-
-static bool in(const char *const *list, const char *key)
+static bool is(const char *v, const char *a)
 {
-	for (; *list; list++)
-		if (!strcmp(*list, key))
-			return true;
-	return false;
+	return !strcasecmp(v, a);
+}
+
+/* no, never: the key asks for nothing */
+bool when_off(const char *v)
+{
+	bool b;
+
+	return (cfg_parse_bool(v, &b) && !b) || is(v, "never");
+}
+
+bool when_on(const char *v)
+{
+	bool b;
+
+	return cfg_parse_bool(v, &b) && b;
+}
+
+/* libreswan runs no updown for "" and %disabled; no asks for none too */
+bool when_updown_off(const char *v)
+{
+	return !*v || is(v, "%disabled") || when_off(v);
+}
+
+bool when_zero(const char *v)
+{
+	return !strcmp(v, "0");
+}
+
+bool when_secret(const char *v)
+{
+	return is(v, "secret");
+}
+
+bool when_none(const char *v)
+{
+	return is(v, "none");
+}
+
+bool when_esp(const char *v)
+{
+	return is(v, "esp") || is(v, "default");
+}
+
+bool when_hold(const char *v)
+{
+	return is(v, "hold");
+}
+
+/* a shunt that lets the traffic pass, which is what no shunt does */
+bool when_pass(const char *v)
+{
+	return is(v, "passthrough") || is(v, "pass") || is(v, "none");
+}
+
+bool when_fallback(const char *v)
+{
+	return is(v, "fallback");
+}
+
+bool when_never(const char *v)
+{
+	return is(v, "never");
+}
+
+static const struct cfg_rule *find(const struct cfg_rule *t, const char *key,
+				   const char *value)
+{
+	for (; t->key; t++)
+		if (!strcmp(t->key, key) && (!t->when || t->when(value)))
+			return t;
+	return NULL;
+}
+
+const struct cfg_rule *
+cfg_libreswan_rule(const char *key, enum ikb_key_scope scope, const char *value)
+{
+	if (scope == IKB_KEY_SETUP)
+		return find(cfg_setup_rules, key, value);
+	const struct cfg_rule *r = find(cfg_conn_rules, key, value);
+
+	if (r)
+		return r;
+	if (!strncmp(key, "left", 4))
+		return find(cfg_end_rules, key + 4, value);
+	if (!strncmp(key, "right", 5))
+		return find(cfg_end_rules, key + 5, value);
+	return NULL;
 }
 
 bool cfg_libreswan_knows(const char *key, enum ikb_key_scope scope)
 {
-	if (scope == IKB_KEY_SETUP)
-		return in(setup_keys, key);
-	if (in(conn_keys, key))
-		return true;
-	if (!strncmp(key, "left", 4))
-		return in(end_keys, key + 4);
-	if (!strncmp(key, "right", 5))
-		return in(end_keys, key + 5);
-	return false;
+	/* every key's last row takes any value, "" among them */
+	return cfg_libreswan_rule(key, scope, "") != NULL;
 }

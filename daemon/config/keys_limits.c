@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Core keys whose value is well-formed but which ikebana does not (fully)
- * implement, and libreswan keys that only a plugin implements. Each says
- * what the daemon does instead of ignoring the value in silence: a
- * warning where it is ignored harmlessly, an error where ignoring it would
- * send traffic in clear or to the wrong place, or leave a conn that is
- * never initiated.
+ * implement: the values that the rows of keys_conn.c, keys_end.c and
+ * keys_setup.c single out, and the check that reports their verdict. A
+ * warning where the value is handled harmlessly otherwise, an error where
+ * ignoring it would send traffic in clear or to the wrong place, or leave
+ * a conn that is never initiated.
  */
 #include <stdbool.h>
 #include <stdlib.h>
@@ -14,132 +14,66 @@
 
 #include "config/internal.h"
 
-typedef void limit_fn(const struct ikb_section *s, const struct ikb_value *v,
-		      struct ikb_diag *d);
-
 /*
  * left=, right=: the engine takes addresses and %any only (conn.c
  * parse_addr()); with a name or %defaultroute the conn fails `up` and
  * matches no peer.
  */
-static void host_limit(const struct ikb_section *s, const struct ikb_value *v,
-		       struct ikb_diag *d)
+bool when_host_defaultroute(const char *v)
 {
-	if (addr_family(v->value) || !strncasecmp(v->value, "%any", 4))
-		return;
-	diag_report(
-		d, s, v, IKB_SEV_WARNING,
-		"%s not implemented by ikebana yet: the conn can neither be initiated nor match a peer; write an IP address or %%any",
-		v->value[0] == '%' ? "%defaultroute is" : "DNS names are");
+	return !strncasecmp(v, "%defaultroute", 13);
 }
 
-static void nexthop_limit(const struct ikb_section *s,
-			  const struct ikb_value *v, struct ikb_diag *d)
+bool when_host_name(const char *v)
 {
-	if (!strcasecmp(v->value, "%direct") ||
-	    !strcasecmp(v->value, "%defaultroute"))
-		return;
-	diag_report(
-		d, s, v, IKB_SEV_WARNING,
-		"ikebana installs no routes: the kernel's routing table picks the next hop; ignored");
+	return !addr_family(v) && v[0] != '%';
 }
 
-/*
- * auto=: the engine knows add, start and ignore. route and ondemand need
- * trap policies, without which the traffic goes out in clear.
- */
-static void auto_limit(const struct ikb_section *s, const struct ikb_value *v,
-		       struct ikb_diag *d)
+/* ikebana installs no routes: only %direct and %defaultroute hold */
+bool when_nexthop_addr(const char *v)
 {
-	if (!strcasecmp(v->value, "route") || !strcasecmp(v->value, "ondemand"))
-		diag_report(
-			d, s, v, IKB_SEV_ERROR,
-			"on-demand policies (trap and ACQUIRE) are not implemented by ikebana yet: until the conn is up its traffic would go out in clear; use auto=start, or auto=add and ikebana up");
-	else if (!strcasecmp(v->value, "up"))
-		diag_report(
-			d, s, v, IKB_SEV_ERROR,
-			"not implemented by ikebana yet (the conn would only be added, not initiated): write auto=start");
-	else if (!strcasecmp(v->value, "keep"))
-		diag_report(
-			d, s, v, IKB_SEV_WARNING,
-			"ikebana reads keep as add: it answers the peer, but does not bring the conn up again when it goes down");
+	return strcasecmp(v, "%direct") && strcasecmp(v, "%defaultroute");
 }
 
-static void encapsulation_limit(const struct ikb_section *s,
-				const struct ikb_value *v, struct ikb_diag *d)
+/* auto=: route and ondemand need trap policies; up is start's alias */
+bool when_auto_ondemand(const char *v)
 {
-	bool yes;
-
-	if (!cfg_parse_bool(v->value, &yes) || !yes)
-		return;
-	diag_report(
-		d, s, v, IKB_SEV_ERROR,
-		"UDP encapsulation (NAT-T) is not implemented by ikebana yet: use encapsulation=no or auto");
+	return !strcasecmp(v, "route") || !strcasecmp(v, "ondemand");
 }
 
-/* libreswan spells no also never, and force also insist */
-static void fragmentation_limit(const struct ikb_section *s,
-				const struct ikb_value *v, struct ikb_diag *d)
+bool when_auto_up(const char *v)
 {
-	static const char why[] =
-		"IKE fragmentation (RFC 7383) is not implemented by ikebana yet";
-	bool yes;
-
-	if (!strcasecmp(v->value, "force") || !strcasecmp(v->value, "insist"))
-		diag_report(d, s, v, IKB_SEV_ERROR, "%s: use fragmentation=no",
-			    why);
-	else if (cfg_parse_bool(v->value, &yes) && yes)
-		diag_report(d, s, v, IKB_SEV_WARNING,
-			    "%s: messages are sent whole", why);
+	return !strcasecmp(v, "up");
 }
 
-/* The daemon reopens the file on reload, after it changed to /. */
-static void logfile_limit(const struct ikb_section *s,
-			  const struct ikb_value *v, struct ikb_diag *d)
+bool when_auto_keep(const char *v)
 {
-	if (v->value[0] != '/')
-		diag_report(
-			d, s, v, IKB_SEV_ERROR,
-			"expected an absolute path (a detached daemon runs in /)");
+	return !strcasecmp(v, "keep");
 }
 
-static const struct {
-	const char *key;
-	limit_fn *fn;
-} limits[] = {
-	{ "left", host_limit },
-	{ "right", host_limit },
-	{ "leftnexthop", nexthop_limit },
-	{ "rightnexthop", nexthop_limit },
-	{ "auto", auto_limit },
-	{ "encapsulation", encapsulation_limit },
-	{ "fragmentation", fragmentation_limit },
-	{ "logfile", logfile_limit },
-	{ "plutostderrlog", logfile_limit },
-	{ NULL, NULL },
-};
+/* libreswan spells force also insist */
+bool when_frag_force(const char *v)
+{
+	return !strcasecmp(v, "force") || !strcasecmp(v, "insist");
+}
+
+/* The daemon reopens the log file on reload, after it changed to /. */
+bool when_relative(const char *v)
+{
+	return v[0] != '/';
+}
 
 void cfg_check_limits(const struct ikb_section *s, const struct ikb_value *v,
 		      struct ikb_diag *d)
 {
-	for (size_t i = 0; limits[i].key; i++)
-		if (!strcmp(limits[i].key, v->key)) {
-			limits[i].fn(s, v, d);
-			return;
-		}
-}
+	const struct cfg_rule *r = cfg_libreswan_rule(
+		v->key, s->kind == CFG_SETUP ? IKB_KEY_SETUP : IKB_KEY_CONN,
+		v->value);
 
-/*
- * Keys libreswan knows that only a plugin implements, and that would send
- * traffic in clear if ignored: without a loaded plugin that owns one,
- * check_key() reports it as an error with this reason, not as ignored.
- */
-const char *cfg_unowned_error(const char *key)
-{
-	/* plugins/multi-sa: one Child SA per pair of subnets */
-	if (!strcmp(key, "leftsubnets") || !strcmp(key, "rightsubnets"))
-		return "needs the multi-sa plugin, which plugins= does not load: without it the conn would come up host to host and the subnets' traffic would go out in clear; load multi-sa, or write one conn per subnet pair with leftsubnet= and rightsubnet=";
-	return NULL;
+	if (r && r->verdict == CFG_V_WARN)
+		diag_report(d, s, v, IKB_SEV_WARNING, "%s", r->why);
+	else if (r && r->verdict == CFG_V_ERROR)
+		diag_report(d, s, v, IKB_SEV_ERROR, "%s", r->why);
 }
 
 static unsigned long port_of(const struct ikb_value *v)

@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Per-end conn keys (left..., right...): ikebana's verdict on each one
+ * libreswan knows, written once without left/right.
+ */
+#include <stddef.h>
+
+#include "config/internal.h"
+#include "config/keys_reasons.h"
+
+#define HOSTS                                                       \
+	" not implemented by ikebana yet: the conn can neither be " \
+	"initiated nor match a peer; write an IP address or %any"
+
+const struct cfg_rule cfg_end_rules[] = {
+	/* left=, right= */
+	{ "", WARN, when_host_defaultroute, "%defaultroute",
+	  "%defaultroute is" HOSTS },
+	{ "", WARN, when_host_name, "gw.example.com", "DNS names are" HOSTS },
+	{ "", CORE, NULL, "192.0.2.7", NULL },
+	{ "addresspool", ERROR, NULL, "10.9.0.1-10.9.0.99",
+	  "the IKEv2 Configuration Payload is not implemented by ikebana yet: a client would get no address from the pool and no policy would cover it; give each client its own conn with its address in rightsubnet=" },
+	{ "auth", NONE, when_secret, "secret", NULL },
+	{ "auth", ERROR, NULL, "rsasig",
+	  "ikebana authenticates both ends with a pre-shared key (authby=secret) only: the method written here would not be required; write secret or remove the key" },
+	{ "autheap", NONE, when_none, "none", NULL },
+	{ "autheap", ERROR, NULL, "tls",
+	  "EAP is not implemented by ikebana yet: the peer would authenticate with the pre-shared key alone, without EAP; remove the key" },
+	{ "ca", ERROR, NULL, "%same", R_CERT },
+	{ "cat", NONE, when_off, "no", NULL },
+	{ "cat", WARN, NULL, "yes",
+	  "only for addresses from addresspool= or modecfgclient=, which are errors" },
+	{ "cert", ERROR, NULL, "west", R_CERT },
+	{ "ckaid", ERROR, NULL, "0123abcd", R_CERT },
+	{ "ecdsakey", ERROR, NULL, "0sAQO...", R_CERT },
+	{ "groundhog", WARN, NULL, "yes",
+	  "libreswan's test suite only: no effect on what is negotiated" },
+	{ "id", CORE, NULL, "@west", NULL },
+	{ "ikeport", CORE, NULL, "500", NULL },
+	{ "interface-ip", ERROR, NULL, "192.0.2.99/32",
+	  "ikebana adds no address to any interface (ipsec-interface= and vti-interface= are errors): the address would be missing; add it outside ikebana and remove the key" },
+	{ "modecfgclient", NONE, when_off, "no", NULL },
+	{ "modecfgclient", ERROR, NULL, "yes", R_MODECFG },
+	{ "modecfgserver", NONE, when_off, "no", NULL },
+	{ "modecfgserver", ERROR, NULL, "yes", R_MODECFG },
+	{ "nexthop", WARN, when_nexthop_addr, "192.0.2.254",
+	  "ikebana installs no routes: the kernel's routing table picks the next hop; ignored" },
+	{ "nexthop", CORE, NULL, "%direct", NULL },
+	{ "protoport", CORE, NULL, "tcp/22", NULL },
+	{ "pubkey", ERROR, NULL, "0sAQO...", R_CERT },
+	{ "rsasigkey", ERROR, NULL, "0sAQO...", R_CERT },
+	{ "rsasigkey2", ERROR, NULL, "0sAQO...", R_CERT },
+	{ "sendcert", NONE, when_never, "never", NULL },
+	{ "sendcert", ERROR, NULL, "always", R_CERT },
+	{ "sourceip", ERROR, NULL, "10.0.1.1",
+	  "ikebana adds no source address and no route: this host's own traffic would leave with another source address, miss the conn's policy and go out in clear; add the address and a route with src outside ikebana and remove the key" },
+	{ "subnet", CORE, NULL, "10.0.1.0/24", NULL },
+	/* plugins/multi-sa: one Child SA per pair of subnets */
+	{ "subnets", ERROR, NULL, "10.0.1.0/24",
+	  "needs the multi-sa plugin, which plugins= does not load: without it the conn would come up host to host and the subnets' traffic would go out in clear; load multi-sa, or write one conn per subnet pair with leftsubnet= and rightsubnet=" },
+	{ "updown", NONE, when_updown_off, "%disabled",
+	  "asks for no updown script, and ikebana runs none" },
+	{ "updown", ERROR, NULL, "/usr/local/sbin/vpn-updown",
+	  "ikebana runs no updown script: the routes and firewall rules it would add never appear; set them up outside ikebana and write %disabled" },
+	{ "username", WARN, NULL, "alice", R_XAUTH },
+	{ "vti", ERROR, NULL, "10.9.9.1/30", R_VTI },
+	{ "xauthclient", WARN, NULL, "yes", R_XAUTH },
+	{ "xauthserver", WARN, NULL, "yes", R_XAUTH },
+	{ "xauthusername", WARN, NULL, "alice", R_XAUTH },
+	{ NULL, 0, NULL, NULL, NULL },
+};
