@@ -40,6 +40,13 @@ struct nlmsghdr;
 #ifndef XFRM_POLICY_CPU_ACQUIRE
 #define XFRM_POLICY_CPU_ACQUIRE 4
 #endif
+/*
+ * Packet offload (nic-offload=packet, Linux 6.2): Debian 12's point-release
+ * headers (linux-libc-dev 6.1.176) lack it, later 6.1 updates carry it.
+ */
+#ifndef XFRM_OFFLOAD_PACKET
+#define XFRM_OFFLOAD_PACKET 4
+#endif
 /* The first release whose kernel takes XFRMA_SA_PCPU. */
 #define XFRM_PCPU_MAJOR 6
 #define XFRM_PCPU_MINOR 13
