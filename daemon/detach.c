@@ -80,3 +80,16 @@ int detach_finish(struct detach *dt)
 	dt->fd = -1;
 	return 0;
 }
+
+void detach_fail(struct detach *dt, int status)
+{
+	unsigned char st = (unsigned char)status;
+
+	if (dt->fd < 0)
+		return;
+	if (write(dt->fd, &st, 1) != 1) {
+		/* EOF alone makes the parent exit 1: still a failure */
+	}
+	close(dt->fd);
+	dt->fd = -1;
+}

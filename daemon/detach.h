@@ -23,5 +23,7 @@ int detach_begin(struct detach *dt);
  * waiting parent with exit status 0.
  */
 int detach_finish(struct detach *dt);
+/* Start-up failed: the waiting parent exits with status (1..255). */
+void detach_fail(struct detach *dt, int status);
 
 #endif

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sysexits.h>
 #include <time.h>
 #include <unistd.h>
 #include <sys/stat.h>
@@ -31,8 +32,12 @@
 #include "notify.h"
 #include "signals.h"
 
-/* Exit codes, also in ikebanad(8). */
-enum { EXIT_START_FAILED = 1, EXIT_USAGE = 2 };
+/*
+ * Exit codes, also in ikebanad(8). A configuration error has its own
+ * (sysexits' EX_CONFIG) so that the unit's RestartPreventExitStatus= does
+ * not restart a daemon that would only fail again the same way.
+ */
+enum { EXIT_START_FAILED = 1, EXIT_USAGE = 2, EXIT_CONFIG = EX_CONFIG };
 
 static void on_stop(void *ctx, int signo)
 {
@@ -97,6 +102,7 @@ static int open_control(struct ikbd *d)
 	return 0;
 }
 
+/* Returns 0, or the exit code: EXIT_CONFIG when the configuration failed. */
 static int start(struct ikbd *d)
 {
 	struct signal_handlers sh = { on_stop, on_reload, d };
@@ -106,17 +112,19 @@ static int start(struct ikbd *d)
 	d->base = event_base_new();
 	if (!d->base) {
 		log_err("cannot create the event loop");
-		return -1;
+		return EXIT_START_FAILED;
 	}
-	if (claim_rundir(d) < 0 || load_config(d) < 0)
-		return -1;
+	if (claim_rundir(d) < 0)
+		return EXIT_START_FAILED;
+	if (load_config(d) < 0)
+		return EXIT_CONFIG;
 	/* logfile= and plutodebug=: the rest of the log goes there */
 	ikbd_log_conf(d, false);
 	if (ikbd_crypto_start(d) < 0 || open_control(d) < 0 ||
 	    ikbd_net_start(d) < 0 || ikbd_engine_start(d) < 0)
-		return -1;
+		return EXIT_START_FAILED;
 	if (keylog_start(d) < 0)
-		return -1;
+		return EXIT_START_FAILED;
 	if (keylog_enabled(d))
 		log_warn(
 			"debug-private: Child SA keys will be logged and shown "
@@ -124,11 +132,11 @@ static int start(struct ikbd *d)
 	d->sig = signals_setup(d->base, &sh);
 	if (!d->sig) {
 		log_err("cannot install the signal handlers");
-		return -1;
+		return EXIT_START_FAILED;
 	}
 	/* Sockets are open: from here on only NET_ADMIN/NET_BIND_SERVICE. */
 	if (caps_drop() < 0)
-		return -1;
+		return EXIT_START_FAILED;
 	d->watchdog = notify_watchdog_start(d->base);
 	return 0;
 }
@@ -181,6 +189,7 @@ int main(int argc, char **argv)
 	struct daemon_opts o;
 	struct ikbd d = { .opts = &o, .pid = { .fd = -1 } };
 	struct detach dt = { .fd = -1 };
+	int rc;
 
 	switch (opts_parse(&o, argc, argv, stdout, stderr)) {
 	case OPTS_EXIT_OK:
@@ -198,10 +207,12 @@ int main(int argc, char **argv)
 		log_err("cannot fork: %s", strerror(errno));
 		return EXIT_START_FAILED;
 	}
-	if (start(&d) < 0) {
+	rc = start(&d);
+	if (rc) {
 		stop(&d);
 		start_failed();
-		return EXIT_START_FAILED;
+		detach_fail(&dt, rc);
+		return rc;
 	}
 	announce(&d);
 	if (!o.nofork) {
