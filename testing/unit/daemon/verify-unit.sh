@@ -1,16 +1,18 @@
 #!/bin/sh
-# systemd-analyze verify ikebana.service, with ExecStart pointing at the
-# built ikebanad (verify checks that the binary exists). Exit 77 = skipped.
+# systemd-analyze verify ikebana.service, with ExecStart and ExecReload
+# pointing at the built ikebanad and ikebana (verify checks that the
+# binaries exist). Exit 77 = skipped.
 set -eu
 unit=$1
 daemon=$2
+cli=$3
 if ! command -v systemd-analyze >/dev/null 2>&1; then
 	echo "SKIP: systemd-analyze is not installed"
 	exit 77
 fi
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
-sed "s|/usr/sbin/ikebanad|$daemon|" "$unit" >"$dir/ikebana.service"
+sed -e "s|/usr/sbin/ikebanad|$daemon|" -e "s|/usr/sbin/ikebana |$cli |" "$unit" >"$dir/ikebana.service"
 # verify loads the unit in a private manager; its complaints go to stderr.
 out=$(SYSTEMD_LOG_LEVEL=warning systemd-analyze verify --man=no \
 	"$dir/ikebana.service" 2>&1) || {
