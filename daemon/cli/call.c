@@ -19,6 +19,14 @@ static void unreachable(const struct cli *c, int err)
 	if (ctl_socket_path(c->rundir, path, sizeof(path)) < 0)
 		snprintf(path, sizeof(path), "%s/%s", c->rundir,
 			 CTL_SOCKET_NAME);
+	/* The daemon runs; this user may not talk to it. */
+	if (err == EACCES || err == EPERM) {
+		fprintf(stderr,
+			"%s: cannot reach ikebanad at %s: %s — the control "
+			"socket is for root and members of group ikebana\n",
+			c->prog, path, strerror(err));
+		return;
+	}
 	fprintf(stderr,
 		"%s: cannot reach ikebanad at %s: %s — is it running? "
 		"(for a daemon with its own run directory: %s --rundir DIR)\n",
