@@ -63,6 +63,9 @@ ikb_root_unpack()
 	tb=$(ikb_root_tarball) || return 1
 	mkdir -p "$dir"
 	tar --numeric-owner -C "$dir" -xzf "$tb" || return 1
+	# mktemp's 0700 (kept in the tarball as ".") would shut every user
+	# but root out of the whole tree, _apt included.
+	chmod 755 "$dir"
 	# debootstrap's own one-line source would name the archive twice.
 	rm -f "$dir/etc/apt/sources.list"
 	for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.sources \
