@@ -7,7 +7,7 @@
 # Each round:
 #   1. ikebana on east (responder) and west (initiator, auto=start) load one
 #      tunnel-mode conn per set (the interop matrix's writer,
-#      testing/scenarios/matrix-lib): all the sets are negotiated at once;
+#      testing/uml/lib/scenario/matrix.sh): all the sets are negotiated at once;
 #   2. each host must hold exactly one SA each way per pair, with the set's
 #      kernel algorithm, in tunnel mode;
 #   3. iperf3 TCP west -> east for SECS seconds: plaintext, then each set
@@ -19,7 +19,7 @@
 # $RESULTS/machine.
 # shellcheck source=/dev/null # the helpers are checked on their own
 . "$IKB_UML/lib/all.sh"
-. "$IKB_REPO/testing/scenarios/matrix-lib/matrix.sh"
+. "$IKB_UML/lib/scenario/matrix.sh"
 . "$IKB_REPO/testing/bench/lib/guest.sh"
 : "${ROUNDS:=3}" "${SECS:=3}"
 : "${SETS:=aes_gcm128-null,null-sha1,null-aes_xcbc,aes128-sha1,aes256-sha1,aes256-aes_xcbc,3des-sha1,aes_ctr128-sha1,aes_ctr256-sha1}"

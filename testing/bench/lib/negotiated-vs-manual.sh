@@ -16,7 +16,7 @@
 # $RESULTS/machine (the guest's kernel and CPUs).
 # shellcheck source=/dev/null # the helpers are checked on their own
 . "$IKB_UML/lib/all.sh"
-. "$IKB_REPO/testing/scenarios/ikebana-lib/cases.sh"
+. "$IKB_UML/lib/scenario/ikebana.sh"
 . "$IKB_REPO/testing/bench/lib/guest.sh"
 : "${ROUNDS:=3}" "${BYTES:=64M}" "${ESP:=aes_gcm128}"
 

@@ -18,7 +18,7 @@
 # no policy of the refused Child SA.
 # shellcheck source=/dev/null # the helpers are checked on their own
 . "$IKB_UML/lib/all.sh"
-. "$SCENARIO_DIR/../ikebana-lib/cases.sh"
+. "$IKB_UML/lib/scenario/ikebana.sh"
 topology west-east
 command -v jq >/dev/null || fail "jq is missing (it reads ikebana status --json)"
 

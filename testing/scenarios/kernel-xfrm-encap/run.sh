@@ -3,7 +3,7 @@
 # socket marked UDP_ENCAP_ESPINUDP, which IKE would own; a few lines of
 # Python stand in for it.
 . "$IKB_UML/lib/all.sh"
-. "$SCENARIO_DIR/../kernel-xfrm-lib/xfrmctl.sh"
+. "$IKB_UML/lib/scenario/kernel-xfrm.sh"
 topology west-east
 a=$(addr_of west) b=$(addr_of east)
 for h in west east; do

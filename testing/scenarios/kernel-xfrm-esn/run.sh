@@ -2,7 +2,7 @@
 # The backend's main path: AEAD SAs with a window over 32 and ESN, which
 # need XFRMA_REPLAY_ESN_VAL (the legacy u8 field would wrap 2048 to 0).
 . "$IKB_UML/lib/all.sh"
-. "$SCENARIO_DIR/../kernel-xfrm-lib/xfrmctl.sh"
+. "$IKB_UML/lib/scenario/kernel-xfrm.sh"
 topology west-east
 a=$(addr_of west) b=$(addr_of east)
 sa_pair west east 0x1001 0x1002 transport --aead 'rfc4106(gcm(aes))' \

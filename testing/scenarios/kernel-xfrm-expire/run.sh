@@ -1,7 +1,7 @@
 #!/bin/sh
 # Events: the kernel's EXPIRE multicast, decoded and filtered to ours.
 . "$IKB_UML/lib/all.sh"
-. "$SCENARIO_DIR/../kernel-xfrm-lib/xfrmctl.sh"
+. "$IKB_UML/lib/scenario/kernel-xfrm.sh"
 topology west-east
 a=$(addr_of west) b=$(addr_of east)
 ev=$HOSTS/west/log/watch.log

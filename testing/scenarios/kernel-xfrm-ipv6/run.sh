@@ -1,7 +1,7 @@
 #!/bin/sh
 # IPv6 addresses through every message, and the largest window.
 . "$IKB_UML/lib/all.sh"
-. "$SCENARIO_DIR/../kernel-xfrm-lib/xfrmctl.sh"
+. "$IKB_UML/lib/scenario/kernel-xfrm.sh"
 topology west-east
 a=$(addr_of west 6) b=$(addr_of east 6)
 key=$(hexkey 20)

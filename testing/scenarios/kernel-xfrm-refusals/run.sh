@@ -1,7 +1,7 @@
 #!/bin/sh
 # What the kernel refuses, and what the backend does about it.
 . "$IKB_UML/lib/all.sh"
-. "$SCENARIO_DIR/../kernel-xfrm-lib/xfrmctl.sh"
+. "$IKB_UML/lib/scenario/kernel-xfrm.sh"
 topology west-east
 a=$(addr_of west) b=$(addr_of east)
 sa() { echo sa-add --src "$a" --dst "$b" --spi "$1" --dir out --reqid 1; }

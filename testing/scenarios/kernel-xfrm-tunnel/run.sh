@@ -3,7 +3,7 @@
 # AUTH_TRUNC), subnet to subnet. The subnets are addresses on lo, routed
 # through the link with the subnet address as source.
 . "$IKB_UML/lib/all.sh"
-. "$SCENARIO_DIR/../kernel-xfrm-lib/xfrmctl.sh"
+. "$IKB_UML/lib/scenario/kernel-xfrm.sh"
 topology west-east
 a=$(addr_of west) b=$(addr_of east)
 ip -n west addr add 10.1.0.1/24 dev lo && ip -n east addr add 10.2.0.1/24 dev lo &&

@@ -1,7 +1,7 @@
 #!/bin/sh
 # The responder's path (ALLOCSPI, then UPDSA) and SAs with marks.
 . "$IKB_UML/lib/all.sh"
-. "$SCENARIO_DIR/../kernel-xfrm-lib/xfrmctl.sh"
+. "$IKB_UML/lib/scenario/kernel-xfrm.sh"
 topology west-east
 a=$(addr_of west) b=$(addr_of east)
 key=$(hexkey 20)

@@ -1,8 +1,8 @@
 #!/bin/sh
 # The interop matrix with ikebana on east, transport mode: 11 ESP sets, ikebana
-# as initiator and as responder (see ../matrix-lib/matrix.sh).
+# as initiator and as responder (see testing/uml/lib/scenario/matrix.sh).
 # shellcheck source=/dev/null # the helpers are checked on their own
 . "$IKB_UML/lib/all.sh"
-. "$SCENARIO_DIR/../matrix-lib/matrix.sh"
+. "$IKB_UML/lib/scenario/matrix.sh"
 mx_run ikebana transport
 pass

@@ -1,11 +1,11 @@
 #!/bin/sh
 # The interop matrix with strongSwan on east, tunnel mode: 11 ESP sets, ikebana
-# as initiator and as responder (see ../matrix-lib/matrix.sh).
+# as initiator and as responder (see testing/uml/lib/scenario/matrix.sh).
 # Nothing is enabled in strongSwan 5.9.8: null, 3des, aesxcbc and
 # aesNNNctr are taken in esp_proposals with the plugin list of
 # lib/peers/strongswan.sh (the kernel runs ESP; charon needs only the PRF).
 # shellcheck source=/dev/null # the helpers are checked on their own
 . "$IKB_UML/lib/all.sh"
-. "$SCENARIO_DIR/../matrix-lib/matrix.sh"
+. "$IKB_UML/lib/scenario/matrix.sh"
 mx_run strongswan tunnel
 pass

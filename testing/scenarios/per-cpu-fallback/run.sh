@@ -17,7 +17,7 @@
 # shellcheck source=/dev/null # the helpers are checked on their own
 . "$IKB_UML/lib/all.sh"
 topology "$SCENARIO_DIR/topology"
-XFRMCTL=$IKB_BUILD/testing/unit/kernel-xfrm/xfrmctl
+XFRMCTL=$IKB_BUILD/testing/tools/xfrmctl
 [ -x "$XFRMCTL" ] || fail "no $XFRMCTL: build it"
 case $(uname -r) in 6.1[3-9]* | 6.[2-9]* | [7-9].*)
 	skip "kernel $(uname -r) has per-CPU SAs: this scenario needs one without (6.1)" ;;

@@ -23,7 +23,7 @@
 . "$IKB_UML/lib/all.sh"
 topology "$SCENARIO_DIR/topology"
 command -v jq >/dev/null || fail "jq is missing (it reads ikebana status --json)"
-XFRMCTL=$IKB_BUILD/testing/unit/kernel-xfrm/xfrmctl
+XFRMCTL=$IKB_BUILD/testing/tools/xfrmctl
 [ -x "$XFRMCTL" ] || fail "no $XFRMCTL: build it"
 case $(uname -r) in 6.1[3-9]* | 6.[2-9]* | [7-9].*) ;;
 *) skip "kernel $(uname -r) has no per-CPU SAs: run with UML_KERNEL=7.2" ;; esac

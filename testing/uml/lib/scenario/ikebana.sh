@@ -1,5 +1,5 @@
-# Interop cases for the ikebana-* scenarios (sourced after lib/all.sh; this
-# folder has no run.sh, so run-scenarios skips it). ikebana runs on west,
+# Interop cases for the ikebana-* scenarios, the demo and the
+# negotiated-vs-manual bench (sourced after lib/all.sh). ikebana runs on west,
 # with kernel-mem underneath and plutodebug=private so that `status
 # --private` shows the KEYMAT it derived (or, in a kernel-xfrm case, with the
 # default plugins and real SAs in its own kernel); the peer runs on east and

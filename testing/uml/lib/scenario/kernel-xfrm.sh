@@ -1,11 +1,11 @@
-# Helpers for the kernel-xfrm-* scenarios (no run.sh here, so the runner
-# skips this folder). They drive the built kernel-xfrm plugin through
-# testing/unit/kernel-xfrm/xfrmctl: the real backend, without IKE.
+# Helpers for the kernel-xfrm-* scenarios (sourced after lib/all.sh). They
+# drive the built kernel-xfrm plugin through testing/tools/xfrmctl: the real
+# backend, without IKE.
 # shellcheck shell=sh
 
-XFRMCTL=${XFRMCTL:-$IKB_BUILD/testing/unit/kernel-xfrm/xfrmctl}
+XFRMCTL=${XFRMCTL:-$IKB_BUILD/testing/tools/xfrmctl}
 [ -x "$XFRMCTL" ] ||
-	skip "no $XFRMCTL: build it (ninja -C ${IKB_BUILD##*/} testing/unit/kernel-xfrm/xfrmctl)"
+	skip "no $XFRMCTL: build it (ninja -C ${IKB_BUILD##*/} testing/tools/xfrmctl)"
 
 # xc HOST ARGS...: xfrmctl in HOST's namespace, its output (with stderr's
 # notices) on stdout; a failure fails the scenario.

@@ -7,7 +7,7 @@
 # IKE SA and the Child SA with mirrored SPIs, and the traffic each carried.
 # shellcheck source=/dev/null # the helpers are checked on their own
 . "$IKB_UML/lib/all.sh"
-. "$IKB_UML/../scenarios/ikebana-lib/cases.sh"
+. "$IKB_UML/lib/scenario/ikebana.sh"
 topology west-east
 ikb_case ikebana initiator kernel-xfrm
 # Only now: while the daemons start, one may get ICMP port unreachable from

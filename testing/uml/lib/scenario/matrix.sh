@@ -1,5 +1,5 @@
-# The interop matrix (sourced after lib/all.sh; this folder has no run.sh,
-# so run-scenarios skips it). One boot covers one peer and one mode, both
+# The interop matrix of the matrix-* scenarios and the libreswan-table bench
+# (sourced after lib/all.sh). One boot covers one peer and one mode, both
 # roles and every ESP set of MX_ESP:
 #   - topology west-east-pairs with 2 * 11 address pairs; ikebana (default
 #     plugins: kernel-xfrm) on west, the peer on east (ikebana too for
