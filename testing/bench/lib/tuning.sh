@@ -100,21 +100,11 @@ expect_sa west count=$_total timeout=60
 # legacy field and 0); LEGACY: the legacy u8 field; DROPS: packets dropped
 # as replays or as older than the window; BYTES: what the SA processed.
 _snap() {
-	ip -n "$1" -s xfrm state | awk '
+	ip -n "$1" -s xfrm state | awk "$SAD_AWK"'
 	function flush() {
-		if (spi != "") print src, dst, spi, port, packets, w, b, l, r + o, bytes
-		spi = ""
-	}
-	/^src / { flush(); src = $2; dst = $4; port = packets = bytes = w = b = l = r = o = st = 0; next }
-	$1 == "proto" && $2 == "esp" { spi = $4; sub(/\(.*/, "", spi) }
-	$1 == "stats:" { st = 1; next }
-	st && $1 == "replay-window" { o = $2; r = $4; next }
-	$1 == "replay-window" { w = l = $2 }
-	$1 == "replay_window" { w = $2; sub(",", "", w); b = $4 }
-	$1 == "sel" { for (i = 2; i < NF; i++) if ($i == "sport" || $i == "dport") port = $(i + 1) }
-	/^\t  [0-9]+\(bytes\), [0-9]+\(packets\)/ {
-		bytes = $1; sub(/\(.*/, "", bytes); packets = $2; sub(/\(.*/, "", packets) }
-	END { flush() }'
+		if (spi != "" && proto == "esp")
+			print src, dst, spi, port, packets, window, bmp, legacy, replays + outside, bytes
+	}'
 }
 
 # _layout: the row's states on both hosts (snapshots $BD/layout.HOST):

@@ -1,39 +1,21 @@
 # Reading a namespace's SAs and policies back as `ip xfrm` commands (inside
 # UML, as root: the keys are shown). For testing/bench/negotiated-vs-manual:
-# what a daemon negotiated, set again by hand.
+# what a daemon negotiated, set again by hand. Sourced after lib/all.sh
+# (its SAD_AWK reads the SAs).
 # shellcheck shell=sh
 
 # xfrm_norm HOST: one line per SA of HOST, the fields that decide how a
 # packet is processed, keys included, in a form that does not depend on
 # how the SA was added: the replay window is the one the kernel enforces
-# (the ESN context's when there is one, as in lib/xfrm.sh), lifetimes are
-# the configured ones. Sorted. Fields are separated by '|'.
+# (SAD_AWK's window, lib/xfrm.sh), lifetimes are the configured ones.
+# Sorted. Fields are separated by '|'.
 xfrm_norm() {
-	ip -n "$1" -s xfrm state | awk '
+	ip -n "$1" -s xfrm state | awk "$SAD_AWK"'
 	function flush() {
 		if (spi == "") return
 		printf "src %s dst %s proto %s spi %s reqid %s mode %s|flag %s|replay-window %s|%s|sel %s|limit %s\n",
-		       src, dst, proto, spi, reqid, mode, flags, replay, algs, sel, life
-		spi = ""
-	}
-	/^src / { flush(); src = $2; dst = $4; flags = algs = sel = life = ""; replay = 0; stats = 0; next }
-	$1 == "stats:" { stats = 1; next }
-	stats { next }
-	$1 == "proto" { proto = $2; spi = $4; sub(/\(.*/, "", spi); reqid = $6; sub(/\(.*/, "", reqid)
-		for (i = 1; i <= NF; i++) if ($i == "mode") mode = $(i + 1) }
-	$1 == "replay-window" { replay = $2
-		for (i = 1; i <= NF; i++) if ($i == "flag")
-			for (j = i + 1; j <= NF && $j !~ /^\(/; j++) flags = flags (flags == "" ? "" : " ") $j }
-	$1 == "replay_window" { replay = $2; sub(",", "", replay) }
-	$1 == "aead" { algs = algs " aead " $2 " " $3 " " $NF }
-	$1 == "enc" { algs = algs " enc " $2 " " $3 }
-	$1 == "auth" { algs = algs " auth " $2 " " $3 }
-	$1 == "auth-trunc" { algs = algs " auth-trunc " $2 " " $3 " " $NF }
-	$1 == "encap" { algs = algs " encap " $2 " " $3 " " $4 " " $5 }
-	$1 == "sel" { for (i = 2; i <= NF && $i != "uid"; i++) sel = sel (sel == "" ? "" : " ") $i }
-	$1 == "expire" && $2 == "add:" { s = $4; h = $6; sub(/\(.*/, "", s); sub(/\(.*/, "", h)
-		life = "time-soft " s " limit time-hard " h }
-	END { flush() }' | sort
+		       src, dst, proto, spi, reqid, mode, flags, window, algs, sel, life
+	}' | sort
 }
 
 # xfrm_state_batch: xfrm_norm lines on stdin, `ip -b` lines out (the
