@@ -10,6 +10,8 @@
 #   bench_machine RESULTS      "Machine: ..." lines for a report
 #   median                     the median of numbers on stdin, one a line
 : "${BENCH:?}" "${top:?}"
+# shellcheck source=testing/uml/exit-status.sh
+. "$top/testing/uml/exit-status.sh"
 build=${BUILD:-$top/build}
 
 bench_need_build() {
@@ -44,10 +46,8 @@ bench_boot() {
 
 bench_failed() {
 	echo "$BENCH: the bench failed (boot exit $2); results in $1" >&2
-	case $2 in
-	124) echo "$BENCH: timed out after ${3}s" >&2 ;;
-	125) echo "$BENCH: UML died; console: $1/console.log" >&2 ;;
-	esac
+	local why
+	why=$(uml_exit_why "$2" "$3" "$1") && echo "$BENCH: $why" >&2
 	grep -E 'FAIL|ok:|===' "$1/run.log" 2>/dev/null | tail -n 20 >&2
 }
 
