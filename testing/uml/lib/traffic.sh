@@ -49,6 +49,9 @@ iperf_ok() {
 capture_start() {
 	for _c; do
 		_pcap=$HOSTS/${_c%%:*}/log/${_c#*:}.pcap
+		# Now, not in the background job: a second capture of the same
+		# device must not be taken as listening on its predecessor's word.
+		rm -f "$_pcap.err" "$_pcap.pid" "$_pcap.ended"
 		# The scenario's own timeout bounds the capture; a shorter one here
 		# ended captures before the traffic on a loaded machine.
 		# shellcheck disable=SC2016 # $$ is the inner shell's, on purpose
@@ -63,7 +66,7 @@ capture_start() {
 capture_wait() {
 	[ -s /tmp/captures.pending ] || return 0
 	while read -r _c; do
-		wait_for 20 "tcpdump on $_c" grep -q 'listening on' "$HOSTS/${_c%%:*}/log/${_c#*:}.pcap.err"
+		wait_for 20 "tcpdump on $_c" grep -qs 'listening on' "$HOSTS/${_c%%:*}/log/${_c#*:}.pcap.err"
 	done </tmp/captures.pending
 	: >/tmp/captures.pending
 }
