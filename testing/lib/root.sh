@@ -79,14 +79,24 @@ ikb_root_unpack()
 }
 
 # ikb_root_mount DIR: what UML, namespaces and apt need inside the root.
+# DIR is first bound onto itself: on a machine / is a mount point, and
+# `ip netns exec` fails ("mount --make-rslave /") where it is not.
 ikb_root_mount()
 {
 	local dir=$1
-	mount -t proc proc "$dir/proc" &&
+	mount --bind "$dir" "$dir" &&
+		mount -t proc proc "$dir/proc" &&
 		mount --rbind /sys "$dir/sys" && mount --make-rslave "$dir/sys" &&
 		mount --rbind /dev "$dir/dev" && mount --make-rslave "$dir/dev" &&
 		mount -t tmpfs run "$dir/run" &&
 		mount -t tmpfs -o mode=1777 tmp "$dir/tmp"
+}
+
+# ikb_root_umount DIR: every mount ikb_root_mount made (and any below them).
+ikb_root_umount()
+{
+	mountpoint -q "$1" && umount -R -l "$1"
+	return 0
 }
 
 # ikb_root_pids DIR: the processes whose root is DIR (ours: we started
@@ -105,14 +115,12 @@ ikb_root_pids()
 # removes it.
 ikb_root_release()
 {
-	local dir=$1 m pids
+	local dir=$1 pids
 	[ -d "$dir" ] || return 0
 	pids=$(ikb_root_pids "$dir")
 	# shellcheck disable=SC2086 # a list of pids
 	[ -z "$pids" ] || kill -KILL $pids 2>/dev/null
-	for m in tmp run dev sys proc; do
-		mountpoint -q "$dir/$m" && umount -R -l "$dir/$m"
-	done
+	ikb_root_umount "$dir"
 	rm -rf --one-file-system "$dir"
 }
 
