@@ -107,8 +107,15 @@ struct cfg_rule {
 	const char *why;
 };
 
+/*
+ * Each table is sorted by key (strcmp), the rows of one key next to each
+ * other in the order they are tried: lookups binary-search the key's first
+ * row. test_verdicts.c checks the order.
+ */
 extern const struct cfg_rule cfg_setup_rules[], cfg_conn_rules[],
 	cfg_end_rules[];
+/* rows in each, without the NULL row that ends it */
+extern const size_t cfg_setup_nrules, cfg_conn_nrules, cfg_end_nrules;
 /* The row that applies to key=value in scope, or NULL for an unknown key. */
 const struct cfg_rule *cfg_libreswan_rule(const char *key,
 					  enum ikb_key_scope scope,

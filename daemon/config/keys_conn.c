@@ -81,11 +81,11 @@ const struct cfg_rule
 		{ "encapsulation", CORE, NULL, "auto", NULL },
 		{ "esn", ERROR, NULL, "yes", RW },
 		{ "esp", ERROR, NULL, "aes_gcm256", EPR },
-		{ "fake-strongswan", WARN, NULL, "yes", R_COSMETIC },
 		{ "failureshunt", NONE, when_pass, "passthrough",
 		  "ikebana installs no shunt, which lets the traffic pass" },
 		{ "failureshunt", ERROR, NULL, "drop",
 		  "ikebana installs no failure shunt: when negotiation fails the traffic would go out in clear instead of being dropped; drop it with firewall rules and remove the key" },
+		{ "fake-strongswan", WARN, NULL, "yes", R_COSMETIC },
 		{ "fragmentation", ERROR, when_frag_force, "force",
 		  FRAG ": use fragmentation=no" },
 		{ "fragmentation", WARN, when_on, "yes",
@@ -231,3 +231,6 @@ const struct cfg_rule
 		{ "xauthfail", WARN, NULL, "soft", R_XAUTH },
 		{ NULL, 0, NULL, NULL, NULL },
 	};
+
+const size_t cfg_conn_nrules =
+	sizeof(cfg_conn_rules) / sizeof(cfg_conn_rules[0]) - 1;

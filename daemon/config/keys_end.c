@@ -69,3 +69,6 @@ const struct cfg_rule cfg_end_rules[] = {
 	{ "xauthusername", WARN, NULL, "alice", R_XAUTH },
 	{ NULL, 0, NULL, NULL, NULL },
 };
+
+const size_t cfg_end_nrules =
+	sizeof(cfg_end_rules) / sizeof(cfg_end_rules[0]) - 1;

@@ -93,8 +93,8 @@ const struct cfg_rule cfg_setup_rules[] = {
 	{ "plutostderrlogtime", WARN, NULL, "yes", R_LOG },
 	{ "protostack", WARN, NULL, "netkey",
 	  "ikebana always uses its kernel backend plugin (kernel-xfrm: the XFRM stack, libreswan's netkey)" },
-	{ "secctx-attr-type", WARN, NULL, "32001", R_IKEV1 },
 	{ "seccomp", WARN, NULL, "enabled", R_TUNING },
+	{ "secctx-attr-type", WARN, NULL, "32001", R_IKEV1 },
 	{ "secretsfile", ERROR, NULL, "/etc/ipsec.secrets",
 	  "ikebana reads its secrets from --secrets FILE (default ikebana.secrets next to the configuration), not from here: the conns would authenticate with other keys or none; remove secretsfile= and pass the file with --secrets" },
 	{ "seedbits", WARN, NULL, "512",
@@ -112,3 +112,6 @@ const struct cfg_rule cfg_setup_rules[] = {
 	{ "xfrmlifetime", WARN, NULL, "30", R_TUNING },
 	{ NULL, 0, NULL, NULL, NULL },
 };
+
+const size_t cfg_setup_nrules =
+	sizeof(cfg_setup_rules) / sizeof(cfg_setup_rules[0]) - 1;

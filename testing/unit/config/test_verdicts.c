@@ -169,6 +169,10 @@ static void test_rows(void **state)
 		for (const struct cfg_rule *r = t->rows; r->key; r++) {
 			char key[64];
 
+			/* the lookup binary-searches: sorted by key */
+			if (r != t->rows && strcmp(r[-1].key, r->key) > 0)
+				fail_msg("%s: %s stands after %s: keep the rows sorted by key",
+					 t->name, r->key, r[-1].key);
 			if (r->verdict == CFG_V_UNSET)
 				fail_msg("%s: %s has no verdict", t->name,
 					 r->key);
