@@ -4,20 +4,8 @@
 # peers and the harness tools are installed by testing/uml/install-deps.
 mapfile -t IKB_BUILD_PACKAGES < <(grep -v '^#' "$(dirname "${BASH_SOURCE[0]}")/build-packages")
 
-# Install whatever of "$@" is missing, quietly; do nothing if all are there.
-ikb_apt_install()
-{
-	local missing=() p
-	for p in "$@"; do
-		dpkg-query -W -f='${Status}' "$p" 2>/dev/null |
-			grep -q 'install ok installed' || missing+=("$p")
-	done
-	[ ${#missing[@]} -eq 0 ] && return 0
-	echo "installing: ${missing[*]}"
-	export DEBIAN_FRONTEND=noninteractive
-	apt-get update -qq >/dev/null &&
-		apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-}
+# shellcheck source=testing/lib/apt.sh
+. "$(dirname "${BASH_SOURCE[0]}")/apt.sh"
 
 # Configure (once) and build one build directory.
 ikb_build()
