@@ -44,8 +44,8 @@ iperf_ok() {
 # before they send anything. --immediate-mode hands each packet over as it
 # comes (TPACKET_V2) instead of in blocks that retire after a second, and
 # the pid file names tcpdump itself (sh execs it), so capture_stop can ask
-# it for its counters. The filter "outbound" drops received packets in the
-# kernel, where -Q out alone copies them to tcpdump to be thrown away.
+# it for its counters. (No kernel filter such as "outbound": with one,
+# libpcap 1.10 loses the first packet that matches it.)
 capture_start() {
 	for _c; do
 		_pcap=$HOSTS/${_c%%:*}/log/${_c#*:}.pcap
@@ -57,7 +57,7 @@ capture_start() {
 		# shellcheck disable=SC2016 # $$ is the inner shell's, on purpose
 		timeout -k 2 1800 ip netns exec "${_c%%:*}" sh -c 'echo $$ >"$1.pid"; shift; exec "$@"' \
 			sh "$_pcap" tcpdump -Z root -Q out -n -U --immediate-mode -s 128 \
-			-i "${_c#*:}" -w "$_pcap" outbound >"$_pcap.err" 2>&1 &
+			-i "${_c#*:}" -w "$_pcap" >"$_pcap.err" 2>&1 &
 		echo "$_c" >>/tmp/captures.pending
 	done
 }
