@@ -54,11 +54,11 @@ const struct ikb_kernel_ops *plugin_set_kernel(const struct plugin_set *ps,
 					       void **state)
 {
 	for (size_t i = 0; i < plugin_set_count(ps); i++) {
-		if (!ps->p[i].desc->kernel)
+		if (!ps->p[i].kernel)
 			continue;
 		if (state)
 			*state = ps->p[i].state;
-		return ps->p[i].desc->kernel;
+		return ps->p[i].kernel;
 	}
 	return NULL;
 }
@@ -67,11 +67,11 @@ const struct ikb_proposals_ops *
 plugin_set_proposals(const struct plugin_set *ps, void **state)
 {
 	for (size_t i = 0; i < plugin_set_count(ps); i++) {
-		if (!ps->p[i].desc->proposals)
+		if (!ps->p[i].proposals)
 			continue;
 		if (state)
 			*state = ps->p[i].state;
-		return ps->p[i].desc->proposals;
+		return ps->p[i].proposals;
 	}
 	return NULL;
 }
@@ -90,7 +90,7 @@ int plugin_set_child_plan(struct plugin_set *ps, const struct ikb_section *conn,
 {
 	err->msg[0] = '\0';
 	for (size_t i = 0; i < plugin_set_count(ps); i++) {
-		const struct ikb_child_ops *c = ps->p[i].desc->child;
+		const struct ikb_child_ops *c = ps->p[i].child;
 		int rc;
 
 		if (!c || !c->plan)
@@ -109,7 +109,7 @@ int plugin_set_child_tune(struct plugin_set *ps, const struct ikb_section *conn,
 {
 	err->msg[0] = '\0';
 	for (size_t i = 0; i < plugin_set_count(ps); i++) {
-		const struct ikb_child_ops *c = ps->p[i].desc->child;
+		const struct ikb_child_ops *c = ps->p[i].child;
 		int rc;
 
 		if (!c || !c->tune)

@@ -139,7 +139,7 @@ static struct ikb_watch *no_fd_watch(int fd, void (*cb)(int fd, void *arg),
 }
 
 static const struct ikb_host host_loop = {
-	.abi = IKB_PLUGIN_ABI,
+	IKB_OPS_SIZE(struct ikb_host),
 	.log = host_log,
 	.get = cfg_get,
 	.section_name = host_section_name,
@@ -151,7 +151,7 @@ static const struct ikb_host host_loop = {
 };
 
 static const struct ikb_host host_noloop = {
-	.abi = IKB_PLUGIN_ABI,
+	IKB_OPS_SIZE(struct ikb_host),
 	.log = host_log,
 	.get = cfg_get,
 	.section_name = host_section_name,

@@ -118,7 +118,7 @@ static int check_descriptor(struct loaded_plugin *lp, const void *sym,
 		return -1;
 	}
 	lp->desc = desc;
-	if (check_keys(lp, at, d) < 0) {
+	if (check_keys(lp, at, d) < 0 || plugin_tables_copy(lp, at, d) < 0) {
 		lp->desc = NULL;
 		return -1;
 	}
@@ -209,6 +209,7 @@ void plugin_set_free(struct plugin_set *ps)
 
 		if (lp->inited && lp->desc->fini)
 			lp->desc->fini(lp->state);
+		plugin_tables_free(lp);
 		if (lp->handle)
 			dlclose(lp->handle);
 		free(lp->path);

@@ -27,12 +27,17 @@ struct ikb_child_plan {
 };
 
 struct ikb_child_ops {
+	uint32_t size; /* IKB_OPS_SIZE(struct ikb_child_ops) */
 	/* One conn → N Child SAs. The core fills plan->c[0] first. */
 	int (*plan)(void *state, const struct ikb_section *conn,
 		    struct ikb_child_plan *plan, struct ikb_error *err);
 	/* Adjust one SA's parameters just before it is installed. */
 	int (*tune)(void *state, const struct ikb_section *conn,
 		    struct ikb_sa *sa, struct ikb_error *err);
+	/* Append optional ops here; never reorder or remove (ABI 5). */
 };
+
+/* The table as ABI 5 defined it: the loader refuses a shorter one. */
+#define IKB_CHILD_OPS_MIN IKB_OPS_END(struct ikb_child_ops, tune)
 
 #endif

@@ -7,6 +7,8 @@
 #ifndef IKEBANA_HOST_H
 #define IKEBANA_HOST_H
 
+#include <ikebana/types.h> /* uint32_t, IKB_OPS_END */
+
 enum ikb_log_level {
 	IKB_LOG_ERR,
 	IKB_LOG_WARNING,
@@ -33,7 +35,12 @@ struct ikb_timer;
 struct ikb_watch;
 
 struct ikb_host {
-	unsigned abi;
+	/*
+	 * IKB_OPS_SIZE(struct ikb_host) as ikebanad was built. A plugin that
+	 * calls a member appended after ABI 5 tests IKB_HOST_HAS(h, member)
+	 * first: an older ikebanad does not have it.
+	 */
+	uint32_t size;
 	void (*log)(const char *plugin, enum ikb_log_level level,
 		    const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
@@ -59,6 +66,10 @@ struct ikb_host {
 	struct ikb_watch *(*fd_watch)(int fd, void (*cb)(int fd, void *arg),
 				      void *arg);
 	void (*fd_unwatch)(struct ikb_watch *w);
+	/* Append optional members here; never reorder or remove (ABI 5). */
 };
+
+#define IKB_HOST_HAS(h, member) \
+	((h)->size >= IKB_OPS_END(struct ikb_host, member))
 
 #endif

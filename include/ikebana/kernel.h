@@ -33,6 +33,7 @@ typedef void (*ikb_kernel_event_cb)(void *ctx,
  * caller's copy tells the truth; they never change the SA's identity.
  */
 struct ikb_kernel_ops {
+	uint32_t size; /* IKB_OPS_SIZE(struct ikb_kernel_ops) */
 	int (*spi_alloc)(void *state, const struct ikb_addr *src,
 			 const struct ikb_addr *dst, uint8_t proto,
 			 uint32_t reqid, uint32_t *spi, struct ikb_error *err);
@@ -74,6 +75,10 @@ struct ikb_kernel_ops {
 	int (*child_add)(void *state, struct ikb_sa *in, struct ikb_sa *out,
 			 const struct ikb_policy *pol, unsigned npol,
 			 uint32_t *done, struct ikb_error *err);
+	/* Append optional ops here; never reorder or remove (ABI 5). */
 };
+
+/* The table as ABI 5 defined it: the loader refuses a shorter one. */
+#define IKB_KERNEL_OPS_MIN IKB_OPS_END(struct ikb_kernel_ops, child_add)
 
 #endif

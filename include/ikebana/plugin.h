@@ -4,8 +4,13 @@
  * `const struct ikb_plugin ikb_plugin` and includes only include/ikebana/.
  *
  * The loader reads `abi` first and refuses a mismatch before it touches
- * any other member, so bump IKB_PLUGIN_ABI whenever any struct in
- * include/ikebana/ changes layout.
+ * any other member. Bump IKB_PLUGIN_ABI when a struct in include/ikebana/
+ * changes meaning or layout, with one exception: an optional op appended
+ * to an ops table (struct ikb_*_ops) or to struct ikb_host. Those start
+ * with their size (IKB_OPS_SIZE, types.h); the loader copies what both
+ * sides know into a zeroed table, so the new op is NULL for a plugin built
+ * before it, and such a plugin needs no rebuild. The descriptor itself is
+ * fixed within an ABI (its size must match).
  */
 #ifndef IKEBANA_PLUGIN_H
 #define IKEBANA_PLUGIN_H
@@ -31,7 +36,12 @@
  * 4: struct ikb_kernel_ops gained child_add, a new Child SA (both SAs and
  * its policies) in one call.
  */
-#define IKB_PLUGIN_ABI 4
+/*
+ * 5: every ops table and struct ikb_host start with uint32_t size, and
+ * optional ops are appended without a bump (see above); ikb_host.abi,
+ * which nothing read, is gone.
+ */
+#define IKB_PLUGIN_ABI 5
 #define IKB_PLUGIN_SYMBOL "ikb_plugin"
 
 enum ikb_key_scope { IKB_KEY_CONN = 1, IKB_KEY_SETUP = 2 };

@@ -37,6 +37,7 @@ struct ikb_proposal_list {
 };
 
 struct ikb_proposals_ops {
+	uint32_t size; /* IKB_OPS_SIZE(struct ikb_proposals_ops) */
 	/* Parse an esp= or ike= value; err says what is wrong and why. */
 	int (*parse)(void *state, enum ikb_protocol protocol, const char *spec,
 		     struct ikb_proposal_list *out, struct ikb_error *err);
@@ -55,6 +56,10 @@ struct ikb_proposals_ops {
 	/* Fill sa->aead or sa->encr/integ names and sizes (not the keys). */
 	int (*kernel_algs)(void *state, const struct ikb_proposal *chosen,
 			   struct ikb_sa *sa, struct ikb_error *err);
+	/* Append optional ops here; never reorder or remove (ABI 5). */
 };
+
+/* The table as ABI 5 defined it: the loader refuses a shorter one. */
+#define IKB_PROPOSALS_OPS_MIN IKB_OPS_END(struct ikb_proposals_ops, kernel_algs)
 
 #endif

@@ -9,10 +9,24 @@
 #define IKEBANA_TYPES_H
 
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <sys/socket.h>
+
+/*
+ * Every ops table and the host interface start with their own size
+ * (ABI 5): uint32_t size, set with IKB_OPS_SIZE(type). A table built
+ * against older headers is shorter, one built against newer headers is
+ * longer; the loader copies the prefix both know into a zeroed table, so
+ * an op appended later is NULL where the other side lacks it. Only
+ * optional ops are appended; IKB_OPS_END names where a member ends, to
+ * test for one (IKB_HOST_HAS) or to give a table's minimum size.
+ */
+#define IKB_OPS_SIZE(type) .size = (uint32_t)sizeof(type)
+#define IKB_OPS_END(type, member) \
+	(offsetof(type, member) + sizeof(((type *)0)->member))
 
 /* An IPv4 or IPv6 address in network byte order. family AF_UNSPEC is "any". */
 struct ikb_addr {

@@ -117,6 +117,7 @@ static int op_kernel_algs(void *state, const struct ikb_proposal *chosen,
 }
 
 static const struct ikb_proposals_ops epr_ops = {
+	IKB_OPS_SIZE(struct ikb_proposals_ops),
 	.parse = op_parse,
 	.defaults = op_defaults,
 	.select = op_select,

@@ -61,6 +61,7 @@ static void mem_fini(void *state)
 }
 
 const struct ikb_kernel_ops mem_kernel_ops = {
+	IKB_OPS_SIZE(struct ikb_kernel_ops),
 	.spi_alloc = mem_spi_alloc,
 	.sa_add = mem_sa_add,
 	.sa_update = mem_sa_update,

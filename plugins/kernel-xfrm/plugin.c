@@ -51,10 +51,12 @@ static const struct ikb_key xfrm_keys[] = {
 };
 
 static const struct ikb_child_ops xfrm_child = {
+	IKB_OPS_SIZE(struct ikb_child_ops),
 	.tune = xfrm_tune,
 };
 
 const struct ikb_kernel_ops xfrm_kernel_ops = {
+	IKB_OPS_SIZE(struct ikb_kernel_ops),
 	.spi_alloc = xfrm_spi_alloc,
 	.sa_add = xfrm_sa_add,
 	.sa_update = xfrm_sa_update,

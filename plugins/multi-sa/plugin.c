@@ -44,6 +44,7 @@ static const struct ikb_key ms_keys[] = {
 static const char *const ms_requires[] = { "esp-proposals", NULL };
 
 static const struct ikb_child_ops ms_child = {
+	IKB_OPS_SIZE(struct ikb_child_ops),
 	.plan = ms_plan,
 };
 

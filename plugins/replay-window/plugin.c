@@ -34,6 +34,7 @@ static const struct ikb_key rw_keys[] = {
 };
 
 static const struct ikb_child_ops rw_child = {
+	IKB_OPS_SIZE(struct ikb_child_ops),
 	.tune = rw_tune,
 };
 

@@ -74,7 +74,7 @@ static void host_fd_unwatch(struct ikb_watch *w)
 }
 
 static const struct ikb_host host = {
-	.abi = IKB_PLUGIN_ABI,
+	IKB_OPS_SIZE(struct ikb_host),
 	.log = host_log,
 	.fd_watch = host_fd_watch,
 	.fd_unwatch = host_fd_unwatch,

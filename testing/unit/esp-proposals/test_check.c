@@ -55,7 +55,7 @@ fake_report(struct ikb_diag *d, const struct ikb_section *s,
 }
 
 static const struct ikb_host host = {
-	.abi = IKB_PLUGIN_ABI,
+	IKB_OPS_SIZE(struct ikb_host),
 	.get = fake_get,
 	.report = fake_report,
 };

@@ -49,7 +49,7 @@ static void fd_unwatch(struct ikb_watch *w)
 }
 
 static const struct ikb_host host = {
-	.abi = IKB_PLUGIN_ABI,
+	IKB_OPS_SIZE(struct ikb_host),
 	.log = log_fn,
 	.fd_watch = fd_watch,
 	.fd_unwatch = fd_unwatch,

@@ -68,7 +68,7 @@ static void fake_report(struct ikb_diag *d, const struct ikb_section *s,
 }
 
 static const struct ikb_host host = {
-	.abi = IKB_PLUGIN_ABI,
+	IKB_OPS_SIZE(struct ikb_host),
 	.log = fake_log_fn,
 	.get = fake_get,
 	.section_name = fake_section_name,

@@ -13,7 +13,7 @@ static const struct ikb_host *host;
 static int mod_init(const struct ikb_host *h, void **state)
 {
 	host = h;
-	h->log(MOD_NAME, IKB_LOG_INFO, "init abi %u", h->abi);
+	h->log(MOD_NAME, IKB_LOG_INFO, "init host %u bytes", h->size);
 #ifdef MOD_INIT_FAILS
 	return -EPERM;
 #else
@@ -36,10 +36,45 @@ static const struct ikb_key keys[] = {
 #endif
 
 #ifdef MOD_KERNEL
-static const struct ikb_kernel_ops kernel;
+static int fake_spi(void *state, const struct ikb_addr *src,
+		    const struct ikb_addr *dst, uint8_t proto, uint32_t reqid,
+		    uint32_t *spi, struct ikb_error *err)
+{
+	*spi = 0x1234;
+	return 0;
+}
+
+#if defined(MOD_KERNEL_NEWER)
+/* Built against "newer headers": two ops appended that ikebanad lacks. */
+static int later_op(void *state)
+{
+	return -1;
+}
+
+static const struct {
+	struct ikb_kernel_ops k;
+	int (*later[2])(void *state);
+} newer = {
+	.k = { .size = sizeof(newer), .spi_alloc = fake_spi },
+	.later = { later_op, later_op },
+};
+#define KERNEL_TABLE (&newer.k)
+#elif defined(MOD_KERNEL_NOSIZE)
+/* A table from before ABI 5, or one that forgot IKB_OPS_SIZE. */
+static const struct ikb_kernel_ops kernel = { .spi_alloc = fake_spi };
+#define KERNEL_TABLE (&kernel)
+#else
+static const struct ikb_kernel_ops kernel = {
+	IKB_OPS_SIZE(struct ikb_kernel_ops),
+	.spi_alloc = fake_spi,
+};
+#define KERNEL_TABLE (&kernel)
+#endif
 #endif
 #ifdef MOD_PROPOSALS
-static const struct ikb_proposals_ops proposals;
+static const struct ikb_proposals_ops proposals = {
+	IKB_OPS_SIZE(struct ikb_proposals_ops),
+};
 #endif
 
 IKB_PLUGIN_EXPORT const struct ikb_plugin ikb_plugin = {
@@ -56,7 +91,7 @@ IKB_PLUGIN_EXPORT const struct ikb_plugin ikb_plugin = {
 	.keys = keys,
 #endif
 #ifdef MOD_KERNEL
-	.kernel = &kernel,
+	.kernel = KERNEL_TABLE,
 #endif
 #ifdef MOD_PROPOSALS
 	.proposals = &proposals,
