@@ -137,6 +137,13 @@ cfg_when_fn when_host_defaultroute, when_host_name, when_nexthop_addr,
  */
 void cfg_check_limits(const struct ikb_section *s, const struct ikb_value *v,
 		      struct ikb_diag *d);
+/*
+ * The verdict row for key v of s in scope, reported: a warning (its reason
+ * after `ignored`) or an error. False when libreswan does not know the key.
+ */
+bool cfg_report_verdict(const struct ikb_section *s, const struct ikb_value *v,
+			enum ikb_key_scope scope, const char *ignored,
+			struct ikb_diag *d);
 /* leftikeport= and rightikeport= of conn s against config setup's ikeport=. */
 void cfg_check_ikeports(const struct cfg *c, const struct ikb_section *s,
 			struct ikb_diag *d);

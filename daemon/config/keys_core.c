@@ -116,25 +116,20 @@ static void check_key(const struct ikb_section *s, const struct ikb_value *v,
 	enum ikb_key_scope scope = scope_of(s);
 	enum ikb_key_scope other =
 		scope == IKB_KEY_SETUP ? IKB_KEY_CONN : IKB_KEY_SETUP;
-	const struct cfg_rule *r;
 	char label[300];
 
 	if (cfg_core_owns(v->key, scope) || (owns && owns(ctx, v->key, scope)))
+		return;
+	/* a libreswan key no one owns: its verdict (keys_conn.c, ...) */
+	if (cfg_report_verdict(s, v, scope, "ignored by ikebana: ", d))
 		return;
 	if (scope == IKB_KEY_SETUP)
 		snprintf(label, sizeof(label), "config setup");
 	else
 		snprintf(label, sizeof(label), "conn %s", s->name);
-	/* a libreswan key no one owns: its verdict (keys_conn.c, ...) */
-	if ((r = cfg_libreswan_rule(v->key, scope, v->value))) {
-		if (r->verdict == CFG_V_WARN)
-			diag_report(d, s, v, IKB_SEV_WARNING,
-				    "ignored by ikebana: %s", r->why);
-		else if (r->verdict == CFG_V_ERROR)
-			diag_report(d, s, v, IKB_SEV_ERROR, "%s", r->why);
-	} else if (cfg_core_owns(v->key, other) ||
-		   cfg_libreswan_knows(v->key, other) ||
-		   (owns && owns(ctx, v->key, other)))
+	if (cfg_core_owns(v->key, other) ||
+	    cfg_libreswan_knows(v->key, other) ||
+	    (owns && owns(ctx, v->key, other)))
 		diag_at(d, IKB_SEV_ERROR, v->file, v->line,
 			"%s: %s: belongs in %s, not in %s", label, v->key,
 			scope == IKB_KEY_SETUP ? "a conn" : "config setup",

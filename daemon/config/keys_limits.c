@@ -63,17 +63,27 @@ bool when_relative(const char *v)
 	return v[0] != '/';
 }
 
+bool cfg_report_verdict(const struct ikb_section *s, const struct ikb_value *v,
+			enum ikb_key_scope scope, const char *ignored,
+			struct ikb_diag *d)
+{
+	const struct cfg_rule *r = cfg_libreswan_rule(v->key, scope, v->value);
+
+	if (!r)
+		return false;
+	if (r->verdict == CFG_V_WARN)
+		diag_report(d, s, v, IKB_SEV_WARNING, "%s%s", ignored, r->why);
+	else if (r->verdict == CFG_V_ERROR)
+		diag_report(d, s, v, IKB_SEV_ERROR, "%s", r->why);
+	return true;
+}
+
 void cfg_check_limits(const struct ikb_section *s, const struct ikb_value *v,
 		      struct ikb_diag *d)
 {
-	const struct cfg_rule *r = cfg_libreswan_rule(
-		v->key, s->kind == CFG_SETUP ? IKB_KEY_SETUP : IKB_KEY_CONN,
-		v->value);
-
-	if (r && r->verdict == CFG_V_WARN)
-		diag_report(d, s, v, IKB_SEV_WARNING, "%s", r->why);
-	else if (r && r->verdict == CFG_V_ERROR)
-		diag_report(d, s, v, IKB_SEV_ERROR, "%s", r->why);
+	cfg_report_verdict(s, v,
+			   s->kind == CFG_SETUP ? IKB_KEY_SETUP : IKB_KEY_CONN,
+			   "", d);
 }
 
 static unsigned long port_of(const struct ikb_value *v)
