@@ -15,9 +15,9 @@ static void esp_alg(const struct ikb_proposal *p, char *buf, size_t len)
 {
 	const struct ikb_transform *e = prop_xf(p, IKB_XF_ENCR);
 	const struct ikb_transform *i = prop_xf(p, IKB_XF_INTEG);
-	const char *en = e ? ikb_wire_xform_id_name(IKB_XF_ENCR, e->id) : NULL;
+	const char *en = e ? wire_xform_id_name(IKB_XF_ENCR, e->id) : NULL;
 	const char *in =
-		i && i->id ? ikb_wire_xform_id_name(IKB_XF_INTEG, i->id) : NULL;
+		i && i->id ? wire_xform_id_name(IKB_XF_INTEG, i->id) : NULL;
 	int n;
 
 	n = snprintf(buf, len, "%s", en ? en : "?");

@@ -89,9 +89,8 @@ static int plan_ts(struct ike_sa *sa, const struct conn_view *v,
 }
 
 int child_pick_ts(struct ike_sa *sa, const struct conn_view *v,
-		  const struct ikb_wire_ts_pld *tsi,
-		  const struct ikb_wire_ts_pld *tsr, struct ikb_selector *out,
-		  struct ikb_error *err)
+		  const struct wire_ts_pld *tsi, const struct wire_ts_pld *tsr,
+		  struct ikb_selector *out, struct ikb_error *err)
 {
 	struct ikb_child_plan *plan;
 	int rc = child_plan(sa, v, &plan, err);
@@ -111,10 +110,10 @@ int child_pick_ts(struct ike_sa *sa, const struct conn_view *v,
 	return rc;
 }
 
-void child_add_ts(struct ikb_wire_msg *m, struct child_out *o,
+void child_add_ts(struct wire_msg *m, struct child_out *o,
 		  const struct ikb_selector *ts, bool initiator)
 {
-	struct ikb_wire_payload *p;
+	struct wire_payload *p;
 
 	/* TSi is the initiator's side: our src when we initiated */
 	ts_to_wire(initiator ? &ts->src : &ts->dst,
@@ -123,27 +122,25 @@ void child_add_ts(struct ikb_wire_msg *m, struct child_out *o,
 	ts_to_wire(initiator ? &ts->dst : &ts->src,
 		   initiator ? ts->dst_plen : ts->src_plen, ts->proto,
 		   initiator ? ts->dport : ts->sport, &o->ts_r);
-	p = msg_add(m, IKB_PT_TSI);
-	p->u.ts = (struct ikb_wire_ts_pld){ 1, &o->ts_i };
-	p = msg_add(m, IKB_PT_TSR);
-	p->u.ts = (struct ikb_wire_ts_pld){ 1, &o->ts_r };
+	p = msg_add(m, WIRE_PT_TSI);
+	p->u.ts = (struct wire_ts_pld){ 1, &o->ts_i };
+	p = msg_add(m, WIRE_PT_TSR);
+	p->u.ts = (struct wire_ts_pld){ 1, &o->ts_r };
 }
 
-int child_add_sa(struct ikb_wire_msg *m, struct child_out *o,
+int child_add_sa(struct wire_msg *m, struct child_out *o,
 		 const struct ikb_proposal_list *l, uint8_t num, uint32_t spi)
 {
-	struct ikb_wire_payload *p;
+	struct wire_payload *p;
 	uint32_t nspi = htonl(spi);
 
 	memcpy(o->spi, &nspi, 4);
-	p = msg_add(m, IKB_PT_SA);
-	return ikb_wire_sa_from_proposals(o->store, l, num, o->spi, 4,
-					  &p->u.sa);
+	p = msg_add(m, WIRE_PT_SA);
+	return wire_sa_from_proposals(o->store, l, num, o->spi, 4, &p->u.sa);
 }
 
 int child_offer(struct ike_sa *sa, const struct conn_view *v,
-		struct ikb_wire_msg *m, struct child_out *o,
-		struct ikb_error *err)
+		struct wire_msg *m, struct child_out *o, struct ikb_error *err)
 {
 	struct child_sa *c = child_sa_new(sa, v->mode);
 	int rc = c ? 0 : -ENOMEM;
@@ -159,8 +156,8 @@ int child_offer(struct ike_sa *sa, const struct conn_view *v,
 	if (rc)
 		return rc;
 	if (v->mode == IKB_MODE_TRANSPORT)
-		msg_notify(m, IKB_N_USE_TRANSPORT_MODE, NULL, 0);
-	msg_notify(m, IKB_N_ESP_TFC_PADDING_NOT_SUPPORTED, NULL, 0);
+		msg_notify(m, WIRE_N_USE_TRANSPORT_MODE, NULL, 0);
+	msg_notify(m, WIRE_N_ESP_TFC_PADDING_NOT_SUPPORTED, NULL, 0);
 	if (pcpu_offer(sa, v))
 		pcpu_add_notify(m, o->res, -1); /* this one is the fallback */
 	rc = child_add_sa(m, o, &o->l, 1, c->spi_in);
@@ -169,8 +166,8 @@ int child_offer(struct ike_sa *sa, const struct conn_view *v,
 }
 
 /* The wire proposal numbered num: where the peer's ESP SPI is. */
-static const struct ikb_wire_proposal *wire_prop(const struct ikb_wire_sa *w,
-						 uint8_t num)
+static const struct wire_proposal *wire_prop(const struct wire_sa *w,
+					     uint8_t num)
 {
 	for (unsigned i = 0; i < w->n_prop; i++)
 		if (w->prop[i].num == num)
@@ -179,19 +176,19 @@ static const struct ikb_wire_proposal *wire_prop(const struct ikb_wire_sa *w,
 }
 
 uint16_t child_select(struct ike_sa *sa, const struct ikb_proposal_list *ours,
-		      const struct ikb_wire_sa *w, struct child_sa *c,
-		      uint8_t *num, const char *who)
+		      const struct wire_sa *w, struct child_sa *c, uint8_t *num,
+		      const char *who)
 {
 	struct ikb_proposal_list *got = calloc(1, sizeof(*got));
 	uint8_t nums[IKB_PROPOSALS_MAX];
 	struct ikb_error err = { "" };
 	void *st;
 	const struct ikb_proposals_ops *ops = engine_proposals(sa->e, &st);
-	const struct ikb_wire_proposal *wp = NULL;
+	const struct wire_proposal *wp = NULL;
 	unsigned n = 0;
-	uint16_t rc = IKB_N_NO_PROPOSAL_CHOSEN;
+	uint16_t rc = WIRE_N_NO_PROPOSAL_CHOSEN;
 
-	if (got && ikb_wire_sa_to_proposals(w, got, nums) > 0 &&
+	if (got && wire_sa_to_proposals(w, got, nums) > 0 &&
 	    !ops->select(st, ours, got, &c->prop, &n, &err) && n &&
 	    n <= got->n && (wp = wire_prop(w, nums[n - 1])) &&
 	    wp->spi_size == 4) {
@@ -211,12 +208,12 @@ uint16_t child_select(struct ike_sa *sa, const struct ikb_proposal_list *ours,
 
 /* Select one of the offered proposals: 0, or the notify to answer. */
 static uint16_t select_esp(struct ike_sa *sa, const struct ikb_section *conn,
-			   const struct ikb_wire_sa *w, struct child_sa *c,
+			   const struct wire_sa *w, struct child_sa *c,
 			   uint8_t *num, const char *who)
 {
 	struct ikb_proposal_list *ours = calloc(1, sizeof(*ours));
 	struct ikb_error err = { "" };
-	uint16_t rc = IKB_N_NO_PROPOSAL_CHOSEN;
+	uint16_t rc = WIRE_N_NO_PROPOSAL_CHOSEN;
 
 	if (ours && !child_esp_list(sa, conn, ours, &err))
 		rc = child_select(sa, ours, w, c, num, who);
@@ -228,18 +225,18 @@ static uint16_t select_esp(struct ike_sa *sa, const struct ikb_section *conn,
 }
 
 static uint16_t respond_child(struct ike_sa *sa, const struct conn_view *v,
-			      const struct ikb_wire_msg *req,
-			      struct child_sa *c, uint8_t *num)
+			      const struct wire_msg *req, struct child_sa *c,
+			      uint8_t *num)
 {
-	const struct ikb_wire_payload *w = ikb_wire_find(req, IKB_PT_SA);
-	const struct ikb_wire_payload *tsi = ikb_wire_find(req, IKB_PT_TSI);
-	const struct ikb_wire_payload *tsr = ikb_wire_find(req, IKB_PT_TSR);
-	bool transport = ikb_wire_find_notify(req, IKB_N_USE_TRANSPORT_MODE);
+	const struct wire_payload *w = wire_find(req, WIRE_PT_SA);
+	const struct wire_payload *tsi = wire_find(req, WIRE_PT_TSI);
+	const struct wire_payload *tsr = wire_find(req, WIRE_PT_TSR);
+	bool transport = wire_find_notify(req, WIRE_N_USE_TRANSPORT_MODE);
 	struct ikb_error err = { "" };
 	uint16_t n;
 
 	if (!tsi || !tsr)
-		return IKB_N_TS_UNACCEPTABLE;
+		return WIRE_N_TS_UNACCEPTABLE;
 	if ((n = select_esp(sa, v->s, &w->u.sa, c, num, "peer's offer")))
 		return n;
 	if (transport != (v->mode == IKB_MODE_TRANSPORT)) {
@@ -248,14 +245,14 @@ static uint16_t respond_child(struct ike_sa *sa, const struct conn_view *v,
 			   transport ? "transport" : "tunnel",
 			   v->mode == IKB_MODE_TRANSPORT ? "transport" :
 							   "tunnel");
-		return IKB_N_NO_PROPOSAL_CHOSEN;
+		return WIRE_N_NO_PROPOSAL_CHOSEN;
 	}
 	if (child_pick_ts(sa, v, &tsi->u.ts, &tsr->u.ts, &c->ts, &err)) {
 		ike_sa_log(
 			sa, IKB_LOG_WARNING,
 			"Child SA: TS_UNACCEPTABLE: the peer's selectors do not meet ours %s",
 			err.msg);
-		return IKB_N_TS_UNACCEPTABLE;
+		return WIRE_N_TS_UNACCEPTABLE;
 	}
 	unique_takeover(sa, c); /* before the SPI: it carries the reqid */
 	/*
@@ -265,15 +262,15 @@ static uint16_t respond_child(struct ike_sa *sa, const struct conn_view *v,
 	if (child_sa_alloc_spi(sa, c, &err) || child_sa_install(sa, c, &err)) {
 		ike_sa_log(sa, IKB_LOG_ERR,
 			   "Child SA not installed, answering %s: %s",
-			   ikb_wire_notify_name(IKB_N_NO_PROPOSAL_CHOSEN),
+			   wire_notify_name(WIRE_N_NO_PROPOSAL_CHOSEN),
 			   err.msg);
-		return IKB_N_NO_PROPOSAL_CHOSEN;
+		return WIRE_N_NO_PROPOSAL_CHOSEN;
 	}
 	return 0;
 }
 
 void child_respond(struct ike_sa *sa, const struct conn_view *v,
-		   const struct ikb_wire_msg *req, struct ikb_wire_msg *resp,
+		   const struct wire_msg *req, struct wire_msg *resp,
 		   struct child_out *o)
 {
 	struct child_sa *c;
@@ -281,11 +278,11 @@ void child_respond(struct ike_sa *sa, const struct conn_view *v,
 	uint16_t n;
 	bool pcpu;
 
-	if (!ikb_wire_find(req, IKB_PT_SA))
+	if (!wire_find(req, WIRE_PT_SA))
 		return; /* no Child SA asked for */
 	pcpu = pcpu_respond(sa, v, req); /* before install: the policies */
 	c = child_sa_new(sa, v->mode);
-	n = c ? respond_child(sa, v, req, c, &num) : IKB_N_NO_PROPOSAL_CHOSEN;
+	n = c ? respond_child(sa, v, req, c, &num) : WIRE_N_NO_PROPOSAL_CHOSEN;
 	if (n) {
 		if (c)
 			child_sa_free(sa, c);
@@ -294,8 +291,8 @@ void child_respond(struct ike_sa *sa, const struct conn_view *v,
 	}
 	child_established(sa, c, "established");
 	if (c->mode == IKB_MODE_TRANSPORT)
-		msg_notify(resp, IKB_N_USE_TRANSPORT_MODE, NULL, 0);
-	msg_notify(resp, IKB_N_ESP_TFC_PADDING_NOT_SUPPORTED, NULL, 0);
+		msg_notify(resp, WIRE_N_USE_TRANSPORT_MODE, NULL, 0);
+	msg_notify(resp, WIRE_N_ESP_TFC_PADDING_NOT_SUPPORTED, NULL, 0);
 	if (pcpu)
 		pcpu_add_notify(resp, o->res, -1);
 	o->l.n = 1;
@@ -305,14 +302,14 @@ void child_respond(struct ike_sa *sa, const struct conn_view *v,
 }
 
 /* 0, or -errno with err saying why (also logged). */
-static int accept_child(struct ike_sa *sa, const struct ikb_wire_msg *resp,
+static int accept_child(struct ike_sa *sa, const struct wire_msg *resp,
 			struct child_sa *c, struct ikb_error *err)
 {
 	const struct ikb_section *conn = engine_conn(sa->e, sa->conn);
-	const struct ikb_wire_payload *w = ikb_wire_find(resp, IKB_PT_SA);
-	const struct ikb_wire_payload *tsi = ikb_wire_find(resp, IKB_PT_TSI);
-	const struct ikb_wire_payload *tsr = ikb_wire_find(resp, IKB_PT_TSR);
-	bool transport = ikb_wire_find_notify(resp, IKB_N_USE_TRANSPORT_MODE);
+	const struct wire_payload *w = wire_find(resp, WIRE_PT_SA);
+	const struct wire_payload *tsi = wire_find(resp, WIRE_PT_TSI);
+	const struct wire_payload *tsr = wire_find(resp, WIRE_PT_TSR);
+	bool transport = wire_find_notify(resp, WIRE_N_USE_TRANSPORT_MODE);
 	struct ikb_selector got;
 	uint8_t num;
 	int rc = -EBADMSG;
@@ -350,20 +347,20 @@ static int accept_child(struct ike_sa *sa, const struct ikb_wire_msg *resp,
 }
 
 /* The first error notify of m, or NULL. */
-static const struct ikb_wire_payload *error_notify(const struct ikb_wire_msg *m)
+static const struct wire_payload *error_notify(const struct wire_msg *m)
 {
-	const struct ikb_wire_payload *p = NULL;
+	const struct wire_payload *p = NULL;
 
-	while ((p = ikb_wire_next_notify(m, p)))
-		if (ikb_wire_notify_is_error(p->u.notify.type))
+	while ((p = wire_next_notify(m, p)))
+		if (wire_notify_is_error(p->u.notify.type))
 			return p;
 	return NULL;
 }
 
-void child_accept(struct ike_sa *sa, const struct ikb_wire_msg *resp)
+void child_accept(struct ike_sa *sa, const struct wire_msg *resp)
 {
 	struct child_sa *c = sa->pending;
-	const struct ikb_wire_payload *p = error_notify(resp);
+	const struct wire_payload *p = error_notify(resp);
 	struct ikb_error err = { "" };
 	char why[sizeof(err.msg) + 64];
 	int rc;
@@ -373,7 +370,7 @@ void child_accept(struct ike_sa *sa, const struct ikb_wire_msg *resp)
 	sa->pending = NULL;
 	if (p) {
 		snprintf(why, sizeof(why), "Child SA refused by the peer: %s",
-			 ikb_wire_notify_name(p->u.notify.type) ?: "error");
+			 wire_notify_name(p->u.notify.type) ?: "error");
 		ike_sa_log(sa, IKB_LOG_WARNING, "%s; the IKE SA stays up", why);
 		child_sa_free(sa, c);
 		engine_outcome(sa, -ECONNREFUSED, why, NULL);

@@ -88,9 +88,9 @@ static void log_one(struct ike_sa *sa, const struct ikb_section *conn,
 		   clones_value(conn), why);
 }
 
-void pcpu_add_notify(struct ikb_wire_msg *m, uint8_t buf[4], int32_t cpu)
+void pcpu_add_notify(struct wire_msg *m, uint8_t buf[4], int32_t cpu)
 {
-	struct ikb_wire_payload *p = msg_add(m, IKB_PT_NOTIFY);
+	struct wire_payload *p = msg_add(m, WIRE_PT_NOTIFY);
 
 	pcpu_res_fill(&p->u.notify, buf, cpu);
 }
@@ -113,11 +113,11 @@ bool pcpu_offer(struct ike_sa *sa, const struct conn_view *v)
  * A peer's SA_RESOURCE_INFO in m: 1 valid, 0 none, -1 malformed (why
  * names the field). The Resource Identifier goes to the debug log.
  */
-static int peer_res(struct ike_sa *sa, const struct ikb_wire_msg *m, char *why,
+static int peer_res(struct ike_sa *sa, const struct wire_msg *m, char *why,
 		    size_t len)
 {
-	const struct ikb_wire_notify *n =
-		ikb_wire_find_notify(m, IKB_N_SA_RESOURCE_INFO);
+	const struct wire_notify *n =
+		wire_find_notify(m, WIRE_N_SA_RESOURCE_INFO);
 	struct pcpu_res r;
 
 	if (!n)
@@ -148,7 +148,7 @@ static void log_peer(struct ike_sa *sa, const struct ikb_section *conn, int res,
 	log_one(sa, conn, why);
 }
 
-void pcpu_accept(struct ike_sa *sa, const struct ikb_wire_msg *resp)
+void pcpu_accept(struct ike_sa *sa, const struct wire_msg *resp)
 {
 	const struct ikb_section *conn = engine_conn(sa->e, sa->conn);
 	char field[128] = "";
@@ -172,7 +172,7 @@ void pcpu_accept(struct ike_sa *sa, const struct ikb_wire_msg *resp)
 }
 
 bool pcpu_respond(struct ike_sa *sa, const struct conn_view *v,
-		  const struct ikb_wire_msg *req)
+		  const struct wire_msg *req)
 {
 	struct ikb_error why = { "" };
 	char field[128] = "";
@@ -231,7 +231,7 @@ static size_t taken_ids(struct ike_sa *sa, const struct child_sa *c,
 }
 
 uint16_t pcpu_assign(struct ike_sa *sa, const struct conn_view *v,
-		     const struct ikb_wire_msg *req, struct child_sa *c,
+		     const struct wire_msg *req, struct child_sa *c,
 		     bool *answer)
 {
 	int32_t ids[IKB_CHILD_PLAN_MAX];
@@ -259,7 +259,7 @@ uint16_t pcpu_assign(struct ike_sa *sa, const struct conn_view *v,
 			sa, IKB_LOG_INFO,
 			"CREATE_CHILD_SA: TS_MAX_QUEUE: no per-CPU Child SAs here (%s)",
 			want ? why.msg : "the conn has no clones=");
-		return IKB_N_TS_MAX_QUEUE;
+		return WIRE_N_TS_MAX_QUEUE;
 	}
 	*answer = true;
 	if (pcpu_pick(ids, n, count, &c->cpu)) {
@@ -267,7 +267,7 @@ uint16_t pcpu_assign(struct ike_sa *sa, const struct conn_view *v,
 			sa, IKB_LOG_INFO,
 			"CREATE_CHILD_SA: TS_MAX_QUEUE: the fallback and all %u per-CPU Child SAs are up",
 			count);
-		return IKB_N_TS_MAX_QUEUE;
+		return WIRE_N_TS_MAX_QUEUE;
 	}
 	fb = c->cpu >= 0 ? pcpu_fallback(sa, &c->ts) : NULL;
 	if (fb)
@@ -280,7 +280,7 @@ bool pcpu_max_queue(struct ike_sa *sa, const struct child_sa *c,
 {
 	unsigned up = 0;
 
-	if (notify != IKB_N_TS_MAX_QUEUE || c->cpu < 0)
+	if (notify != WIRE_N_TS_MAX_QUEUE || c->cpu < 0)
 		return false;
 	for (struct child_sa *o = sa->children; o; o = o->next)
 		up += o->cpu >= 0 && !o->failed && !o->replaced;

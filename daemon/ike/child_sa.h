@@ -9,7 +9,7 @@
 #include <ikebana/plugin.h>
 
 #include "crypto/secret.h"
-#include "ike/wire.h"
+#include "wire/wire.h"
 
 struct ike_sa;
 struct ike_engine;
@@ -101,15 +101,15 @@ int child_esn_offer(const struct ikb_section *conn,
 
 /* child_negotiate.c: the Child SA payloads of IKE_AUTH. */
 struct conn_view;
-struct ikb_wire_msg;
-struct ikb_wire_sa_store;
+struct wire_msg;
+struct wire_sa_store;
 
 /* Storage the payloads point into until the message is emitted. */
 struct child_out {
-	struct ikb_wire_sa_store *store;
+	struct wire_sa_store *store;
 	uint8_t res[4]; /* SA_RESOURCE_INFO's Resource Identifier */
 	struct ikb_proposal_list l;
-	struct ikb_wire_ts ts_i, ts_r;
+	struct wire_ts ts_i, ts_r;
 	uint8_t spi[4];
 };
 
@@ -117,17 +117,16 @@ int child_out_init(struct child_out *o);
 void child_out_fini(struct child_out *o);
 /* Initiator: sa->pending with its SPI, and SA, TSi, TSr into m. */
 int child_offer(struct ike_sa *sa, const struct conn_view *v,
-		struct ikb_wire_msg *m, struct child_out *o,
-		struct ikb_error *err);
+		struct wire_msg *m, struct child_out *o, struct ikb_error *err);
 /*
  * Responder: negotiate and install; adds the Child payloads or the error
  * notify to resp. The IKE SA stands either way (§1.2, §2.21).
  */
 void child_respond(struct ike_sa *sa, const struct conn_view *v,
-		   const struct ikb_wire_msg *req, struct ikb_wire_msg *resp,
+		   const struct wire_msg *req, struct wire_msg *resp,
 		   struct child_out *o);
 /* Initiator: the response's Child part; installs or logs why not. */
-void child_accept(struct ike_sa *sa, const struct ikb_wire_msg *resp);
+void child_accept(struct ike_sa *sa, const struct wire_msg *resp);
 
 /* The ESP proposals to offer or accept, esn= applied. */
 int child_esp_list(struct ike_sa *sa, const struct ikb_section *conn,
@@ -140,21 +139,20 @@ int child_plan(struct ike_sa *sa, const struct conn_view *v,
  * first they meet, narrowed.
  */
 int child_pick_ts(struct ike_sa *sa, const struct conn_view *v,
-		  const struct ikb_wire_ts_pld *tsi,
-		  const struct ikb_wire_ts_pld *tsr, struct ikb_selector *out,
-		  struct ikb_error *err);
+		  const struct wire_ts_pld *tsi, const struct wire_ts_pld *tsr,
+		  struct ikb_selector *out, struct ikb_error *err);
 /* SA payload with our SPI, and TSi/TSr from ts, into m. */
-int child_add_sa(struct ikb_wire_msg *m, struct child_out *o,
+int child_add_sa(struct wire_msg *m, struct child_out *o,
 		 const struct ikb_proposal_list *l, uint8_t num, uint32_t spi);
-void child_add_ts(struct ikb_wire_msg *m, struct child_out *o,
+void child_add_ts(struct wire_msg *m, struct child_out *o,
 		  const struct ikb_selector *ts, bool initiator);
 /*
  * Select one of w's proposals against ours: c->prop, c->spi_out and the
  * wire number; 0 or the notify to answer.
  */
 uint16_t child_select(struct ike_sa *sa, const struct ikb_proposal_list *ours,
-		      const struct ikb_wire_sa *w, struct child_sa *c,
-		      uint8_t *num, const char *who);
+		      const struct wire_sa *w, struct child_sa *c, uint8_t *num,
+		      const char *who);
 /* Link c into sa->children, arm its timers and log it. */
 void child_established(struct ike_sa *sa, struct child_sa *c, const char *how);
 
@@ -162,24 +160,24 @@ void child_established(struct ike_sa *sa, struct child_sa *c, const char *how);
  * child_pcpu.c: per-CPU Child SAs (RFC 9611). SA_RESOURCE_INFO into m,
  * with cpu's id when >= 0; buf holds it until m is emitted.
  */
-void pcpu_add_notify(struct ikb_wire_msg *m, uint8_t buf[4], int32_t cpu);
+void pcpu_add_notify(struct wire_msg *m, uint8_t buf[4], int32_t cpu);
 /*
  * Initiator, IKE_AUTH: whether to offer SA_RESOURCE_INFO (clones= and a
  * kernel that takes them); sets sa->pcpu_count, logs why not.
  */
 bool pcpu_offer(struct ike_sa *sa, const struct conn_view *v);
 /* Initiator: the IKE_AUTH response; the clones join the plan, or why not. */
-void pcpu_accept(struct ike_sa *sa, const struct ikb_wire_msg *resp);
+void pcpu_accept(struct ike_sa *sa, const struct wire_msg *resp);
 /* Responder, IKE_AUTH: whether to answer SA_RESOURCE_INFO (sa->pcpu_on). */
 bool pcpu_respond(struct ike_sa *sa, const struct conn_view *v,
-		  const struct ikb_wire_msg *req);
+		  const struct wire_msg *req);
 /*
  * Responder, a new Child SA by CREATE_CHILD_SA: c->cpu (and the
  * fallback's reqid) when the peer asks for a per-CPU SA, or the notify to
  * refuse with (TS_MAX_QUEUE). *answer: add SA_RESOURCE_INFO to ours.
  */
 uint16_t pcpu_assign(struct ike_sa *sa, const struct conn_view *v,
-		     const struct ikb_wire_msg *req, struct child_sa *c,
+		     const struct wire_msg *req, struct child_sa *c,
 		     bool *answer);
 /* Initiator: a refused clone; true on TS_MAX_QUEUE (cloning stops). */
 bool pcpu_max_queue(struct ike_sa *sa, const struct child_sa *c,

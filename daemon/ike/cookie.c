@@ -47,7 +47,7 @@ void cookie_fini(struct ike_engine *e)
 }
 
 int cookie_make(const struct ike_engine *e, uint8_t version,
-		const struct ikb_wire_opaque *ni, const struct ikb_addr *ip,
+		const struct wire_opaque *ni, const struct ikb_addr *ip,
 		const uint8_t spi_i[8], uint8_t out[IKE_COOKIE_LEN])
 {
 	struct cbytes iov[3] = {
@@ -64,11 +64,11 @@ int cookie_make(const struct ike_engine *e, uint8_t version,
 			    out + 1, &err);
 }
 
-bool cookie_valid(const struct ike_engine *e, const struct ikb_wire_msg *m,
+bool cookie_valid(const struct ike_engine *e, const struct wire_msg *m,
 		  const struct ike_path *p)
 {
-	const struct ikb_wire_notify *n = ikb_wire_find_notify(m, IKB_N_COOKIE);
-	const struct ikb_wire_payload *ni = ikb_wire_find(m, IKB_PT_NONCE);
+	const struct wire_notify *n = wire_find_notify(m, WIRE_N_COOKIE);
+	const struct wire_payload *ni = wire_find(m, WIRE_PT_NONCE);
 	uint8_t want[IKE_COOKIE_LEN];
 	uint8_t v;
 

@@ -240,7 +240,7 @@ void ike_engine_start_auto(struct ike_engine *e)
 	}
 }
 
-static void on_response(struct ike_sa *sa, const struct ikb_wire_hdr *h,
+static void on_response(struct ike_sa *sa, const struct wire_hdr *h,
 			const uint8_t *buf, size_t len)
 {
 	char why[96];
@@ -252,29 +252,29 @@ static void on_response(struct ike_sa *sa, const struct ikb_wire_hdr *h,
 			 "response message id %" PRIu32 ", expected %" PRIu32,
 			 h->msgid, sa->rtx.req_msgid);
 		log_wire_drop(&sa->path, why, NULL);
-	} else if (h->exchange == IKB_EXCH_IKE_SA_INIT &&
+	} else if (h->exchange == WIRE_EXCH_IKE_SA_INIT &&
 		   sa->state == IKE_SA_INIT_I) {
 		ike_sa_init_response(sa, buf, len);
-	} else if (h->exchange == IKB_EXCH_IKE_AUTH &&
+	} else if (h->exchange == WIRE_EXCH_IKE_AUTH &&
 		   sa->state == IKE_SA_AUTH_I) {
 		ike_auth_response(sa, buf, len);
-	} else if (h->exchange == IKB_EXCH_CREATE_CHILD_SA &&
+	} else if (h->exchange == WIRE_EXCH_CREATE_CHILD_SA &&
 		   (sa->out == OUT_CHILD || sa->out == OUT_REKEY_CHILD ||
 		    sa->out == OUT_REKEY_IKE)) {
 		create_child_response(sa, buf, len);
-	} else if (h->exchange == IKB_EXCH_INFORMATIONAL &&
+	} else if (h->exchange == WIRE_EXCH_INFORMATIONAL &&
 		   (sa->out == OUT_DELETE_CHILD || sa->out == OUT_DELETE_IKE ||
 		    sa->out == OUT_DPD)) {
 		informational_response(sa, buf, len);
 	} else {
 		snprintf(why, sizeof(why), "unexpected %s response (%s)",
-			 ikb_wire_exchange_name(h->exchange) ?: "unknown",
+			 wire_exchange_name(h->exchange) ?: "unknown",
 			 ike_sa_state_name(sa->state));
 		log_wire_drop(&sa->path, why, NULL);
 	}
 }
 
-static void on_request(struct ike_sa *sa, const struct ikb_wire_hdr *h,
+static void on_request(struct ike_sa *sa, const struct wire_hdr *h,
 		       const uint8_t *buf, size_t len)
 {
 	char why[96];
@@ -287,20 +287,20 @@ static void on_request(struct ike_sa *sa, const struct ikb_wire_hdr *h,
 			 "request message id %" PRIu32 ", expected %" PRIu32,
 			 h->msgid, sa->next_peer_msgid);
 		log_wire_drop(&sa->path, why, NULL);
-	} else if (h->exchange == IKB_EXCH_IKE_AUTH &&
+	} else if (h->exchange == WIRE_EXCH_IKE_AUTH &&
 		   sa->state == IKE_SA_INIT_R) {
 		ike_auth_request(sa, buf, len);
-	} else if (h->exchange == IKB_EXCH_CREATE_CHILD_SA &&
+	} else if (h->exchange == WIRE_EXCH_CREATE_CHILD_SA &&
 		   (sa->state == IKE_SA_ESTABLISHED ||
 		    sa->state == IKE_SA_DELETING)) {
 		create_child_request(sa, buf, len);
-	} else if (h->exchange == IKB_EXCH_INFORMATIONAL &&
+	} else if (h->exchange == WIRE_EXCH_INFORMATIONAL &&
 		   (sa->state == IKE_SA_ESTABLISHED ||
 		    sa->state == IKE_SA_DELETING)) {
 		informational_request(sa, buf, len);
 	} else {
 		snprintf(why, sizeof(why), "unexpected %s request (%s)",
-			 ikb_wire_exchange_name(h->exchange) ?: "unknown",
+			 wire_exchange_name(h->exchange) ?: "unknown",
 			 ike_sa_state_name(sa->state));
 		log_wire_drop(&sa->path, why, NULL);
 	}
@@ -325,9 +325,9 @@ bool ike_sel_equal(const struct ikb_selector *a, const struct ikb_selector *b)
 
 /* The SA this message belongs to, or NULL after logging why not. */
 static struct ike_sa *lookup(struct ike_engine *e, const struct ike_path *p,
-			     const struct ikb_wire_hdr *h)
+			     const struct wire_hdr *h)
 {
-	bool from_initiator = h->flags & IKB_WIRE_FLAG_I;
+	bool from_initiator = h->flags & WIRE_FLAG_I;
 	struct ike_sa *sa =
 		ike_sa_find(e, from_initiator ? h->spi_r : h->spi_i);
 	const char *why = NULL;
@@ -338,7 +338,7 @@ static struct ike_sa *lookup(struct ike_engine *e, const struct ike_path *p,
 		why = "SPIi does not match the IKE SA";
 	else if (from_initiator == sa->initiator)
 		why = "Initiator flag does not match our role";
-	else if (h->exchange != IKB_EXCH_IKE_SA_INIT &&
+	else if (h->exchange != WIRE_EXCH_IKE_SA_INIT &&
 		 memcmp(h->spi_r, sa->spi_r, 8))
 		why = "SPIr does not match the IKE SA";
 	else if (!ike_addr_equal(&p->remote, &sa->path.remote))
@@ -355,17 +355,16 @@ static struct ike_sa *lookup(struct ike_engine *e, const struct ike_path *p,
 void ike_engine_input(struct ike_engine *e, const struct ike_path *p,
 		      const uint8_t *buf, size_t len)
 {
-	struct ikb_wire_hdr h;
-	struct ikb_wire_error werr;
+	struct wire_hdr h;
+	struct wire_error werr;
 	struct ike_sa *sa;
 
-	if (ikb_wire_parse_hdr(&h, buf, len, &werr)) {
+	if (wire_parse_hdr(&h, buf, len, &werr)) {
 		log_wire_drop(p, "malformed", &werr);
 		return;
 	}
-	if (h.exchange == IKB_EXCH_IKE_SA_INIT &&
-	    !(h.flags & IKB_WIRE_FLAG_R)) {
-		if (!(h.flags & IKB_WIRE_FLAG_I) ||
+	if (h.exchange == WIRE_EXCH_IKE_SA_INIT && !(h.flags & WIRE_FLAG_R)) {
+		if (!(h.flags & WIRE_FLAG_I) ||
 		    memcmp(h.spi_r, "\0\0\0\0\0\0\0\0", 8))
 			log_wire_drop(
 				p,
@@ -379,7 +378,7 @@ void ike_engine_input(struct ike_engine *e, const struct ike_path *p,
 	if (!sa)
 		return;
 	sa->rx_path = *p;
-	if (h.flags & IKB_WIRE_FLAG_R)
+	if (h.flags & WIRE_FLAG_R)
 		on_response(sa, &h, buf, len);
 	else
 		on_request(sa, &h, buf, len);

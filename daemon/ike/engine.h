@@ -14,7 +14,7 @@
 
 #include "ike/ike.h"
 #include "ike/ike_sa.h"
-#include "ike/wire.h"
+#include "wire/wire.h"
 
 struct secret;
 
@@ -111,7 +111,7 @@ void conn_index_free(struct ike_engine *e);
 /* id.c */
 int id_local(const struct conn_end *end, struct ike_id *id,
 	     struct ikb_error *err);
-void id_from_wire(const struct ikb_wire_typed *w, struct ike_id *id);
+void id_from_wire(const struct wire_typed *w, struct ike_id *id);
 /* Whether conn end's configured ID (or address) accepts got. */
 bool id_accepts(const struct conn_end *end, const struct ike_id *got);
 
@@ -127,44 +127,43 @@ int psk_lookup(const struct ike_engine *e, const char *local_id,
 /* nat_detect.c: SHA1(SPIi | SPIr | IP | port) (§2.23). */
 int nat_hash(const uint8_t spi_i[8], const uint8_t spi_r[8],
 	     const struct ikb_addr *a, uint16_t port, uint8_t out[20]);
-void nat_check(struct ike_sa *sa, const struct ikb_wire_msg *m);
+void nat_check(struct ike_sa *sa, const struct wire_msg *m);
 
 /* cookie.c */
 int cookie_init(struct ike_engine *e);
 void cookie_fini(struct ike_engine *e);
 int cookie_make(const struct ike_engine *e, uint8_t version,
-		const struct ikb_wire_opaque *ni, const struct ikb_addr *ip,
+		const struct wire_opaque *ni, const struct ikb_addr *ip,
 		const uint8_t spi_i[8], uint8_t out[IKE_COOKIE_LEN]);
-bool cookie_valid(const struct ike_engine *e, const struct ikb_wire_msg *m,
+bool cookie_valid(const struct ike_engine *e, const struct wire_msg *m,
 		  const struct ike_path *p);
 
 /* msg.c: building and protecting messages. */
-struct ikb_wire_payload *msg_add(struct ikb_wire_msg *m, uint8_t type);
-void msg_notify(struct ikb_wire_msg *m, uint16_t type, const void *data,
+struct wire_payload *msg_add(struct wire_msg *m, uint8_t type);
+void msg_notify(struct wire_msg *m, uint16_t type, const void *data,
 		size_t len);
-void msg_hdr(struct ikb_wire_msg *m, const struct ike_sa *sa, uint8_t exch,
+void msg_hdr(struct wire_msg *m, const struct ike_sa *sa, uint8_t exch,
 	     bool response, uint32_t msgid);
 /* Plain message (IKE_SA_INIT). 0 or -errno; logs the codec's reason. */
-int msg_emit(const struct ikb_wire_msg *m, struct ikb_wbuf *out);
+int msg_emit(const struct wire_msg *m, struct wbuf *out);
 /* m's payloads go inside an SK payload; out is the datagram. */
-int msg_emit_sk(struct ike_sa *sa, const struct ikb_wire_msg *m,
-		struct ikb_wbuf *out);
+int msg_emit_sk(struct ike_sa *sa, const struct wire_msg *m, struct wbuf *out);
 /*
  * Parse buf with the SA's sizes and decrypt its SK payload into *plain
  * (caller frees). Logs why and returns -errno when it must be dropped.
  */
-int msg_open_sk(struct ike_sa *sa, struct ikb_wire_msg *m, const uint8_t *buf,
+int msg_open_sk(struct ike_sa *sa, struct wire_msg *m, const uint8_t *buf,
 		size_t len, uint8_t **plain);
 /* Unprotected reply to an IKE_SA_INIT request: one notify, no state. */
 void msg_reply_notify(struct ike_engine *e, const struct ike_path *p,
-		      const struct ikb_wire_hdr *req, uint16_t type,
+		      const struct wire_hdr *req, uint16_t type,
 		      const void *data, size_t len);
 int engine_send(struct ike_engine *e, const struct ike_path *p,
 		const uint8_t *buf, size_t len);
 /* Drop lines per second (default 50); tests that assert each line raise it. */
 void log_wire_drop_rate(unsigned per_sec);
 void log_wire_drop(const struct ike_path *p, const char *why,
-		   const struct ikb_wire_error *err);
+		   const struct wire_error *err);
 const char *addr_str(const struct ikb_addr *a, char *buf, size_t len);
 
 /* keys.c */
@@ -176,8 +175,8 @@ typedef void ke_then_fn(struct ike_sa *sa, int rc, const char *why);
  * before this returns when no helper pool runs: call it last. then() is
  * not called when the SA is deleted first. 0 or -errno (then not called).
  */
-int keys_start(struct ike_sa *sa, const struct ikb_wire_ke *peer,
-	       ke_then_fn *then, struct ikb_error *err);
+int keys_start(struct ike_sa *sa, const struct wire_ke *peer, ke_then_fn *then,
+	       struct ikb_error *err);
 void keys_cancel(struct ike_sa *sa);
 /* The proposal's transform of type, or NULL. */
 const struct ikb_transform *prop_xf(const struct ikb_proposal *p, uint8_t type);
@@ -185,7 +184,7 @@ void prop_render(const struct ikb_proposal *p, char *buf, size_t len);
 
 /* exchange_ike_sa_init.c */
 int ike_bytes_set(struct ike_bytes *b, const void *p, size_t len);
-void init_add_status(struct ikb_wire_msg *m, const struct ike_sa *sa,
+void init_add_status(struct wire_msg *m, const struct ike_sa *sa,
 		     uint8_t src[20], uint8_t dst[20]);
 int ike_sa_init_start(struct ike_sa *sa, struct ikb_error *err);
 void ike_sa_init_request(struct ike_engine *e, const struct ike_path *p,
@@ -199,10 +198,10 @@ void ike_auth_response(struct ike_sa *sa, const uint8_t *buf, size_t len);
 
 /* retransmit.c */
 /* Take buf as the outstanding request: send it and arm the back-off. */
-int rtx_request(struct ike_sa *sa, struct ikb_wbuf *buf, uint32_t msgid);
+int rtx_request(struct ike_sa *sa, struct wbuf *buf, uint32_t msgid);
 void rtx_done(struct ike_sa *sa);
 /* Send buf as the response to msgid and keep it for retransmits. */
-int rtx_respond(struct ike_sa *sa, struct ikb_wbuf *buf, uint32_t msgid);
+int rtx_respond(struct ike_sa *sa, struct wbuf *buf, uint32_t msgid);
 /* A request with the cached message id: resend, never reprocess. */
 void rtx_replay(struct ike_sa *sa);
 void rtx_free(struct ike_sa *sa);
@@ -216,17 +215,17 @@ void create_child_response(struct ike_sa *sa, const uint8_t *buf, size_t len);
 /* Our nonce for a CREATE_CHILD_SA request into sa->out_nonce. */
 int ccs_nonce(struct ike_sa *sa);
 /* An encrypted response with m's payloads, kept for retransmits. */
-void ccs_respond(struct ike_sa *sa, struct ikb_wire_msg *m, uint8_t exch,
+void ccs_respond(struct ike_sa *sa, struct wire_msg *m, uint8_t exch,
 		 uint32_t msgid);
 /* Send m as our request msgid; 0 or -errno. */
-int ccs_request(struct ike_sa *sa, struct ikb_wire_msg *m, uint8_t exch);
+int ccs_request(struct ike_sa *sa, struct wire_msg *m, uint8_t exch);
 
 /* rekey_ike.c: IKE SA rekeying (§1.3.2, §2.18). */
 int rekey_ike_start(struct ike_sa *sa);
 /* Responder: m carries an SA payload for protocol IKE. */
-void rekey_ike_request(struct ike_sa *sa, const struct ikb_wire_msg *m,
+void rekey_ike_request(struct ike_sa *sa, const struct wire_msg *m,
 		       uint32_t msgid);
-void rekey_ike_response(struct ike_sa *sa, const struct ikb_wire_msg *m);
+void rekey_ike_response(struct ike_sa *sa, const struct wire_msg *m);
 
 /* unique.c: one IKE SA per peer (uniqueids=, INITIAL_CONTACT, §2.4). */
 struct ike_sa *unique_mark(struct ike_sa *sa, bool initial_contact);
@@ -320,7 +319,7 @@ void dpd_arm(struct ike_sa *sa);
 
 /* kex.c: a key exchange done on the loop (CREATE_CHILD_SA). */
 int kex_pair(struct ke **ke, uint16_t group, struct ikb_error *err);
-int kex_gir(struct ke *ke, const struct ikb_wire_ke *peer, struct secret *gir,
+int kex_gir(struct ke *ke, const struct wire_ke *peer, struct secret *gir,
 	    struct ikb_error *err);
 
 /* keys.c: the new IKE SA's keys from the old one's SK_d (§2.18). */

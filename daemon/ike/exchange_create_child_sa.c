@@ -27,7 +27,7 @@
 #define MAX_CHILD_KE_RETRIES 3
 
 struct ccs_out {
-	struct ikb_wire_msg m;
+	struct wire_msg m;
 	struct child_out child;
 	uint8_t nonce[IKE_SA_NONCE_LEN];
 	uint8_t group[2];
@@ -58,30 +58,30 @@ int ccs_nonce(struct ike_sa *sa)
 	return rng_bytes(sa->out_nonce, IKE_SA_NONCE_LEN, NULL);
 }
 
-int ccs_request(struct ike_sa *sa, struct ikb_wire_msg *m, uint8_t exch)
+int ccs_request(struct ike_sa *sa, struct wire_msg *m, uint8_t exch)
 {
-	struct ikb_wbuf out;
+	struct wbuf out;
 	int rc;
 
-	ikb_wbuf_init(&out, 0);
+	wbuf_init(&out, 0);
 	msg_hdr(m, sa, exch, false, sa->next_req_msgid);
 	rc = msg_emit_sk(sa, m, &out);
 	if (!rc)
 		rc = rtx_request(sa, &out, sa->next_req_msgid++);
-	ikb_wbuf_free(&out);
+	wbuf_free(&out);
 	return rc;
 }
 
-void ccs_respond(struct ike_sa *sa, struct ikb_wire_msg *m, uint8_t exch,
+void ccs_respond(struct ike_sa *sa, struct wire_msg *m, uint8_t exch,
 		 uint32_t msgid)
 {
-	struct ikb_wbuf out;
+	struct wbuf out;
 
-	ikb_wbuf_init(&out, 0);
+	wbuf_init(&out, 0);
 	msg_hdr(m, sa, exch, true, msgid);
 	if (!msg_emit_sk(sa, m, &out))
 		rtx_respond(sa, &out, msgid);
-	ikb_wbuf_free(&out);
+	wbuf_free(&out);
 }
 
 static bool conn_pfs(const struct ikb_section *conn)
@@ -148,9 +148,9 @@ static int pfs_list(struct ike_sa *sa, const struct ikb_section *conn,
 	return 0;
 }
 
-static void notify_spi(struct ikb_wire_msg *m, uint16_t type, uint32_t spi)
+static void notify_spi(struct wire_msg *m, uint16_t type, uint32_t spi)
 {
-	struct ikb_wire_payload *p = msg_add(m, IKB_PT_NOTIFY);
+	struct wire_payload *p = msg_add(m, WIRE_PT_NOTIFY);
 	uint32_t n = htonl(spi);
 
 	p->u.notify.type = type;
@@ -159,18 +159,17 @@ static void notify_spi(struct ikb_wire_msg *m, uint16_t type, uint32_t spi)
 	memcpy(p->u.notify.spi, &n, 4);
 }
 
-static void add_nonce_ke(struct ikb_wire_msg *m, const uint8_t *nonce,
+static void add_nonce_ke(struct wire_msg *m, const uint8_t *nonce,
 			 const struct ke *ke)
 {
-	struct ikb_wire_payload *p = msg_add(m, IKB_PT_NONCE);
+	struct wire_payload *p = msg_add(m, WIRE_PT_NONCE);
 
-	p->u.nonce = (struct ikb_wire_opaque){ nonce, IKE_SA_NONCE_LEN };
+	p->u.nonce = (struct wire_opaque){ nonce, IKE_SA_NONCE_LEN };
 	if (ke) {
 		struct cbytes pub = ke_public(ke);
 
-		p = msg_add(m, IKB_PT_KE);
-		p->u.ke =
-			(struct ikb_wire_ke){ ke_group(ke), pub.ptr, pub.len };
+		p = msg_add(m, WIRE_PT_KE);
+		p->u.ke = (struct wire_ke){ ke_group(ke), pub.ptr, pub.len };
 	}
 }
 
@@ -216,10 +215,10 @@ static int build_request(struct ike_sa *sa, struct ccs_out *o,
 	int rc;
 
 	if (old)
-		notify_spi(&o->m, IKB_N_REKEY_SA, old->spi_in);
+		notify_spi(&o->m, WIRE_N_REKEY_SA, old->spi_in);
 	if (c->mode == IKB_MODE_TRANSPORT)
-		msg_notify(&o->m, IKB_N_USE_TRANSPORT_MODE, NULL, 0);
-	msg_notify(&o->m, IKB_N_ESP_TFC_PADDING_NOT_SUPPORTED, NULL, 0);
+		msg_notify(&o->m, WIRE_N_USE_TRANSPORT_MODE, NULL, 0);
+	msg_notify(&o->m, WIRE_N_ESP_TFC_PADDING_NOT_SUPPORTED, NULL, 0);
 	if (!old && c->cpu >= 0)
 		pcpu_add_notify(&o->m, o->res, c->cpu);
 	rc = child_add_sa(&o->m, &o->child, &o->child.l, 1, c->spi_in);
@@ -257,7 +256,7 @@ int create_child_start(struct ike_sa *sa, struct child_sa *old)
 	if (!rc)
 		rc = build_request(sa, o, c, old);
 	if (!rc)
-		rc = ccs_request(sa, &o->m, IKB_EXCH_CREATE_CHILD_SA);
+		rc = ccs_request(sa, &o->m, WIRE_EXCH_CREATE_CHILD_SA);
 	if (rc) {
 		ike_sa_log(sa, IKB_LOG_ERR, "CREATE_CHILD_SA: %s",
 			   err.msg[0] ? err.msg : "cannot build the request");
@@ -285,16 +284,16 @@ int create_child_start(struct ike_sa *sa, struct child_sa *old)
 }
 
 /* The responder's choice: installs c's in and out SAs. */
-static int accept_ccs(struct ike_sa *sa, const struct ikb_wire_msg *m,
+static int accept_ccs(struct ike_sa *sa, const struct wire_msg *m,
 		      struct child_sa *c, const struct child_sa *old)
 {
 	const struct ikb_section *conn = engine_conn(sa->e, sa->conn);
-	const struct ikb_wire_payload *w = ikb_wire_find(m, IKB_PT_SA);
-	const struct ikb_wire_payload *nr = ikb_wire_find(m, IKB_PT_NONCE);
-	const struct ikb_wire_payload *ke = ikb_wire_find(m, IKB_PT_KE);
-	const struct ikb_wire_payload *tsi = ikb_wire_find(m, IKB_PT_TSI);
-	const struct ikb_wire_payload *tsr = ikb_wire_find(m, IKB_PT_TSR);
-	bool transport = ikb_wire_find_notify(m, IKB_N_USE_TRANSPORT_MODE);
+	const struct wire_payload *w = wire_find(m, WIRE_PT_SA);
+	const struct wire_payload *nr = wire_find(m, WIRE_PT_NONCE);
+	const struct wire_payload *ke = wire_find(m, WIRE_PT_KE);
+	const struct wire_payload *tsi = wire_find(m, WIRE_PT_TSI);
+	const struct wire_payload *tsr = wire_find(m, WIRE_PT_TSR);
+	bool transport = wire_find_notify(m, WIRE_N_USE_TRANSPORT_MODE);
 	struct ikb_proposal_list *ours = calloc(1, sizeof(*ours));
 	struct ikb_error err = { "" };
 	struct secret gir = { 0 };
@@ -388,23 +387,23 @@ static void resolve_rekey(struct ike_sa *sa, struct child_sa *c,
 	old->want_delete = true;
 }
 
-static const struct ikb_wire_payload *first_error(const struct ikb_wire_msg *m)
+static const struct wire_payload *first_error(const struct wire_msg *m)
 {
-	const struct ikb_wire_payload *p = NULL;
+	const struct wire_payload *p = NULL;
 
-	while ((p = ikb_wire_next_notify(m, p)))
-		if (ikb_wire_notify_is_error(p->u.notify.type))
+	while ((p = wire_next_notify(m, p)))
+		if (wire_notify_is_error(p->u.notify.type))
 			return p;
 	return NULL;
 }
 
 /* The peer refused; true when the same exchange is to be tried again. */
-static bool refused(struct ike_sa *sa, const struct ikb_wire_notify *n,
+static bool refused(struct ike_sa *sa, const struct wire_notify *n,
 		    struct child_sa *old)
 {
-	const char *name = ikb_wire_notify_name(n->type) ?: "an error";
+	const char *name = wire_notify_name(n->type) ?: "an error";
 
-	if (n->type == IKB_N_INVALID_KE_PAYLOAD && n->len == 2 &&
+	if (n->type == WIRE_N_INVALID_KE_PAYLOAD && n->len == 2 &&
 	    ++sa->child_ke_retries <= MAX_CHILD_KE_RETRIES) {
 		sa->child_group = (uint16_t)(n->data[0] << 8 | n->data[1]);
 		ike_sa_log(sa, IKB_LOG_INFO,
@@ -414,14 +413,14 @@ static bool refused(struct ike_sa *sa, const struct ikb_wire_notify *n,
 			old->want_rekey = true;
 		return true;
 	}
-	if (old && n->type == IKB_N_TEMPORARY_FAILURE) {
+	if (old && n->type == WIRE_N_TEMPORARY_FAILURE) {
 		ike_sa_log(sa, IKB_LOG_INFO,
 			   "rekey of Child SA %08x: TEMPORARY_FAILURE: later",
 			   old->spi_in);
 		child_timer_retry(sa, old);
 		return false;
 	}
-	if (old && n->type == IKB_N_CHILD_SA_NOT_FOUND) {
+	if (old && n->type == WIRE_N_CHILD_SA_NOT_FOUND) {
 		ike_sa_log(sa, IKB_LOG_WARNING,
 			   "rekey of Child SA %08x: the peer has no such SA",
 			   old->spi_in);
@@ -434,11 +433,11 @@ static bool refused(struct ike_sa *sa, const struct ikb_wire_notify *n,
 	return false;
 }
 
-static void child_response(struct ike_sa *sa, const struct ikb_wire_msg *m,
+static void child_response(struct ike_sa *sa, const struct wire_msg *m,
 			   bool rekey)
 {
 	struct child_sa *c = sa->pending, *old = NULL;
-	const struct ikb_wire_payload *n = first_error(m);
+	const struct wire_payload *n = first_error(m);
 	bool again = false;
 
 	sa->pending = NULL;
@@ -473,7 +472,7 @@ static void child_response(struct ike_sa *sa, const struct ikb_wire_msg *m,
 
 void create_child_response(struct ike_sa *sa, const uint8_t *buf, size_t len)
 {
-	struct ikb_wire_msg *m = calloc(1, sizeof(*m));
+	struct wire_msg *m = calloc(1, sizeof(*m));
 	uint8_t *plain = NULL;
 
 	if (!m || msg_open_sk(sa, m, buf, len, &plain))
@@ -492,8 +491,8 @@ out:
 /* Responder ------------------------------------------------------------ */
 
 struct ccs_req {
-	const struct ikb_wire_payload *sa, *ni, *ke, *tsi, *tsr;
-	const struct ikb_wire_notify *rekey;
+	const struct wire_payload *sa, *ni, *ke, *tsi, *tsr;
+	const struct wire_notify *rekey;
 	struct child_sa *c, *old;
 	struct ke *ke_ours;
 	struct secret gir;
@@ -510,36 +509,36 @@ static uint16_t find_old(struct ike_sa *sa, struct ccs_req *r)
 	if (!r->rekey)
 		return 0;
 	if (r->rekey->protocol != IKB_PROTO_ESP || r->rekey->spi_size != 4)
-		return IKB_N_CHILD_SA_NOT_FOUND;
+		return WIRE_N_CHILD_SA_NOT_FOUND;
 	memcpy(&spi, r->rekey->spi, 4);
 	r->old = child_by_spi_out(sa, ntohl(spi));
 	if (!r->old)
-		return IKB_N_CHILD_SA_NOT_FOUND;
+		return WIRE_N_CHILD_SA_NOT_FOUND;
 	if (r->old->replaced || r->old->deleting || r->old->redundant)
-		return IKB_N_TEMPORARY_FAILURE;
+		return WIRE_N_TEMPORARY_FAILURE;
 	return 0;
 }
 
 static uint16_t negotiate(struct ike_sa *sa, const struct conn_view *v,
-			  const struct ikb_wire_msg *m, struct ccs_req *r,
+			  const struct wire_msg *m, struct ccs_req *r,
 			  struct ikb_error *err)
 {
-	bool transport = ikb_wire_find_notify(m, IKB_N_USE_TRANSPORT_MODE);
+	bool transport = wire_find_notify(m, WIRE_N_USE_TRANSPORT_MODE);
 	enum ikb_mode mode = r->old ? r->old->mode : v->mode;
 	struct ikb_proposal_list *ours = calloc(1, sizeof(*ours));
 	const struct ikb_transform *kx;
 	uint16_t group, n;
 
 	if (!ours)
-		return IKB_N_TEMPORARY_FAILURE;
+		return WIRE_N_TEMPORARY_FAILURE;
 	if (transport != (mode == IKB_MODE_TRANSPORT)) {
 		snprintf(err->msg, sizeof(err->msg),
 			 "peer asks for the other mode than type=");
-		n = IKB_N_NO_PROPOSAL_CHOSEN;
+		n = WIRE_N_NO_PROPOSAL_CHOSEN;
 	} else if (!(r->c = child_sa_new(sa, mode))) {
-		n = IKB_N_TEMPORARY_FAILURE;
+		n = WIRE_N_TEMPORARY_FAILURE;
 	} else if (pfs_list(sa, v->s, ours, &group, err)) {
-		n = IKB_N_NO_PROPOSAL_CHOSEN;
+		n = WIRE_N_NO_PROPOSAL_CHOSEN;
 	} else {
 		n = child_select(sa, ours, &r->sa->u.sa, r->c, &r->num,
 				 "peer's offer");
@@ -553,11 +552,11 @@ static uint16_t negotiate(struct ike_sa *sa, const struct conn_view *v,
 		snprintf(err->msg, sizeof(err->msg),
 			 "KE group %u sent, %u chosen",
 			 r->ke ? r->ke->u.ke.group : 0, kx->id);
-		return IKB_N_INVALID_KE_PAYLOAD;
+		return WIRE_N_INVALID_KE_PAYLOAD;
 	}
 	if (kex_pair(&r->ke_ours, kx->id, err) ||
 	    kex_gir(r->ke_ours, &r->ke->u.ke, &r->gir, err))
-		return IKB_N_NO_PROPOSAL_CHOSEN;
+		return WIRE_N_NO_PROPOSAL_CHOSEN;
 	return 0;
 }
 
@@ -580,7 +579,7 @@ static uint16_t select_ts(struct ike_sa *sa, const struct conn_view *v,
 	if (rc && !err->msg[0])
 		snprintf(err->msg, sizeof(err->msg),
 			 "the peer's selectors do not meet ours");
-	return rc ? IKB_N_TS_UNACCEPTABLE : 0;
+	return rc ? WIRE_N_TS_UNACCEPTABLE : 0;
 }
 
 /* Inbound first; a successor's outbound waits for the old's Delete. */
@@ -614,14 +613,14 @@ static uint16_t install(struct ike_sa *sa, struct ccs_req *r,
 	if (rc) {
 		ike_sa_log(sa, IKB_LOG_ERR,
 			   "Child SA not installed, answering %s: %s",
-			   ikb_wire_notify_name(IKB_N_NO_PROPOSAL_CHOSEN),
+			   wire_notify_name(WIRE_N_NO_PROPOSAL_CHOSEN),
 			   err->msg);
 		err->msg[0] = '\0'; /* logged */
 	}
-	return rc ? IKB_N_NO_PROPOSAL_CHOSEN : 0;
+	return rc ? WIRE_N_NO_PROPOSAL_CHOSEN : 0;
 }
 
-static uint16_t respond_child(struct ike_sa *sa, const struct ikb_wire_msg *m,
+static uint16_t respond_child(struct ike_sa *sa, const struct wire_msg *m,
 			      struct ccs_req *r)
 {
 	const struct ikb_section *conn = engine_conn(sa->e, sa->conn);
@@ -629,19 +628,19 @@ static uint16_t respond_child(struct ike_sa *sa, const struct ikb_wire_msg *m,
 	struct conn_view v;
 	uint16_t n;
 
-	r->sa = ikb_wire_find(m, IKB_PT_SA);
-	r->ni = ikb_wire_find(m, IKB_PT_NONCE);
-	r->ke = ikb_wire_find(m, IKB_PT_KE);
-	r->tsi = ikb_wire_find(m, IKB_PT_TSI);
-	r->tsr = ikb_wire_find(m, IKB_PT_TSR);
-	r->rekey = ikb_wire_find_notify(m, IKB_N_REKEY_SA);
+	r->sa = wire_find(m, WIRE_PT_SA);
+	r->ni = wire_find(m, WIRE_PT_NONCE);
+	r->ke = wire_find(m, WIRE_PT_KE);
+	r->tsi = wire_find(m, WIRE_PT_TSI);
+	r->tsr = wire_find(m, WIRE_PT_TSR);
+	r->rekey = wire_find_notify(m, WIRE_N_REKEY_SA);
 	if (!conn || conn_view_local(sa->e, conn, &v, &err))
-		return IKB_N_NO_PROPOSAL_CHOSEN;
+		return WIRE_N_NO_PROPOSAL_CHOSEN;
 	if (!r->sa || !r->ni || r->ni->u.nonce.len < 16 ||
 	    r->ni->u.nonce.len > 256)
-		return IKB_N_INVALID_SYNTAX;
+		return WIRE_N_INVALID_SYNTAX;
 	if (!r->tsi || !r->tsr)
-		return IKB_N_TS_UNACCEPTABLE;
+		return WIRE_N_TS_UNACCEPTABLE;
 	if ((n = find_old(sa, r)))
 		return n;
 	n = negotiate(sa, &v, m, r, &err);
@@ -653,7 +652,7 @@ static uint16_t respond_child(struct ike_sa *sa, const struct ikb_wire_msg *m,
 		n = install(sa, r, &err);
 	if (n && err.msg[0])
 		ike_sa_log(sa, IKB_LOG_WARNING, "CREATE_CHILD_SA: %s: %s",
-			   ikb_wire_notify_name(n) ?: "refused", err.msg);
+			   wire_notify_name(n) ?: "refused", err.msg);
 	return n;
 }
 
@@ -663,8 +662,8 @@ static void answer(struct ike_sa *sa, struct ccs_req *r, struct ccs_out *o,
 	struct child_sa *c = r->c;
 
 	if (c->mode == IKB_MODE_TRANSPORT)
-		msg_notify(&o->m, IKB_N_USE_TRANSPORT_MODE, NULL, 0);
-	msg_notify(&o->m, IKB_N_ESP_TFC_PADDING_NOT_SUPPORTED, NULL, 0);
+		msg_notify(&o->m, WIRE_N_USE_TRANSPORT_MODE, NULL, 0);
+	msg_notify(&o->m, WIRE_N_ESP_TFC_PADDING_NOT_SUPPORTED, NULL, 0);
 	if (r->pcpu)
 		pcpu_add_notify(&o->m, o->res, c->cpu);
 	o->child.l.n = 1;
@@ -673,23 +672,23 @@ static void answer(struct ike_sa *sa, struct ccs_req *r, struct ccs_out *o,
 	memcpy(o->nonce, r->nr, sizeof(o->nonce));
 	add_nonce_ke(&o->m, o->nonce, r->ke_ours);
 	child_add_ts(&o->m, &o->child, &c->ts, false);
-	ccs_respond(sa, &o->m, IKB_EXCH_CREATE_CHILD_SA, msgid);
+	ccs_respond(sa, &o->m, WIRE_EXCH_CREATE_CHILD_SA, msgid);
 }
 
-static void child_request(struct ike_sa *sa, const struct ikb_wire_msg *m,
+static void child_request(struct ike_sa *sa, const struct wire_msg *m,
 			  struct ccs_out *o, uint32_t msgid)
 {
 	struct ccs_req *r = calloc(1, sizeof(*r));
-	uint16_t n = r ? respond_child(sa, m, r) : IKB_N_TEMPORARY_FAILURE;
+	uint16_t n = r ? respond_child(sa, m, r) : WIRE_N_TEMPORARY_FAILURE;
 
 	if (n) {
-		if (n == IKB_N_INVALID_KE_PAYLOAD) {
+		if (n == WIRE_N_INVALID_KE_PAYLOAD) {
 			o->group[0] = (uint8_t)(r->want_group >> 8);
 			o->group[1] = (uint8_t)r->want_group;
 		}
 		msg_notify(&o->m, n, o->group,
-			   n == IKB_N_INVALID_KE_PAYLOAD ? 2 : 0);
-		ccs_respond(sa, &o->m, IKB_EXCH_CREATE_CHILD_SA, msgid);
+			   n == WIRE_N_INVALID_KE_PAYLOAD ? 2 : 0);
+		ccs_respond(sa, &o->m, WIRE_EXCH_CREATE_CHILD_SA, msgid);
 		if (r && r->c)
 			child_sa_free(sa, r->c);
 	} else {
@@ -706,20 +705,20 @@ static void child_request(struct ike_sa *sa, const struct ikb_wire_msg *m,
 
 void create_child_request(struct ike_sa *sa, const uint8_t *buf, size_t len)
 {
-	struct ikb_wire_msg *m = calloc(1, sizeof(*m));
+	struct wire_msg *m = calloc(1, sizeof(*m));
 	struct ccs_out *o = ccs_out_new();
-	const struct ikb_wire_payload *w;
+	const struct wire_payload *w;
 	uint32_t msgid = sa->next_peer_msgid;
 	uint8_t *plain = NULL;
 
 	if (!m || !o || msg_open_sk(sa, m, buf, len, &plain))
 		goto out;
 	sa->next_peer_msgid++;
-	w = ikb_wire_find(m, IKB_PT_SA);
+	w = wire_find(m, WIRE_PT_SA);
 	if (sa->state != IKE_SA_ESTABLISHED || sa->rekeyed) {
 		/* §2.8: nothing new on an IKE SA that is going away */
-		msg_notify(&o->m, IKB_N_TEMPORARY_FAILURE, NULL, 0);
-		ccs_respond(sa, &o->m, IKB_EXCH_CREATE_CHILD_SA, msgid);
+		msg_notify(&o->m, WIRE_N_TEMPORARY_FAILURE, NULL, 0);
+		ccs_respond(sa, &o->m, WIRE_EXCH_CREATE_CHILD_SA, msgid);
 	} else if (w && w->u.sa.n_prop &&
 		   w->u.sa.prop[0].protocol == IKB_PROTO_IKE) {
 		rekey_ike_request(sa, m, msgid);

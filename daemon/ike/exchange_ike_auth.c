@@ -19,7 +19,7 @@
 #define AUTH_SHARED_KEY_MIC 2
 
 struct auth_out {
-	struct ikb_wire_msg m;
+	struct wire_msg m;
 	struct child_out child;
 	uint8_t auth[64];
 	size_t auth_len;
@@ -72,7 +72,7 @@ static bool equal_ct(const uint8_t *a, const uint8_t *b, size_t n)
 
 /* The peer's AUTH payload, for the peer's ID. */
 static int verify(struct ike_sa *sa, const struct ike_id *peer,
-		  const struct ikb_wire_typed *auth, struct ikb_error *err)
+		  const struct wire_typed *auth, struct ikb_error *err)
 {
 	uint8_t want[64];
 	size_t len;
@@ -107,26 +107,26 @@ static int verify(struct ike_sa *sa, const struct ike_id *peer,
 static void add_id_auth(struct auth_out *o, const struct ike_sa *sa,
 			uint8_t id_type)
 {
-	struct ikb_wire_payload *p = msg_add(&o->m, id_type);
+	struct wire_payload *p = msg_add(&o->m, id_type);
 
-	p->u.id = (struct ikb_wire_typed){ sa->local_id.type, sa->local_id.data,
-					   sa->local_id.len };
-	p = msg_add(&o->m, IKB_PT_AUTH);
-	p->u.auth = (struct ikb_wire_typed){ AUTH_SHARED_KEY_MIC, o->auth,
-					     o->auth_len };
+	p->u.id = (struct wire_typed){ sa->local_id.type, sa->local_id.data,
+				       sa->local_id.len };
+	p = msg_add(&o->m, WIRE_PT_AUTH);
+	p->u.auth = (struct wire_typed){ AUTH_SHARED_KEY_MIC, o->auth,
+					 o->auth_len };
 }
 
 static int send_request(struct ike_sa *sa, struct auth_out *o)
 {
-	struct ikb_wbuf out;
+	struct wbuf out;
 	int rc;
 
-	ikb_wbuf_init(&out, 0);
-	msg_hdr(&o->m, sa, IKB_EXCH_IKE_AUTH, false, sa->next_req_msgid);
+	wbuf_init(&out, 0);
+	msg_hdr(&o->m, sa, WIRE_EXCH_IKE_AUTH, false, sa->next_req_msgid);
 	rc = msg_emit_sk(sa, &o->m, &out);
 	if (!rc)
 		rc = rtx_request(sa, &out, sa->next_req_msgid++);
-	ikb_wbuf_free(&out);
+	wbuf_free(&out);
 	return rc;
 }
 
@@ -147,9 +147,9 @@ int ike_auth_start(struct ike_sa *sa)
 		rc = sign(sa, id_local(&v.remote, &rid, &err) ? NULL : rid.text,
 			  o, &err);
 	if (!rc) {
-		add_id_auth(o, sa, IKB_PT_IDI);
+		add_id_auth(o, sa, WIRE_PT_IDI);
 		if (unique_initial_contact(sa))
-			msg_notify(&o->m, IKB_N_INITIAL_CONTACT, NULL, 0);
+			msg_notify(&o->m, WIRE_N_INITIAL_CONTACT, NULL, 0);
 		rc = child_offer(sa, &v, &o->m, &o->child, &err);
 	}
 	if (!rc)
@@ -167,21 +167,21 @@ int ike_auth_start(struct ike_sa *sa)
 
 static void respond(struct ike_sa *sa, struct auth_out *o, uint32_t msgid)
 {
-	struct ikb_wbuf out;
+	struct wbuf out;
 
-	ikb_wbuf_init(&out, 0);
-	msg_hdr(&o->m, sa, IKB_EXCH_IKE_AUTH, true, msgid);
+	wbuf_init(&out, 0);
+	msg_hdr(&o->m, sa, WIRE_EXCH_IKE_AUTH, true, msgid);
 	if (!msg_emit_sk(sa, &o->m, &out))
 		rtx_respond(sa, &out, msgid);
-	ikb_wbuf_free(&out);
+	wbuf_free(&out);
 }
 
 /* Authenticate the initiator; 0, or a notify with err filled. */
-static uint16_t authenticate(struct ike_sa *sa, const struct ikb_wire_msg *m,
+static uint16_t authenticate(struct ike_sa *sa, const struct wire_msg *m,
 			     struct conn_view *v, struct ikb_error *err)
 {
-	const struct ikb_wire_payload *idi = ikb_wire_find(m, IKB_PT_IDI);
-	const struct ikb_wire_payload *auth = ikb_wire_find(m, IKB_PT_AUTH);
+	const struct wire_payload *idi = wire_find(m, WIRE_PT_IDI);
+	const struct wire_payload *auth = wire_find(m, WIRE_PT_AUTH);
 	const struct ikb_section *conn;
 	struct ike_id peer;
 
@@ -189,27 +189,27 @@ static uint16_t authenticate(struct ike_sa *sa, const struct ikb_wire_msg *m,
 		snprintf(err->msg, sizeof(err->msg),
 			 "IKE_AUTH request lacks the %s payload",
 			 idi ? "AUTH" : "IDi");
-		return IKB_N_INVALID_SYNTAX;
+		return WIRE_N_INVALID_SYNTAX;
 	}
 	id_from_wire(&idi->u.id, &peer);
 	conn = conn_match_id(sa->e, &sa->path, &peer, sa->conn, v);
 	if (!conn) {
 		snprintf(err->msg, sizeof(err->msg),
 			 "no conn accepts peer ID %.100s", peer.text);
-		return IKB_N_AUTHENTICATION_FAILED;
+		return WIRE_N_AUTHENTICATION_FAILED;
 	}
 	if (strcmp(conn->name, sa->conn))
 		ike_sa_set_conn(sa, conn->name);
 	if (id_local(&v->local, &sa->local_id, err) ||
 	    verify(sa, &peer, &auth->u.auth, err))
-		return IKB_N_AUTHENTICATION_FAILED;
+		return WIRE_N_AUTHENTICATION_FAILED;
 	sa->remote_id = peer;
 	return 0;
 }
 
 void ike_auth_request(struct ike_sa *sa, const uint8_t *buf, size_t len)
 {
-	struct ikb_wire_msg *m = calloc(1, sizeof(*m));
+	struct wire_msg *m = calloc(1, sizeof(*m));
 	struct auth_out *o = auth_out_new();
 	struct ikb_error err = { "" };
 	struct conn_view v;
@@ -223,10 +223,10 @@ void ike_auth_request(struct ike_sa *sa, const uint8_t *buf, size_t len)
 	sa->next_peer_msgid++;
 	n = authenticate(sa, m, &v, &err);
 	if (!n && sign(sa, sa->remote_id.text, o, &err))
-		n = IKB_N_AUTHENTICATION_FAILED;
+		n = WIRE_N_AUTHENTICATION_FAILED;
 	if (n) {
 		ike_sa_log(sa, IKB_LOG_WARNING, "IKE_AUTH: %s: answering %s",
-			   err.msg, ikb_wire_notify_name(n));
+			   err.msg, wire_notify_name(n));
 		msg_notify(&o->m, n, NULL, 0);
 		respond(sa, o, msgid);
 		ike_sa_linger(sa, sa->rtx.timeout_ms);
@@ -236,10 +236,10 @@ void ike_auth_request(struct ike_sa *sa, const uint8_t *buf, size_t len)
 	ike_sa_log(sa, IKB_LOG_NOTICE, "IKE SA established with %s (%s)",
 		   sa->remote_id.text, "PSK");
 	/* the old SAs go once the new Child SA has their policies */
-	stays = unique_mark(sa, ikb_wire_find_notify(m, IKB_N_INITIAL_CONTACT));
-	add_id_auth(o, sa, IKB_PT_IDR);
-	if (stays && ikb_wire_find(m, IKB_PT_SA))
-		msg_notify(&o->m, IKB_N_NO_ADDITIONAL_SAS, NULL, 0);
+	stays = unique_mark(sa, wire_find_notify(m, WIRE_N_INITIAL_CONTACT));
+	add_id_auth(o, sa, WIRE_PT_IDR);
+	if (stays && wire_find(m, WIRE_PT_SA))
+		msg_notify(&o->m, WIRE_N_NO_ADDITIONAL_SAS, NULL, 0);
 	else if (!stays)
 		child_respond(sa, &v, m, &o->m, &o->child);
 	respond(sa, o, msgid);
@@ -257,16 +257,16 @@ out:
 
 /* Initiator ------------------------------------------------------------ */
 
-static int check_response(struct ike_sa *sa, const struct ikb_wire_msg *m,
+static int check_response(struct ike_sa *sa, const struct wire_msg *m,
 			  struct ikb_error *err)
 {
-	const struct ikb_wire_payload *idr = ikb_wire_find(m, IKB_PT_IDR);
-	const struct ikb_wire_payload *auth = ikb_wire_find(m, IKB_PT_AUTH);
+	const struct wire_payload *idr = wire_find(m, WIRE_PT_IDR);
+	const struct wire_payload *auth = wire_find(m, WIRE_PT_AUTH);
 	const struct ikb_section *conn = engine_conn(sa->e, sa->conn);
 	struct conn_view v;
 	struct ike_id peer;
 
-	if (ikb_wire_find_notify(m, IKB_N_AUTHENTICATION_FAILED)) {
+	if (wire_find_notify(m, WIRE_N_AUTHENTICATION_FAILED)) {
 		snprintf(err->msg, sizeof(err->msg),
 			 "peer answered AUTHENTICATION_FAILED");
 		return -EPERM;
@@ -294,7 +294,7 @@ static int check_response(struct ike_sa *sa, const struct ikb_wire_msg *m,
 
 void ike_auth_response(struct ike_sa *sa, const uint8_t *buf, size_t len)
 {
-	struct ikb_wire_msg *m = calloc(1, sizeof(*m));
+	struct wire_msg *m = calloc(1, sizeof(*m));
 	struct ike_sa *stays;
 	struct ikb_error err = { "" };
 	uint8_t *plain = NULL;

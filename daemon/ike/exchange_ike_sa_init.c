@@ -36,22 +36,22 @@ int ike_bytes_set(struct ike_bytes *b, const void *p, size_t len)
  * IKEV2_FRAGMENTATION_SUPPORTED: we cannot reassemble RFC 7383 fragments,
  * and a peer told we can would fragment a large IKE_AUTH.
  */
-void init_add_status(struct ikb_wire_msg *m, const struct ike_sa *sa,
+void init_add_status(struct wire_msg *m, const struct ike_sa *sa,
 		     uint8_t src[20], uint8_t dst[20])
 {
 	nat_hash(m->hdr.spi_i, m->hdr.spi_r, &sa->path.local, sa->path.lport,
 		 src);
 	nat_hash(m->hdr.spi_i, m->hdr.spi_r, &sa->path.remote, sa->path.rport,
 		 dst);
-	msg_notify(m, IKB_N_NAT_DETECTION_SOURCE_IP, src, 20);
-	msg_notify(m, IKB_N_NAT_DETECTION_DESTINATION_IP, dst, 20);
-	msg_notify(m, IKB_N_SIGNATURE_HASH_ALGORITHMS, sig_hashes,
+	msg_notify(m, WIRE_N_NAT_DETECTION_SOURCE_IP, src, 20);
+	msg_notify(m, WIRE_N_NAT_DETECTION_DESTINATION_IP, dst, 20);
+	msg_notify(m, WIRE_N_SIGNATURE_HASH_ALGORITHMS, sig_hashes,
 		   sizeof(sig_hashes));
 }
 
 struct init_out {
-	struct ikb_wire_msg m;
-	struct ikb_wire_sa_store store;
+	struct wire_msg m;
+	struct wire_sa_store store;
 	uint8_t src[20], dst[20];
 };
 
@@ -64,24 +64,25 @@ static int first_group(const struct ikb_proposal_list *l)
 }
 
 static int build_request(struct ike_sa *sa, const struct ikb_proposal_list *l,
-			 struct ikb_wbuf *out)
+			 struct wbuf *out)
 {
 	struct init_out *o = calloc(1, sizeof(*o));
-	struct ikb_wire_payload *p;
+	struct wire_payload *p;
 	struct cbytes pub = ke_public(sa->ke);
 	int rc;
 
 	if (!o)
 		return -ENOMEM;
-	msg_hdr(&o->m, sa, IKB_EXCH_IKE_SA_INIT, false, 0);
+	msg_hdr(&o->m, sa, WIRE_EXCH_IKE_SA_INIT, false, 0);
 	if (sa->cookie.ptr) /* §2.6: the COOKIE goes first */
-		msg_notify(&o->m, IKB_N_COOKIE, sa->cookie.ptr, sa->cookie.len);
-	p = msg_add(&o->m, IKB_PT_SA);
-	rc = ikb_wire_sa_from_proposals(&o->store, l, 1, NULL, 0, &p->u.sa);
-	p = msg_add(&o->m, IKB_PT_KE);
-	p->u.ke = (struct ikb_wire_ke){ sa->ke_group, pub.ptr, pub.len };
-	p = msg_add(&o->m, IKB_PT_NONCE);
-	p->u.nonce = (struct ikb_wire_opaque){ sa->ni, sa->ni_len };
+		msg_notify(&o->m, WIRE_N_COOKIE, sa->cookie.ptr,
+			   sa->cookie.len);
+	p = msg_add(&o->m, WIRE_PT_SA);
+	rc = wire_sa_from_proposals(&o->store, l, 1, NULL, 0, &p->u.sa);
+	p = msg_add(&o->m, WIRE_PT_KE);
+	p->u.ke = (struct wire_ke){ sa->ke_group, pub.ptr, pub.len };
+	p = msg_add(&o->m, WIRE_PT_NONCE);
+	p->u.nonce = (struct wire_opaque){ sa->ni, sa->ni_len };
 	init_add_status(&o->m, sa, o->src, o->dst);
 	if (!rc)
 		rc = msg_emit(&o->m, out);
@@ -93,10 +94,10 @@ static int send_init(struct ike_sa *sa, struct ikb_error *err)
 {
 	const struct ikb_section *conn = engine_conn(sa->e, sa->conn);
 	struct ikb_proposal_list *l = malloc(sizeof(*l));
-	struct ikb_wbuf out;
+	struct wbuf out;
 	int rc = l && conn ? 0 : -ENOENT;
 
-	ikb_wbuf_init(&out, 0);
+	wbuf_init(&out, 0);
 	if (!rc)
 		rc = conn_proposals(sa->e, conn, IKB_PROTO_IKE, l, err);
 	if (!rc)
@@ -105,7 +106,7 @@ static int send_init(struct ike_sa *sa, struct ikb_error *err)
 		rc = ike_bytes_set(&sa->init_req, out.data, out.len);
 	if (!rc)
 		rc = rtx_request(sa, &out, 0);
-	ikb_wbuf_free(&out);
+	wbuf_free(&out);
 	free(l);
 	return rc;
 }
@@ -169,7 +170,7 @@ static void restart(struct ike_sa *sa, const char *why)
 		ike_sa_delete(sa, err.msg[0] ? err.msg : "cannot restart");
 }
 
-static void on_invalid_ke(struct ike_sa *sa, const struct ikb_wire_notify *n,
+static void on_invalid_ke(struct ike_sa *sa, const struct wire_notify *n,
 			  const struct ikb_proposal_list *ours)
 {
 	char why[96];
@@ -199,14 +200,14 @@ static void on_invalid_ke(struct ike_sa *sa, const struct ikb_wire_notify *n,
 }
 
 /* Error and COOKIE notifies; true when the response is handled. */
-static bool init_notifies(struct ike_sa *sa, const struct ikb_wire_msg *m,
+static bool init_notifies(struct ike_sa *sa, const struct wire_msg *m,
 			  const struct ikb_proposal_list *ours)
 {
-	const struct ikb_wire_notify *n;
-	const struct ikb_wire_payload *p = NULL;
+	const struct wire_notify *n;
+	const struct wire_payload *p = NULL;
 	char why[96];
 
-	if ((n = ikb_wire_find_notify(m, IKB_N_COOKIE))) {
+	if ((n = wire_find_notify(m, WIRE_N_COOKIE))) {
 		if (++sa->ke_retries > MAX_COOKIE_RETRIES ||
 		    ike_bytes_set(&sa->cookie, n->data, n->len))
 			ike_sa_delete(sa, "too many COOKIE requests");
@@ -214,28 +215,28 @@ static bool init_notifies(struct ike_sa *sa, const struct ikb_wire_msg *m,
 			restart(sa, "responder asks for a COOKIE");
 		return true;
 	}
-	if ((n = ikb_wire_find_notify(m, IKB_N_INVALID_KE_PAYLOAD))) {
+	if ((n = wire_find_notify(m, WIRE_N_INVALID_KE_PAYLOAD))) {
 		on_invalid_ke(sa, n, ours);
 		return true;
 	}
-	while ((p = ikb_wire_next_notify(m, p))) {
-		if (!ikb_wire_notify_is_error(p->u.notify.type))
+	while ((p = wire_next_notify(m, p))) {
+		if (!wire_notify_is_error(p->u.notify.type))
 			continue;
 		snprintf(why, sizeof(why), "peer answered %s",
-			 ikb_wire_notify_name(p->u.notify.type) ?: "an error");
+			 wire_notify_name(p->u.notify.type) ?: "an error");
 		ike_sa_delete(sa, why);
 		return true;
 	}
 	return false;
 }
 
-static int accept_response(struct ike_sa *sa, const struct ikb_wire_msg *m,
+static int accept_response(struct ike_sa *sa, const struct wire_msg *m,
 			   const struct ikb_proposal_list *ours,
 			   struct ikb_error *err)
 {
-	const struct ikb_wire_payload *sap = ikb_wire_find(m, IKB_PT_SA);
-	const struct ikb_wire_payload *ke = ikb_wire_find(m, IKB_PT_KE);
-	const struct ikb_wire_payload *nr = ikb_wire_find(m, IKB_PT_NONCE);
+	const struct wire_payload *sap = wire_find(m, WIRE_PT_SA);
+	const struct wire_payload *ke = wire_find(m, WIRE_PT_KE);
+	const struct wire_payload *nr = wire_find(m, WIRE_PT_NONCE);
 	struct ikb_proposal_list *got = calloc(1, sizeof(*got));
 	uint8_t nums[IKB_PROPOSALS_MAX];
 	void *st;
@@ -259,7 +260,7 @@ static int accept_response(struct ike_sa *sa, const struct ikb_wire_msg *m,
 		snprintf(err->msg, sizeof(err->msg),
 			 "KE payload: group %u, we sent %u", ke->u.ke.group,
 			 sa->ke_group);
-	else if (ikb_wire_sa_to_proposals(&sap->u.sa, got, nums) <= 0 ||
+	else if (wire_sa_to_proposals(&sap->u.sa, got, nums) <= 0 ||
 		 got->n != 1 ||
 		 ops->select(st, ours, got, &sa->prop, &num, err))
 		snprintf(
@@ -288,16 +289,16 @@ static void on_keys(struct ike_sa *sa, int rc, const char *why)
 
 void ike_sa_init_response(struct ike_sa *sa, const uint8_t *buf, size_t len)
 {
-	struct ikb_wire_msg *m = calloc(1, sizeof(*m));
+	struct wire_msg *m = calloc(1, sizeof(*m));
 	struct ikb_proposal_list *ours = calloc(1, sizeof(*ours));
 	const struct ikb_section *conn = engine_conn(sa->e, sa->conn);
-	struct ikb_wire_error werr;
+	struct wire_error werr;
 	struct ikb_error err = { "" };
 
 	if (!m || !ours || !conn ||
 	    conn_proposals(sa->e, conn, IKB_PROTO_IKE, ours, &err)) {
 		ike_sa_delete(sa, conn ? err.msg : "conn was removed");
-	} else if (ikb_wire_parse(m, buf, len, NULL, &werr)) {
+	} else if (wire_parse(m, buf, len, NULL, &werr)) {
 		log_wire_drop(&sa->path, "malformed IKE_SA_INIT response",
 			      &werr);
 	} else if (init_notifies(sa, m, ours)) {
@@ -312,7 +313,7 @@ void ike_sa_init_response(struct ike_sa *sa, const uint8_t *buf, size_t len)
 		sa->next_req_msgid = 1;
 		nat_check(sa, m);
 		if (ike_bytes_set(&sa->init_resp, buf, len) ||
-		    keys_start(sa, &ikb_wire_find(m, IKB_PT_KE)->u.ke, on_keys,
+		    keys_start(sa, &wire_find(m, WIRE_PT_KE)->u.ke, on_keys,
 			       &err))
 			ike_sa_delete(sa, err.msg[0] ? err.msg :
 						       "cannot derive keys");

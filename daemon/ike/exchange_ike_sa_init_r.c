@@ -16,26 +16,26 @@
 #include "log.h"
 
 struct resp_out {
-	struct ikb_wire_msg m;
-	struct ikb_wire_sa_store store;
+	struct wire_msg m;
+	struct wire_sa_store store;
 	struct ikb_proposal_list one;
 	uint8_t src[20], dst[20];
 };
 
 /* What the request offers, checked before any SA exists. */
 struct init_req {
-	const struct ikb_wire_msg *m;
-	const struct ikb_wire_payload *sa, *ke, *ni;
+	const struct wire_msg *m;
+	const struct wire_payload *sa, *ke, *ni;
 	const struct ikb_section *conn;
 	struct ikb_proposal chosen;
 	uint8_t num; /* the accepted proposal's wire number */
 };
 
 static bool gates(struct ike_engine *e, const struct ike_path *p,
-		  const struct ikb_wire_msg *m)
+		  const struct wire_msg *m)
 {
 	uint8_t ck[IKE_COOKIE_LEN];
-	const struct ikb_wire_payload *ni = ikb_wire_find(m, IKB_PT_NONCE);
+	const struct wire_payload *ni = wire_find(m, WIRE_PT_NONCE);
 
 	if (e->halfopen >= e->max_halfopen) {
 		log_wire_drop(p, "max-halfopen-ike reached", NULL);
@@ -47,7 +47,7 @@ static bool gates(struct ike_engine *e, const struct ike_path *p,
 			       m->hdr.spi_i, ck))
 		log_wire_drop(p, "no Nonce to make a COOKIE from", NULL);
 	else
-		msg_reply_notify(e, p, &m->hdr, IKB_N_COOKIE, ck, sizeof(ck));
+		msg_reply_notify(e, p, &m->hdr, WIRE_N_COOKIE, ck, sizeof(ck));
 	return false;
 }
 
@@ -62,11 +62,11 @@ static uint16_t choose(struct ike_engine *e, const struct ike_path *p,
 	void *st;
 	const struct ikb_proposals_ops *ops = engine_proposals(e, &st);
 	unsigned num = 0;
-	uint16_t n = IKB_N_NO_PROPOSAL_CHOSEN;
+	uint16_t n = WIRE_N_NO_PROPOSAL_CHOSEN;
 
 	if (ours && offered &&
 	    !conn_proposals(e, r->conn, IKB_PROTO_IKE, ours, &err) &&
-	    ikb_wire_sa_to_proposals(&r->sa->u.sa, offered, nums) > 0 &&
+	    wire_sa_to_proposals(&r->sa->u.sa, offered, nums) > 0 &&
 	    !ops->select(st, ours, offered, &r->chosen, &num, &err) && num &&
 	    num <= offered->n) {
 		r->num = nums[num - 1];
@@ -80,25 +80,25 @@ static uint16_t choose(struct ike_engine *e, const struct ike_path *p,
 	return n;
 }
 
-static int build_response(struct ike_sa *sa, struct ikb_wbuf *out)
+static int build_response(struct ike_sa *sa, struct wbuf *out)
 {
 	struct resp_out *o = calloc(1, sizeof(*o));
-	struct ikb_wire_payload *p;
+	struct wire_payload *p;
 	struct cbytes pub = ke_public(sa->ke);
 	int rc;
 
 	if (!o)
 		return -ENOMEM;
-	msg_hdr(&o->m, sa, IKB_EXCH_IKE_SA_INIT, true, 0);
+	msg_hdr(&o->m, sa, WIRE_EXCH_IKE_SA_INIT, true, 0);
 	o->one.n = 1;
 	o->one.p[0] = sa->prop;
-	p = msg_add(&o->m, IKB_PT_SA);
-	rc = ikb_wire_sa_from_proposals(&o->store, &o->one, sa->prop_num, NULL,
-					0, &p->u.sa);
-	p = msg_add(&o->m, IKB_PT_KE);
-	p->u.ke = (struct ikb_wire_ke){ sa->ke_group, pub.ptr, pub.len };
-	p = msg_add(&o->m, IKB_PT_NONCE);
-	p->u.nonce = (struct ikb_wire_opaque){ sa->nr, sa->nr_len };
+	p = msg_add(&o->m, WIRE_PT_SA);
+	rc = wire_sa_from_proposals(&o->store, &o->one, sa->prop_num, NULL, 0,
+				    &p->u.sa);
+	p = msg_add(&o->m, WIRE_PT_KE);
+	p->u.ke = (struct wire_ke){ sa->ke_group, pub.ptr, pub.len };
+	p = msg_add(&o->m, WIRE_PT_NONCE);
+	p->u.nonce = (struct wire_opaque){ sa->nr, sa->nr_len };
 	init_add_status(&o->m, sa, o->src, o->dst);
 	if (!rc)
 		rc = msg_emit(&o->m, out);
@@ -109,9 +109,9 @@ static int build_response(struct ike_sa *sa, struct ikb_wbuf *out)
 /* The key exchange is done: answer, and keep the answer for retransmits. */
 static void on_keys(struct ike_sa *sa, int rc, const char *why)
 {
-	struct ikb_wbuf out;
+	struct wbuf out;
 
-	ikb_wbuf_init(&out, 0);
+	wbuf_init(&out, 0);
 	if (rc) {
 		ike_sa_log(sa, IKB_LOG_WARNING, "IKE_SA_INIT: %s", why);
 	} else {
@@ -123,7 +123,7 @@ static void on_keys(struct ike_sa *sa, int rc, const char *why)
 	}
 	ke_free(sa->ke);
 	sa->ke = NULL;
-	ikb_wbuf_free(&out);
+	wbuf_free(&out);
 	if (rc)
 		ike_sa_delete(sa, "cannot answer IKE_SA_INIT");
 }
@@ -153,9 +153,9 @@ static int respond(struct ike_sa *sa, const struct init_req *r,
 
 static bool payloads(const struct ike_path *p, struct init_req *r)
 {
-	r->sa = ikb_wire_find(r->m, IKB_PT_SA);
-	r->ke = ikb_wire_find(r->m, IKB_PT_KE);
-	r->ni = ikb_wire_find(r->m, IKB_PT_NONCE);
+	r->sa = wire_find(r->m, WIRE_PT_SA);
+	r->ke = wire_find(r->m, WIRE_PT_KE);
+	r->ni = wire_find(r->m, WIRE_PT_NONCE);
 	if (!r->sa || !r->ke || !r->ni) {
 		log_wire_drop(
 			p,
@@ -185,7 +185,7 @@ static void handle(struct ike_engine *e, const struct ike_path *p,
 	if (!r->conn) {
 		log_wire_drop(p, "IKE_SA_INIT: no conn for these addresses",
 			      NULL);
-		msg_reply_notify(e, p, &r->m->hdr, IKB_N_NO_PROPOSAL_CHOSEN,
+		msg_reply_notify(e, p, &r->m->hdr, WIRE_N_NO_PROPOSAL_CHOSEN,
 				 NULL, 0);
 		return;
 	}
@@ -196,7 +196,7 @@ static void handle(struct ike_engine *e, const struct ike_path *p,
 	if (!prop_xf(&r->chosen, IKB_XF_KE)) {
 		log_wire_drop(p, "IKE_SA_INIT: chosen proposal has no KE",
 			      NULL);
-		msg_reply_notify(e, p, &r->m->hdr, IKB_N_NO_PROPOSAL_CHOSEN,
+		msg_reply_notify(e, p, &r->m->hdr, WIRE_N_NO_PROPOSAL_CHOSEN,
 				 NULL, 0);
 		return;
 	}
@@ -207,7 +207,7 @@ static void handle(struct ike_engine *e, const struct ike_path *p,
 		log_info(
 			"conn %s: IKE_SA_INIT: KE group %u sent, %u chosen: INVALID_KE_PAYLOAD",
 			r->conn->name, r->ke->u.ke.group, g);
-		msg_reply_notify(e, p, &r->m->hdr, IKB_N_INVALID_KE_PAYLOAD,
+		msg_reply_notify(e, p, &r->m->hdr, WIRE_N_INVALID_KE_PAYLOAD,
 				 data, 2);
 		return;
 	}
@@ -222,8 +222,8 @@ static void handle(struct ike_engine *e, const struct ike_path *p,
 void ike_sa_init_request(struct ike_engine *e, const struct ike_path *p,
 			 const uint8_t *buf, size_t len)
 {
-	struct ikb_wire_msg *m;
-	struct ikb_wire_error werr;
+	struct wire_msg *m;
+	struct wire_error werr;
 	struct ike_sa *sa = ike_sa_find_init(e, buf, &p->remote);
 	struct init_req r = { 0 };
 
@@ -241,7 +241,7 @@ void ike_sa_init_request(struct ike_engine *e, const struct ike_path *p,
 	m = calloc(1, sizeof(*m));
 	if (!m)
 		return;
-	if (ikb_wire_parse(m, buf, len, NULL, &werr))
+	if (wire_parse(m, buf, len, NULL, &werr))
 		log_wire_drop(p, "malformed IKE_SA_INIT request", &werr);
 	else if (m->hdr.msgid != 0)
 		log_wire_drop(p, "IKE_SA_INIT request with message id not 0",

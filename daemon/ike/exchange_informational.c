@@ -20,18 +20,17 @@
 #define MAX_DELETE_SPIS 64
 
 struct info_out {
-	struct ikb_wire_msg m;
+	struct wire_msg m;
 	uint8_t spis[MAX_DELETE_SPIS * 4];
 };
 
-static void add_delete(struct ikb_wire_msg *m, uint8_t proto,
-		       const uint8_t *spis, uint16_t n)
+static void add_delete(struct wire_msg *m, uint8_t proto, const uint8_t *spis,
+		       uint16_t n)
 {
-	struct ikb_wire_payload *p = msg_add(m, IKB_PT_DELETE);
+	struct wire_payload *p = msg_add(m, WIRE_PT_DELETE);
 
-	p->u.del =
-		(struct ikb_wire_delete){ proto, proto == IKB_PROTO_IKE ? 0 : 4,
-					  n, spis };
+	p->u.del = (struct wire_delete){ proto, proto == IKB_PROTO_IKE ? 0 : 4,
+					 n, spis };
 }
 
 int delete_child_start(struct ike_sa *sa, struct child_sa *c)
@@ -43,7 +42,7 @@ int delete_child_start(struct ike_sa *sa, struct child_sa *c)
 	if (!rc) {
 		memcpy(o->spis, &spi, 4);
 		add_delete(&o->m, IKB_PROTO_ESP, o->spis, 1);
-		rc = ccs_request(sa, &o->m, IKB_EXCH_INFORMATIONAL);
+		rc = ccs_request(sa, &o->m, WIRE_EXCH_INFORMATIONAL);
 	}
 	if (!rc) {
 		sa->out = OUT_DELETE_CHILD;
@@ -63,7 +62,7 @@ int delete_ike_start(struct ike_sa *sa)
 
 	if (!rc) {
 		add_delete(&o->m, IKB_PROTO_IKE, NULL, 0);
-		rc = ccs_request(sa, &o->m, IKB_EXCH_INFORMATIONAL);
+		rc = ccs_request(sa, &o->m, WIRE_EXCH_INFORMATIONAL);
 	}
 	if (!rc) {
 		sa->out = OUT_DELETE_IKE;
@@ -83,7 +82,7 @@ int dpd_start(struct ike_sa *sa)
 	if (!rc) {
 		sa->rtx.timeout_ms = conn_ms(sa->e, sa->conn, "dpdtimeout",
 					     sa->rtx.timeout_ms);
-		rc = ccs_request(sa, &o->m, IKB_EXCH_INFORMATIONAL);
+		rc = ccs_request(sa, &o->m, WIRE_EXCH_INFORMATIONAL);
 	}
 	if (!rc) {
 		sa->out = OUT_DPD;
@@ -98,7 +97,7 @@ int dpd_start(struct ike_sa *sa)
 
 void informational_response(struct ike_sa *sa, const uint8_t *buf, size_t len)
 {
-	struct ikb_wire_msg *m = calloc(1, sizeof(*m));
+	struct wire_msg *m = calloc(1, sizeof(*m));
 	const struct ikb_section *conn;
 	uint8_t *plain = NULL;
 	struct child_sa *c;
@@ -133,8 +132,7 @@ out:
 /* Responder ------------------------------------------------------------ */
 
 /* The Child SAs the peer deletes; their paired SPIs into o. */
-static uint16_t delete_children(struct ike_sa *sa,
-				const struct ikb_wire_delete *d,
+static uint16_t delete_children(struct ike_sa *sa, const struct wire_delete *d,
 				struct info_out *o, uint16_t n)
 {
 	for (unsigned i = 0; i < d->n_spi; i++) {
@@ -163,9 +161,9 @@ static uint16_t delete_children(struct ike_sa *sa,
 
 void informational_request(struct ike_sa *sa, const uint8_t *buf, size_t len)
 {
-	struct ikb_wire_msg *m = calloc(1, sizeof(*m));
+	struct wire_msg *m = calloc(1, sizeof(*m));
 	struct info_out *o = calloc(1, sizeof(*o));
-	const struct ikb_wire_payload *p = NULL;
+	const struct wire_payload *p = NULL;
 	uint32_t msgid = sa->next_peer_msgid;
 	uint8_t *plain = NULL;
 	bool del_ike = false;
@@ -174,7 +172,7 @@ void informational_request(struct ike_sa *sa, const uint8_t *buf, size_t len)
 	if (!m || !o || msg_open_sk(sa, m, buf, len, &plain))
 		goto out;
 	sa->next_peer_msgid++;
-	while ((p = ikb_wire_next(m, p, IKB_PT_DELETE))) {
+	while ((p = wire_next(m, p, WIRE_PT_DELETE))) {
 		if (p->u.del.protocol == IKB_PROTO_IKE)
 			del_ike = true;
 		else if (p->u.del.protocol == IKB_PROTO_ESP)
@@ -182,9 +180,9 @@ void informational_request(struct ike_sa *sa, const uint8_t *buf, size_t len)
 	}
 	if (n && !del_ike)
 		add_delete(&o->m, IKB_PROTO_ESP, o->spis, n);
-	if (!del_ike && !ikb_wire_find(m, IKB_PT_DELETE))
+	if (!del_ike && !wire_find(m, WIRE_PT_DELETE))
 		ike_sa_log(sa, IKB_LOG_DEBUG, "answering a liveness check");
-	ccs_respond(sa, &o->m, IKB_EXCH_INFORMATIONAL, msgid);
+	ccs_respond(sa, &o->m, WIRE_EXCH_INFORMATIONAL, msgid);
 	if (del_ike)
 		ike_sa_delete(sa, "the peer deleted it");
 out:

@@ -119,7 +119,7 @@ static void text_of(struct ike_id *id)
 		 (const char *)id->data);
 }
 
-void id_from_wire(const struct ikb_wire_typed *w, struct ike_id *id)
+void id_from_wire(const struct wire_typed *w, struct ike_id *id)
 {
 	memset(id, 0, sizeof(*id));
 	id->type = w->type;

@@ -26,7 +26,7 @@ int kex_pair(struct ke **ke, uint16_t group, struct ikb_error *err)
 	return rc;
 }
 
-int kex_gir(struct ke *ke, const struct ikb_wire_ke *peer, struct secret *gir,
+int kex_gir(struct ke *ke, const struct wire_ke *peer, struct secret *gir,
 	    struct ikb_error *err)
 {
 	struct crypto_err cerr = { 0 };

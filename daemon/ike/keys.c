@@ -28,7 +28,7 @@ void prop_render(const struct ikb_proposal *p, char *buf, size_t len)
 	buf[0] = '\0';
 	for (unsigned i = 0; i < p->n && off < len; i++) {
 		const struct ikb_transform *x = &p->xf[i];
-		const char *name = ikb_wire_xform_id_name(x->type, x->id);
+		const char *name = wire_xform_id_name(x->type, x->id);
 		char kb[8] = "";
 
 		if (x->type == IKB_XF_INTEG && x->id == 0)
@@ -219,7 +219,7 @@ static void done(void *arg, int status)
 }
 
 static int job_inputs(struct ike_sa *sa, struct ke_job *j,
-		      const struct ikb_wire_ke *peer, struct ikb_error *err)
+		      const struct wire_ke *peer, struct ikb_error *err)
 {
 	struct sizes z;
 	int rc;
@@ -246,8 +246,8 @@ static int job_inputs(struct ike_sa *sa, struct ke_job *j,
 	return 0;
 }
 
-int keys_start(struct ike_sa *sa, const struct ikb_wire_ke *peer,
-	       ke_then_fn *then, struct ikb_error *err)
+int keys_start(struct ike_sa *sa, const struct wire_ke *peer, ke_then_fn *then,
+	       struct ikb_error *err)
 {
 	struct ke_job *j = calloc(1, sizeof(*j));
 	int rc = j ? job_inputs(sa, j, peer, err) : -ENOMEM;

@@ -31,7 +31,7 @@ void log_wire_drop_rate(unsigned per_sec)
 }
 
 void log_wire_drop(const struct ike_path *p, const char *why,
-		   const struct ikb_wire_error *err)
+		   const struct wire_error *err)
 {
 	char a[64];
 
@@ -42,12 +42,12 @@ void log_wire_drop(const struct ike_path *p, const char *why,
 		 err ? ": " : "", err ? err->msg : "");
 }
 
-struct ikb_wire_payload *msg_add(struct ikb_wire_msg *m, uint8_t type)
+struct wire_payload *msg_add(struct wire_msg *m, uint8_t type)
 {
-	struct ikb_wire_payload *p;
+	struct wire_payload *p;
 
-	if (m->n >= IKB_WIRE_MAX_PAYLOADS)
-		return &m->pl[IKB_WIRE_MAX_PAYLOADS - 1]; /* emit will fail */
+	if (m->n >= WIRE_MAX_PAYLOADS)
+		return &m->pl[WIRE_MAX_PAYLOADS - 1]; /* emit will fail */
 	p = &m->pl[m->n++];
 	memset(p, 0, sizeof(*p));
 	p->type = type;
@@ -55,57 +55,55 @@ struct ikb_wire_payload *msg_add(struct ikb_wire_msg *m, uint8_t type)
 	return p;
 }
 
-void msg_notify(struct ikb_wire_msg *m, uint16_t type, const void *data,
-		size_t len)
+void msg_notify(struct wire_msg *m, uint16_t type, const void *data, size_t len)
 {
-	struct ikb_wire_payload *p = msg_add(m, IKB_PT_NOTIFY);
+	struct wire_payload *p = msg_add(m, WIRE_PT_NOTIFY);
 
 	p->u.notify.type = type;
 	p->u.notify.data = data;
 	p->u.notify.len = len;
 }
 
-void msg_hdr(struct ikb_wire_msg *m, const struct ike_sa *sa, uint8_t exch,
+void msg_hdr(struct wire_msg *m, const struct ike_sa *sa, uint8_t exch,
 	     bool response, uint32_t msgid)
 {
 	memset(&m->hdr, 0, sizeof(m->hdr));
 	memcpy(m->hdr.spi_i, sa->spi_i, 8);
 	memcpy(m->hdr.spi_r, sa->spi_r, 8);
 	m->hdr.exchange = exch;
-	m->hdr.flags = (sa->initiator ? IKB_WIRE_FLAG_I : 0) |
-		       (response ? IKB_WIRE_FLAG_R : 0);
+	m->hdr.flags = (sa->initiator ? WIRE_FLAG_I : 0) |
+		       (response ? WIRE_FLAG_R : 0);
 	m->hdr.msgid = msgid;
 }
 
-int msg_emit(const struct ikb_wire_msg *m, struct ikb_wbuf *out)
+int msg_emit(const struct wire_msg *m, struct wbuf *out)
 {
-	struct ikb_wire_error werr;
-	int rc = ikb_wire_emit(m, out, NULL, &werr);
+	struct wire_error werr;
+	int rc = wire_emit(m, out, NULL, &werr);
 
 	if (rc)
 		log_err("cannot build %s message: %s",
-			ikb_wire_exchange_name(m->hdr.exchange), werr.msg);
+			wire_exchange_name(m->hdr.exchange), werr.msg);
 	return rc;
 }
 
-static int seal(struct ike_sa *sa, struct ikb_wbuf *pt,
-		const struct ikb_wire_hdr *hdr, uint8_t first,
-		struct ikb_wbuf *out)
+static int seal(struct ike_sa *sa, struct wbuf *pt, const struct wire_hdr *hdr,
+		uint8_t first, struct wbuf *out)
 {
-	struct ikb_wire_msg *o = calloc(1, sizeof(*o));
-	struct ikb_wire_emit_info info;
-	struct ikb_wire_error werr;
-	struct ikb_wire_payload *sk;
+	struct wire_msg *o = calloc(1, sizeof(*o));
+	struct wire_emit_info info;
+	struct wire_error werr;
+	struct wire_payload *sk;
 	struct crypto_err cerr = { 0 };
 	int rc;
 
 	if (!o)
 		return -ENOMEM;
 	o->hdr = *hdr;
-	sk = msg_add(o, IKB_PT_SK);
+	sk = msg_add(o, WIRE_PT_SK);
 	sk->u.sk.inner_type = first;
 	sk->u.sk.body_len = sk_sealed_len(sa->sk_out, pt->len);
-	rc = ikb_wire_emit(o, out, &info, &werr);
+	rc = wire_emit(o, out, &info, &werr);
 	if (rc)
 		ike_sa_log(sa, IKB_LOG_ERR, "cannot build message: %s",
 			   werr.msg);
@@ -120,35 +118,33 @@ static int seal(struct ike_sa *sa, struct ikb_wbuf *pt,
 	return rc;
 }
 
-int msg_emit_sk(struct ike_sa *sa, const struct ikb_wire_msg *m,
-		struct ikb_wbuf *out)
+int msg_emit_sk(struct ike_sa *sa, const struct wire_msg *m, struct wbuf *out)
 {
-	struct ikb_wbuf pt;
-	struct ikb_wire_error werr;
-	uint8_t first = IKB_PT_NONE;
+	struct wbuf pt;
+	struct wire_error werr;
+	uint8_t first = WIRE_PT_NONE;
 	int rc = 0;
 
-	ikb_wbuf_init(&pt, 0);
+	wbuf_init(&pt, 0);
 	if (m->n)
-		rc = ikb_wire_emit_chain(m->pl, m->n, &pt, &first, &werr);
+		rc = wire_emit_chain(m->pl, m->n, &pt, &first, &werr);
 	if (rc)
 		ike_sa_log(sa, IKB_LOG_ERR, "cannot build %s message: %s",
-			   ikb_wire_exchange_name(m->hdr.exchange), werr.msg);
+			   wire_exchange_name(m->hdr.exchange), werr.msg);
 	else
 		rc = seal(sa, &pt, &m->hdr, first, out);
 	if (pt.data)
 		secret_wipe(pt.data, pt.cap);
-	ikb_wbuf_free(&pt);
+	wbuf_free(&pt);
 	return rc;
 }
 
-static int open_body(struct ike_sa *sa, struct ikb_wire_msg *m,
-		     const uint8_t *buf, const struct ikb_wire_payload *sk,
-		     uint8_t *plain)
+static int open_body(struct ike_sa *sa, struct wire_msg *m, const uint8_t *buf,
+		     const struct wire_payload *sk, uint8_t *plain)
 {
 	struct cbytes aad = CBYTES(buf, sk->u.sk.msg_off + sk->u.sk.hdr_len);
 	struct cbytes body = CBYTES(sk->u.sk.body, sk->u.sk.body_len);
-	struct ikb_wire_error werr;
+	struct wire_error werr;
 	struct crypto_err cerr = { 0 };
 	size_t pt_len;
 
@@ -160,8 +156,7 @@ static int open_body(struct ike_sa *sa, struct ikb_wire_msg *m,
 		log_wire_drop(&sa->path, why, NULL);
 		return -EBADMSG;
 	}
-	if (ikb_wire_parse_payloads(m, plain, pt_len, sk->u.sk.inner_type,
-				    &werr)) {
+	if (wire_parse_payloads(m, plain, pt_len, sk->u.sk.inner_type, &werr)) {
 		log_wire_drop(&sa->path, "inside SK", &werr);
 		return -EBADMSG;
 	}
@@ -189,12 +184,12 @@ static void adopt_path(struct ike_sa *sa)
 	sa->path.rport = rx->rport;
 }
 
-int msg_open_sk(struct ike_sa *sa, struct ikb_wire_msg *m, const uint8_t *buf,
+int msg_open_sk(struct ike_sa *sa, struct wire_msg *m, const uint8_t *buf,
 		size_t len, uint8_t **plain)
 {
-	struct ikb_wire_opts o = { sa->iv_len, sa->icv_len, sa->block_len };
-	const struct ikb_wire_payload *sk;
-	struct ikb_wire_error werr;
+	struct wire_opts o = { sa->iv_len, sa->icv_len, sa->block_len };
+	const struct wire_payload *sk;
+	struct wire_error werr;
 
 	*plain = NULL;
 	if (!sa->sk_in) {
@@ -202,15 +197,15 @@ int msg_open_sk(struct ike_sa *sa, struct ikb_wire_msg *m, const uint8_t *buf,
 			      NULL);
 		return -EBADMSG;
 	}
-	if (ikb_wire_parse(m, buf, len, &o, &werr)) {
+	if (wire_parse(m, buf, len, &o, &werr)) {
 		log_wire_drop(&sa->path, "malformed", &werr);
 		return -EBADMSG;
 	}
-	sk = ikb_wire_find(m, IKB_PT_SK);
+	sk = wire_find(m, WIRE_PT_SK);
 	if (!sk) {
 		log_wire_drop(
 			&sa->path,
-			ikb_wire_find(m, IKB_PT_SKF) ?
+			wire_find(m, WIRE_PT_SKF) ?
 				"SKF payload: fragment reassembly is not implemented yet" :
 				"no SK payload in an encrypted exchange",
 			NULL);
@@ -243,22 +238,22 @@ int engine_send(struct ike_engine *e, const struct ike_path *p,
 }
 
 void msg_reply_notify(struct ike_engine *e, const struct ike_path *p,
-		      const struct ikb_wire_hdr *req, uint16_t type,
+		      const struct wire_hdr *req, uint16_t type,
 		      const void *data, size_t len)
 {
-	struct ikb_wire_msg *m = calloc(1, sizeof(*m));
-	struct ikb_wbuf out;
+	struct wire_msg *m = calloc(1, sizeof(*m));
+	struct wbuf out;
 
 	if (!m)
 		return;
-	ikb_wbuf_init(&out, 0);
+	wbuf_init(&out, 0);
 	memcpy(m->hdr.spi_i, req->spi_i, 8);
 	m->hdr.exchange = req->exchange;
-	m->hdr.flags = IKB_WIRE_FLAG_R;
+	m->hdr.flags = WIRE_FLAG_R;
 	m->hdr.msgid = req->msgid;
 	msg_notify(m, type, data, len);
 	if (!msg_emit(m, &out))
 		engine_send(e, p, out.data, out.len);
-	ikb_wbuf_free(&out);
+	wbuf_free(&out);
 	free(m);
 }

@@ -20,13 +20,13 @@ int nat_hash(const uint8_t spi_i[8], const uint8_t spi_r[8],
 }
 
 /* Any notify of type whose data equals want. */
-static bool any_equal(const struct ikb_wire_msg *m, uint16_t type,
+static bool any_equal(const struct wire_msg *m, uint16_t type,
 		      const uint8_t want[20], bool *seen)
 {
-	const struct ikb_wire_payload *p = NULL;
+	const struct wire_payload *p = NULL;
 	bool eq = false;
 
-	while ((p = ikb_wire_next_notify(m, p))) {
+	while ((p = wire_next_notify(m, p))) {
 		if (p->u.notify.type != type)
 			continue;
 		*seen = true;
@@ -42,7 +42,7 @@ static bool any_equal(const struct ikb_wire_msg *m, uint16_t type,
  * SOURCE hash of where it sent from. A mismatch means a NAT rewrote it.
  * Port 4500 float comes with NAT-T; this records what was found.
  */
-void nat_check(struct ike_sa *sa, const struct ikb_wire_msg *m)
+void nat_check(struct ike_sa *sa, const struct wire_msg *m)
 {
 	uint8_t h[20];
 	bool seen_dst = false, seen_src = false;
@@ -50,11 +50,11 @@ void nat_check(struct ike_sa *sa, const struct ikb_wire_msg *m)
 	if (!nat_hash(m->hdr.spi_i, m->hdr.spi_r, &sa->path.local,
 		      sa->path.lport, h))
 		sa->nat_local = !any_equal(
-			m, IKB_N_NAT_DETECTION_DESTINATION_IP, h, &seen_dst);
+			m, WIRE_N_NAT_DETECTION_DESTINATION_IP, h, &seen_dst);
 	if (!nat_hash(m->hdr.spi_i, m->hdr.spi_r, &sa->path.remote,
 		      sa->path.rport, h))
-		sa->nat_remote = !any_equal(m, IKB_N_NAT_DETECTION_SOURCE_IP, h,
-					    &seen_src);
+		sa->nat_remote = !any_equal(m, WIRE_N_NAT_DETECTION_SOURCE_IP,
+					    h, &seen_src);
 	if (!seen_dst)
 		sa->nat_local = false;
 	if (!seen_src)

@@ -11,8 +11,8 @@
 
 #include "ike/pcpu.h"
 
-int pcpu_res_parse(const struct ikb_wire_notify *n, struct pcpu_res *out,
-		   char *why, size_t len)
+int pcpu_res_parse(const struct wire_notify *n, struct pcpu_res *out, char *why,
+		   size_t len)
 {
 	uint32_t v;
 
@@ -34,12 +34,12 @@ int pcpu_res_parse(const struct ikb_wire_notify *n, struct pcpu_res *out,
 	return 0;
 }
 
-void pcpu_res_fill(struct ikb_wire_notify *n, uint8_t buf[4], int32_t cpu)
+void pcpu_res_fill(struct wire_notify *n, uint8_t buf[4], int32_t cpu)
 {
 	uint32_t v = htonl((uint32_t)cpu);
 
 	memset(n, 0, sizeof(*n));
-	n->type = IKB_N_SA_RESOURCE_INFO;
+	n->type = WIRE_N_SA_RESOURCE_INFO;
 	if (cpu < 0)
 		return;
 	memcpy(buf, &v, 4);

@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <ikebana/plugin.h>
 
-#include "ike/wire.h"
+#include "wire/wire.h"
 
 /* What a received SA_RESOURCE_INFO says. */
 struct pcpu_res {
@@ -24,13 +24,13 @@ struct pcpu_res {
  * Validate one SA_RESOURCE_INFO (§4: Protocol ID 0, SPI Size 0, then an
  * optional opaque Resource Identifier). -1 with why naming the field.
  */
-int pcpu_res_parse(const struct ikb_wire_notify *n, struct pcpu_res *out,
-		   char *why, size_t len);
+int pcpu_res_parse(const struct wire_notify *n, struct pcpu_res *out, char *why,
+		   size_t len);
 /*
  * Fill n as SA_RESOURCE_INFO; a CPU id >= 0 goes in as a 4-octet
  * Resource Identifier (for the peer's logs only) held in buf until emit.
  */
-void pcpu_res_fill(struct ikb_wire_notify *n, uint8_t buf[4], int32_t cpu);
+void pcpu_res_fill(struct wire_notify *n, uint8_t buf[4], int32_t cpu);
 
 /*
  * The responder's choice for one more SA of a selector set whose live

@@ -20,8 +20,8 @@
 #include "ike/engine.h"
 
 struct rk_out {
-	struct ikb_wire_msg m;
-	struct ikb_wire_sa_store store;
+	struct wire_msg m;
+	struct wire_sa_store store;
 	struct ikb_proposal_list l;
 	uint8_t nonce[IKE_SA_NONCE_LEN];
 	uint8_t group[2];
@@ -35,15 +35,15 @@ static uint16_t first_group(const struct ikb_proposal_list *l)
 	return ke ? ke->id : 0;
 }
 
-static void add_nonce_ke(struct ikb_wire_msg *m, const uint8_t *nonce,
+static void add_nonce_ke(struct wire_msg *m, const uint8_t *nonce,
 			 const struct ke *ke)
 {
-	struct ikb_wire_payload *p = msg_add(m, IKB_PT_NONCE);
+	struct wire_payload *p = msg_add(m, WIRE_PT_NONCE);
 	struct cbytes pub = ke_public(ke);
 
-	p->u.nonce = (struct ikb_wire_opaque){ nonce, IKE_SA_NONCE_LEN };
-	p = msg_add(m, IKB_PT_KE);
-	p->u.ke = (struct ikb_wire_ke){ ke_group(ke), pub.ptr, pub.len };
+	p->u.nonce = (struct wire_opaque){ nonce, IKE_SA_NONCE_LEN };
+	p = msg_add(m, WIRE_PT_KE);
+	p->u.ke = (struct wire_ke){ ke_group(ke), pub.ptr, pub.len };
 }
 
 int rekey_ike_start(struct ike_sa *sa)
@@ -51,7 +51,7 @@ int rekey_ike_start(struct ike_sa *sa)
 	const struct ikb_section *conn = engine_conn(sa->e, sa->conn);
 	struct rk_out *o = calloc(1, sizeof(*o));
 	struct ikb_error err = { "" };
-	struct ikb_wire_payload *p;
+	struct wire_payload *p;
 	uint16_t group = 0;
 	int rc = o && conn ? 0 : -ENOMEM;
 
@@ -68,13 +68,13 @@ int rekey_ike_start(struct ike_sa *sa)
 	if (!rc)
 		rc = kex_pair(&sa->out_ke, group, &err);
 	if (!rc) {
-		p = msg_add(&o->m, IKB_PT_SA);
-		rc = ikb_wire_sa_from_proposals(&o->store, &o->l, 1,
-						sa->out_ike_spi, 8, &p->u.sa);
+		p = msg_add(&o->m, WIRE_PT_SA);
+		rc = wire_sa_from_proposals(&o->store, &o->l, 1,
+					    sa->out_ike_spi, 8, &p->u.sa);
 	}
 	if (!rc) {
 		add_nonce_ke(&o->m, sa->out_nonce, sa->out_ke);
-		rc = ccs_request(sa, &o->m, IKB_EXCH_CREATE_CHILD_SA);
+		rc = ccs_request(sa, &o->m, WIRE_EXCH_CREATE_CHILD_SA);
 	}
 	if (rc) {
 		ike_sa_log(sa, IKB_LOG_ERR, "IKE SA rekey: %s",
@@ -105,7 +105,7 @@ static void take_over(struct ike_sa *old, struct ike_sa *sa)
 }
 
 /* The chosen proposal from an SA payload: 0 or the notify. */
-static uint16_t choose(struct ike_sa *sa, const struct ikb_wire_sa *w,
+static uint16_t choose(struct ike_sa *sa, const struct wire_sa *w,
 		       struct ikb_proposal *chosen, uint8_t *num,
 		       uint8_t spi[8])
 {
@@ -116,12 +116,12 @@ static uint16_t choose(struct ike_sa *sa, const struct ikb_wire_sa *w,
 	struct ikb_error err = { "" };
 	void *st;
 	const struct ikb_proposals_ops *ops = engine_proposals(sa->e, &st);
-	uint16_t rc = IKB_N_NO_PROPOSAL_CHOSEN;
+	uint16_t rc = WIRE_N_NO_PROPOSAL_CHOSEN;
 	unsigned n = 0;
 
 	if (ours && got && conn &&
 	    !conn_proposals(sa->e, conn, IKB_PROTO_IKE, ours, &err) &&
-	    ikb_wire_sa_to_proposals(w, got, nums) > 0 &&
+	    wire_sa_to_proposals(w, got, nums) > 0 &&
 	    !ops->select(st, ours, got, chosen, &n, &err) && n && n <= got->n &&
 	    prop_xf(chosen, IKB_XF_KE)) {
 		for (unsigned i = 0; i < w->n_prop; i++) {
@@ -143,13 +143,13 @@ static uint16_t choose(struct ike_sa *sa, const struct ikb_wire_sa *w,
 
 /* Responder ------------------------------------------------------------ */
 
-static uint16_t rekey_respond(struct ike_sa *sa, const struct ikb_wire_msg *m,
+static uint16_t rekey_respond(struct ike_sa *sa, const struct wire_msg *m,
 			      struct rk_out *o, struct ike_sa **out,
 			      struct ke **mine)
 {
-	const struct ikb_wire_payload *w = ikb_wire_find(m, IKB_PT_SA);
-	const struct ikb_wire_payload *ni = ikb_wire_find(m, IKB_PT_NONCE);
-	const struct ikb_wire_payload *ke = ikb_wire_find(m, IKB_PT_KE);
+	const struct wire_payload *w = wire_find(m, WIRE_PT_SA);
+	const struct wire_payload *ni = wire_find(m, WIRE_PT_NONCE);
+	const struct wire_payload *ke = wire_find(m, WIRE_PT_KE);
 	struct ikb_error err = { "" };
 	struct secret gir = { 0 };
 	struct ikb_proposal chosen;
@@ -158,21 +158,21 @@ static uint16_t rekey_respond(struct ike_sa *sa, const struct ikb_wire_msg *m,
 	uint16_t g, rc;
 
 	if (!ni || ni->u.nonce.len < 16 || ni->u.nonce.len > 256)
-		return IKB_N_INVALID_SYNTAX;
+		return WIRE_N_INVALID_SYNTAX;
 	if (sa->out == OUT_REKEY_IKE)
-		return IKB_N_TEMPORARY_FAILURE; /* see the file comment */
+		return WIRE_N_TEMPORARY_FAILURE; /* see the file comment */
 	if ((rc = choose(sa, &w->u.sa, &chosen, &num, spi)))
 		return rc;
 	g = prop_xf(&chosen, IKB_XF_KE)->id;
 	if (!ke || ke->u.ke.group != g) {
 		o->group[0] = (uint8_t)(g >> 8);
 		o->group[1] = (uint8_t)g;
-		return IKB_N_INVALID_KE_PAYLOAD;
+		return WIRE_N_INVALID_KE_PAYLOAD;
 	}
 	if (kex_pair(mine, g, &err) || kex_gir(*mine, &ke->u.ke, &gir, &err) ||
 	    rng_bytes(o->nonce, sizeof(o->nonce), NULL) ||
 	    !(n = ike_sa_new_rekeyed(sa, false, NULL, spi))) {
-		rc = IKB_N_NO_PROPOSAL_CHOSEN;
+		rc = WIRE_N_NO_PROPOSAL_CHOSEN;
 		goto out;
 	}
 	n->prop = chosen;
@@ -184,11 +184,11 @@ static uint16_t rekey_respond(struct ike_sa *sa, const struct ikb_wire_msg *m,
 	n->nr_len = sizeof(o->nonce);
 	o->l.n = 1;
 	o->l.p[0] = chosen;
-	msg_add(&o->m, IKB_PT_SA);
-	if (ikb_wire_sa_from_proposals(&o->store, &o->l, num, n->spi_r, 8,
-				       &o->m.pl[0].u.sa) ||
+	msg_add(&o->m, WIRE_PT_SA);
+	if (wire_sa_from_proposals(&o->store, &o->l, num, n->spi_r, 8,
+				   &o->m.pl[0].u.sa) ||
 	    keys_rekey(n, sa, &gir, &err)) {
-		rc = IKB_N_NO_PROPOSAL_CHOSEN;
+		rc = WIRE_N_NO_PROPOSAL_CHOSEN;
 		goto out;
 	}
 	add_nonce_ke(&o->m, o->nonce, *mine);
@@ -203,7 +203,7 @@ out:
 	return rc;
 }
 
-void rekey_ike_request(struct ike_sa *sa, const struct ikb_wire_msg *m,
+void rekey_ike_request(struct ike_sa *sa, const struct wire_msg *m,
 		       uint32_t msgid)
 {
 	struct rk_out *o = calloc(1, sizeof(*o));
@@ -217,9 +217,9 @@ void rekey_ike_request(struct ike_sa *sa, const struct ikb_wire_msg *m,
 	if (rc) {
 		o->m.n = 0;
 		msg_notify(&o->m, rc, o->group,
-			   rc == IKB_N_INVALID_KE_PAYLOAD ? 2 : 0);
+			   rc == WIRE_N_INVALID_KE_PAYLOAD ? 2 : 0);
 	}
-	ccs_respond(sa, &o->m, IKB_EXCH_CREATE_CHILD_SA, msgid);
+	ccs_respond(sa, &o->m, WIRE_EXCH_CREATE_CHILD_SA, msgid);
 	ke_free(mine); /* its public value was in the response */
 	free(o);
 	if (rc)
@@ -231,12 +231,12 @@ void rekey_ike_request(struct ike_sa *sa, const struct ikb_wire_msg *m,
 
 /* Initiator ------------------------------------------------------------ */
 
-static int accept_new(struct ike_sa *sa, const struct ikb_wire_msg *m,
+static int accept_new(struct ike_sa *sa, const struct wire_msg *m,
 		      struct ikb_error *err)
 {
-	const struct ikb_wire_payload *w = ikb_wire_find(m, IKB_PT_SA);
-	const struct ikb_wire_payload *nr = ikb_wire_find(m, IKB_PT_NONCE);
-	const struct ikb_wire_payload *ke = ikb_wire_find(m, IKB_PT_KE);
+	const struct wire_payload *w = wire_find(m, WIRE_PT_SA);
+	const struct wire_payload *nr = wire_find(m, WIRE_PT_NONCE);
+	const struct wire_payload *ke = wire_find(m, WIRE_PT_KE);
 	struct secret gir = { 0 };
 	struct ikb_proposal chosen;
 	struct ike_sa *n;
@@ -272,27 +272,27 @@ static int accept_new(struct ike_sa *sa, const struct ikb_wire_msg *m,
 	return rc;
 }
 
-void rekey_ike_response(struct ike_sa *sa, const struct ikb_wire_msg *m)
+void rekey_ike_response(struct ike_sa *sa, const struct wire_msg *m)
 {
-	const struct ikb_wire_payload *p = NULL;
+	const struct wire_payload *p = NULL;
 	struct ikb_error err = { "" };
 
-	while ((p = ikb_wire_next_notify(m, p))) {
-		const struct ikb_wire_notify *n = &p->u.notify;
+	while ((p = wire_next_notify(m, p))) {
+		const struct wire_notify *n = &p->u.notify;
 
-		if (!ikb_wire_notify_is_error(n->type))
+		if (!wire_notify_is_error(n->type))
 			continue;
-		if (n->type == IKB_N_INVALID_KE_PAYLOAD && n->len == 2 &&
+		if (n->type == WIRE_N_INVALID_KE_PAYLOAD && n->len == 2 &&
 		    !sa->ike_group) {
 			sa->ike_group =
 				(uint16_t)(n->data[0] << 8 | n->data[1]);
 			sa->want_rekey = true;
-		} else if (n->type == IKB_N_TEMPORARY_FAILURE) {
+		} else if (n->type == WIRE_N_TEMPORARY_FAILURE) {
 			ike_timer_retry(sa);
 		}
 		ike_sa_log(sa, IKB_LOG_WARNING,
 			   "IKE SA rekey: peer answered %s",
-			   ikb_wire_notify_name(n->type) ?: "an error");
+			   wire_notify_name(n->type) ?: "an error");
 		return;
 	}
 	if (accept_new(sa, m, &err)) {

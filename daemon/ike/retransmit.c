@@ -50,7 +50,7 @@ static void fire(evutil_socket_t fd, short what, void *arg)
 	arm(sa);
 }
 
-int rtx_request(struct ike_sa *sa, struct ikb_wbuf *buf, uint32_t msgid)
+int rtx_request(struct ike_sa *sa, struct wbuf *buf, uint32_t msgid)
 {
 	struct ike_rtx *r = &sa->rtx;
 
@@ -61,7 +61,7 @@ int rtx_request(struct ike_sa *sa, struct ikb_wbuf *buf, uint32_t msgid)
 	r->req_len = buf->len;
 	r->req_msgid = msgid;
 	buf->data = NULL;
-	ikb_wbuf_free(buf);
+	wbuf_free(buf);
 	r->spent_ms = 0;
 	r->next_ms = r->interval_ms;
 	engine_send(sa->e, &sa->path, r->req, r->req_len);
@@ -78,7 +78,7 @@ void rtx_done(struct ike_sa *sa)
 	sa->rtx.req_len = 0;
 }
 
-int rtx_respond(struct ike_sa *sa, struct ikb_wbuf *buf, uint32_t msgid)
+int rtx_respond(struct ike_sa *sa, struct wbuf *buf, uint32_t msgid)
 {
 	struct ike_rtx *r = &sa->rtx;
 
@@ -87,7 +87,7 @@ int rtx_respond(struct ike_sa *sa, struct ikb_wbuf *buf, uint32_t msgid)
 	r->resp_len = buf->len;
 	r->resp_msgid = msgid;
 	buf->data = NULL;
-	ikb_wbuf_free(buf);
+	wbuf_free(buf);
 	return engine_send(sa->e, &sa->path, r->resp, r->resp_len);
 }
 

@@ -38,14 +38,14 @@ static void from_prefix(const struct ikb_addr *a, uint8_t plen, uint8_t proto,
 }
 
 void ts_to_wire(const struct ikb_addr *a, uint8_t plen, uint8_t proto,
-		uint16_t port, struct ikb_wire_ts *out)
+		uint16_t port, struct wire_ts *out)
 {
 	struct range r;
 
 	from_prefix(a, plen, proto, port, &r);
 	memset(out, 0, sizeof(*out));
 	out->type =
-		r.alen == 4 ? IKB_TS_IPV4_ADDR_RANGE : IKB_TS_IPV6_ADDR_RANGE;
+		r.alen == 4 ? WIRE_TS_IPV4_ADDR_RANGE : WIRE_TS_IPV6_ADDR_RANGE;
 	out->ip_proto = proto;
 	out->start_port = r.sport;
 	out->end_port = r.eport;
@@ -53,11 +53,11 @@ void ts_to_wire(const struct ikb_addr *a, uint8_t plen, uint8_t proto,
 	memcpy(out->end, r.end, r.alen);
 }
 
-static bool intersect(struct range *a, const struct ikb_wire_ts *t)
+static bool intersect(struct range *a, const struct wire_ts *t)
 {
 	size_t n = a->alen;
 
-	if ((n == 4) != (t->type == IKB_TS_IPV4_ADDR_RANGE))
+	if ((n == 4) != (t->type == WIRE_TS_IPV4_ADDR_RANGE))
 		return false;
 	if (a->proto && t->ip_proto && a->proto != t->ip_proto)
 		return false;
@@ -104,14 +104,14 @@ static bool port_of(const struct range *r, uint16_t *port)
  * the result must equal the offered TS (initiator checking a response).
  */
 static bool pick(const struct ikb_addr *a, uint8_t plen, uint8_t proto,
-		 uint16_t port, const struct ikb_wire_ts_pld *pld, bool strict,
+		 uint16_t port, const struct wire_ts_pld *pld, bool strict,
 		 struct ikb_addr *oa, uint8_t *oplen, uint8_t *oproto,
 		 uint16_t *oport)
 {
 	for (unsigned i = 0; pld && i < pld->n; i++) {
-		const struct ikb_wire_ts *t = &pld->ts[i];
+		const struct wire_ts *t = &pld->ts[i];
 		struct range r;
-		struct ikb_wire_ts back;
+		struct wire_ts back;
 
 		from_prefix(a, plen, proto, port, &r);
 		if (!intersect(&r, t) || !port_of(&r, oport))
@@ -132,9 +132,8 @@ static bool pick(const struct ikb_addr *a, uint8_t plen, uint8_t proto,
 	return false;
 }
 
-int ts_select(const struct ikb_selector *ours,
-	      const struct ikb_wire_ts_pld *local,
-	      const struct ikb_wire_ts_pld *remote, bool strict,
+int ts_select(const struct ikb_selector *ours, const struct wire_ts_pld *local,
+	      const struct wire_ts_pld *remote, bool strict,
 	      struct ikb_selector *out)
 {
 	uint8_t p1 = 0, p2 = 0;

@@ -5,22 +5,21 @@
 
 #include <ikebana/types.h>
 
-#include "ike/wire.h"
+#include "wire/wire.h"
 
 struct conn_view;
 
 /* The conn's selector: our side is src, the peer's dst. */
 void ts_from_conn(const struct conn_view *v, struct ikb_selector *sel);
 void ts_to_wire(const struct ikb_addr *a, uint8_t plen, uint8_t proto,
-		uint16_t port, struct ikb_wire_ts *out);
+		uint16_t port, struct wire_ts *out);
 /*
  * Intersect ours with the offered TS lists (local: the TS payload of our
  * side, remote: the peer's). strict: each side must equal an offered TS.
  * 0 and out, or -1 when nothing is left (TS_UNACCEPTABLE).
  */
-int ts_select(const struct ikb_selector *ours,
-	      const struct ikb_wire_ts_pld *local,
-	      const struct ikb_wire_ts_pld *remote, bool strict,
+int ts_select(const struct ikb_selector *ours, const struct wire_ts_pld *local,
+	      const struct wire_ts_pld *remote, bool strict,
 	      struct ikb_selector *out);
 
 #endif

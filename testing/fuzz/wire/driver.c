@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ike/wire.h"
+#include "wire/wire.h"
 #include "samples.h"
 
 #define FUZZ_MAX_INPUT 4096
@@ -214,11 +214,11 @@ int main(int argc, char **argv)
 		uint8_t b[FUZZ_MAX_INPUT];
 		size_t n = wire_hex(b, sizeof(b), wire_sample_seeds[i]);
 
-		static struct ikb_wire_msg m;
-		struct ikb_wire_error err;
+		static struct wire_msg m;
+		struct wire_error err;
 
 		/* a seed that does not parse would only fuzz the header */
-		if (!n || ikb_wire_parse(&m, b, n, NULL, &err)) {
+		if (!n || wire_parse(&m, b, n, NULL, &err)) {
 			fprintf(stderr, "seed %u: %s\n", i,
 				n ? err.msg : "bad hex");
 			return 1;

@@ -13,14 +13,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ike/wire.h"
+#include "wire/wire.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 /* inputs that parsed, so the driver can show the oracle was reached */
 extern unsigned long wire_fuzz_parsed;
 unsigned long wire_fuzz_parsed;
 
-static struct ikb_wire_msg m1, m2;
+static struct wire_msg m1, m2;
 
 static void check(bool ok)
 {
@@ -28,50 +28,49 @@ static void check(bool ok)
 		abort(); /* the fuzzer reports this input */
 }
 
-static void exercise_payloads(const struct ikb_wire_msg *m, const uint8_t *base)
+static void exercise_payloads(const struct wire_msg *m, const uint8_t *base)
 {
-	static const struct ikb_wire_opts sizes = { .iv_len = 16,
-						    .icv_len = 16,
-						    .block_len = 16 };
+	static const struct wire_opts sizes = { .iv_len = 16,
+						.icv_len = 16,
+						.block_len = 16 };
 	struct ikb_proposal_list pl;
-	struct ikb_wire_sk_parts parts;
-	struct ikb_wire_error err;
+	struct wire_sk_parts parts;
+	struct wire_error err;
 	uint8_t nums[IKB_PROPOSALS_MAX];
 	unsigned i;
 
 	for (i = 0; i < m->n; i++) {
-		const struct ikb_wire_payload *p = &m->pl[i];
+		const struct wire_payload *p = &m->pl[i];
 
-		if (p->type == IKB_PT_SA && p->known)
-			check(ikb_wire_sa_to_proposals(&p->u.sa, &pl, nums) <=
+		if (p->type == WIRE_PT_SA && p->known)
+			check(wire_sa_to_proposals(&p->u.sa, &pl, nums) <=
 			      IKB_PROPOSALS_MAX);
-		if ((p->type == IKB_PT_SK || p->type == IKB_PT_SKF) &&
-		    p->known &&
-		    !ikb_wire_sk_split(p, base, &sizes, &parts, &err))
+		if ((p->type == WIRE_PT_SK || p->type == WIRE_PT_SKF) &&
+		    p->known && !wire_sk_split(p, base, &sizes, &parts, &err))
 			check(parts.integ_len + parts.icv_len == m->hdr.length);
 	}
 }
 
-static void emit_parse_emit(const struct ikb_wire_msg *m)
+static void emit_parse_emit(const struct wire_msg *m)
 {
-	struct ikb_wire_error err;
-	struct ikb_wbuf a, b;
+	struct wire_error err;
+	struct wbuf a, b;
 
-	ikb_wbuf_init(&a, 0);
-	ikb_wbuf_init(&b, 0);
-	check(ikb_wire_emit(m, &a, NULL, &err) == 0);
-	check(ikb_wire_parse(&m2, a.data, a.len, NULL, &err) == 0);
-	check(ikb_wire_emit(&m2, &b, NULL, &err) == 0);
+	wbuf_init(&a, 0);
+	wbuf_init(&b, 0);
+	check(wire_emit(m, &a, NULL, &err) == 0);
+	check(wire_parse(&m2, a.data, a.len, NULL, &err) == 0);
+	check(wire_emit(&m2, &b, NULL, &err) == 0);
 	check(a.len == b.len && memcmp(a.data, b.data, a.len) == 0);
-	ikb_wbuf_free(&a);
-	ikb_wbuf_free(&b);
+	wbuf_free(&a);
+	wbuf_free(&b);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct ikb_wire_error err;
+	struct wire_error err;
 
-	if (ikb_wire_parse(&m1, data, size, NULL, &err) == 0) {
+	if (wire_parse(&m1, data, size, NULL, &err) == 0) {
 		wire_fuzz_parsed++;
 		exercise_payloads(&m1, data);
 		emit_parse_emit(&m1);
@@ -82,8 +81,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size > 1) {
 		m1.n = 0;
 		memset(&m1.pool, 0, sizeof(m1.pool));
-		if (ikb_wire_parse_inner(&m1, data + 1, size - 1, data[0],
-					 &err))
+		if (wire_parse_inner(&m1, data + 1, size - 1, data[0], &err))
 			check(err.msg[0] != '\0');
 	}
 	return 0;

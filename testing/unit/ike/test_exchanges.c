@@ -12,7 +12,7 @@
 #include <cmocka.h>
 
 #include "harness.h"
-#include "ike/wire.h"
+#include "wire/wire.h"
 
 static struct net *up(const char *west, const char *east)
 {
@@ -320,23 +320,23 @@ static void test_no_fragmentation_offer(void **state)
 {
 	struct net *n = net_new(NULL, NULL, NULL, NULL, NULL);
 	struct ikb_error err = { "" };
-	struct ikb_wire_msg m;
-	struct ikb_wire_error werr;
+	struct wire_msg m;
+	struct wire_error werr;
 	unsigned inits = 0;
 
 	assert_int_equal(ike_engine_up(n->p[WEST].e, "test", &err), 0);
 	assert_true(net_run(n, both_up, 5000));
 	for (unsigned i = 0; i < n->nrec; i++) {
 		if (!dgram_is(n->rec[i].buf, n->rec[i].len,
-			      IKB_EXCH_IKE_SA_INIT, n->rec[i].from == EAST))
+			      WIRE_EXCH_IKE_SA_INIT, n->rec[i].from == EAST))
 			continue;
-		assert_int_equal(ikb_wire_parse(&m, n->rec[i].buf,
-						n->rec[i].len, NULL, &werr),
+		assert_int_equal(wire_parse(&m, n->rec[i].buf, n->rec[i].len,
+					    NULL, &werr),
 				 0);
-		assert_non_null(ikb_wire_find_notify(
-			&m, IKB_N_NAT_DETECTION_SOURCE_IP));
-		assert_null(ikb_wire_find_notify(
-			&m, IKB_N_IKEV2_FRAGMENTATION_SUPPORTED));
+		assert_non_null(
+			wire_find_notify(&m, WIRE_N_NAT_DETECTION_SOURCE_IP));
+		assert_null(wire_find_notify(
+			&m, WIRE_N_IKEV2_FRAGMENTATION_SUPPORTED));
 		inits++;
 	}
 	assert_int_equal(inits, 2);

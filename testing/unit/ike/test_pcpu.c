@@ -21,13 +21,13 @@
 
 static void test_notify_codec(void **state)
 {
-	struct ikb_wire_notify n;
+	struct wire_notify n;
 	struct pcpu_res r;
 	uint8_t buf[4];
 	char why[64];
 
 	pcpu_res_fill(&n, buf, -1);
-	assert_int_equal(n.type, IKB_N_SA_RESOURCE_INFO);
+	assert_int_equal(n.type, WIRE_N_SA_RESOURCE_INFO);
 	assert_int_equal(n.type, 16444);
 	assert_int_equal(n.protocol, 0);
 	assert_int_equal(n.spi_size, 0);
@@ -58,9 +58,9 @@ static void test_notify_codec(void **state)
 	n.spi_size = 4;
 	assert_int_equal(pcpu_res_parse(&n, &r, why, sizeof(why)), -1);
 	assert_string_equal(why, "SPI Size 4, must be 0");
-	assert_string_equal(ikb_wire_notify_name(48), "TS_MAX_QUEUE");
-	assert_string_equal(ikb_wire_notify_name(16444), "SA_RESOURCE_INFO");
-	assert_true(ikb_wire_notify_is_error(IKB_N_TS_MAX_QUEUE));
+	assert_string_equal(wire_notify_name(48), "TS_MAX_QUEUE");
+	assert_string_equal(wire_notify_name(16444), "SA_RESOURCE_INFO");
+	assert_true(wire_notify_is_error(WIRE_N_TS_MAX_QUEUE));
 }
 
 static void test_pick(void **state)

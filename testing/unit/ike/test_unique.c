@@ -12,7 +12,7 @@
 #include <cmocka.h>
 #include "harness.h"
 #include "ike/ike_sa.h"
-#include "ike/wire.h"
+#include "wire/wire.h"
 
 static void up(struct net *n, int who)
 {
@@ -189,11 +189,11 @@ static void test_crossing(void **state)
 {
 	static const struct drop_once orders[] = {
 		{ -1, 0, false, false },
-		{ WEST, IKB_EXCH_IKE_AUTH, false, false },
-		{ EAST, IKB_EXCH_IKE_AUTH, false, false },
-		{ WEST, IKB_EXCH_IKE_AUTH, true, false },
-		{ EAST, IKB_EXCH_IKE_AUTH, true, false },
-		{ WEST, IKB_EXCH_IKE_SA_INIT, true, false },
+		{ WEST, WIRE_EXCH_IKE_AUTH, false, false },
+		{ EAST, WIRE_EXCH_IKE_AUTH, false, false },
+		{ WEST, WIRE_EXCH_IKE_AUTH, true, false },
+		{ EAST, WIRE_EXCH_IKE_AUTH, true, false },
+		{ WEST, WIRE_EXCH_IKE_SA_INIT, true, false },
 	};
 
 	for (size_t i = 0; i < sizeof(orders) / sizeof(orders[0]); i++) {

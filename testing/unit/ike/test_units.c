@@ -54,8 +54,8 @@ static void sel(struct ikb_selector *s, const char *src, uint8_t sp,
 static void test_narrow(void **state)
 {
 	struct ikb_selector ours, got, theirs;
-	struct ikb_wire_ts tl, tr;
-	struct ikb_wire_ts_pld l = { 1, &tl }, r = { 1, &tr };
+	struct wire_ts tl, tr;
+	struct wire_ts_pld l = { 1, &tl }, r = { 1, &tr };
 
 	/* peer offers 10.1.0.0/16 <-> 10.2.0.0/16, we have a /24 locally */
 	sel(&ours, "10.1.1.0", 24, "10.2.0.0", 16);
@@ -85,7 +85,7 @@ static void test_narrow(void **state)
 	assert_int_equal(got.sport, 22);
 }
 
-static void add_natd(struct ikb_wire_msg *m, uint16_t type, const char *ip,
+static void add_natd(struct wire_msg *m, uint16_t type, const char *ip,
 		     uint8_t out[20])
 {
 	struct ikb_addr a = { .family = AF_INET };
@@ -98,7 +98,7 @@ static void add_natd(struct ikb_wire_msg *m, uint16_t type, const char *ip,
 /* The peer hashed what it saw; a mismatch is a NAT on that side. */
 static void test_nat_detect(void **state)
 {
-	static struct ikb_wire_msg m;
+	static struct wire_msg m;
 	struct ike_sa sa = { .conn = "t" };
 	uint8_t h1[20], h2[20];
 
@@ -107,19 +107,19 @@ static void test_nat_detect(void **state)
 	inet_pton(AF_INET, "192.0.2.1", sa.path.remote.bytes);
 	sa.path.lport = sa.path.rport = 500;
 	memset(m.hdr.spi_i, 7, 8);
-	add_natd(&m, IKB_N_NAT_DETECTION_SOURCE_IP, "192.0.2.1", h1);
-	add_natd(&m, IKB_N_NAT_DETECTION_DESTINATION_IP, "192.0.2.2", h2);
+	add_natd(&m, WIRE_N_NAT_DETECTION_SOURCE_IP, "192.0.2.1", h1);
+	add_natd(&m, WIRE_N_NAT_DETECTION_DESTINATION_IP, "192.0.2.2", h2);
 	nat_check(&sa, &m);
 	assert_false(sa.nat_local || sa.nat_remote);
 	m.n = 0;
-	add_natd(&m, IKB_N_NAT_DETECTION_SOURCE_IP, "10.0.0.1", h1);
-	add_natd(&m, IKB_N_NAT_DETECTION_DESTINATION_IP, "192.0.2.2", h2);
+	add_natd(&m, WIRE_N_NAT_DETECTION_SOURCE_IP, "10.0.0.1", h1);
+	add_natd(&m, WIRE_N_NAT_DETECTION_DESTINATION_IP, "192.0.2.2", h2);
 	nat_check(&sa, &m);
 	assert_true(sa.nat_remote);
 	assert_false(sa.nat_local);
 	m.n = 0;
-	add_natd(&m, IKB_N_NAT_DETECTION_SOURCE_IP, "192.0.2.1", h1);
-	add_natd(&m, IKB_N_NAT_DETECTION_DESTINATION_IP, "203.0.113.9", h2);
+	add_natd(&m, WIRE_N_NAT_DETECTION_SOURCE_IP, "192.0.2.1", h1);
+	add_natd(&m, WIRE_N_NAT_DETECTION_DESTINATION_IP, "203.0.113.9", h2);
 	nat_check(&sa, &m);
 	assert_true(sa.nat_local);
 	assert_false(sa.nat_remote);

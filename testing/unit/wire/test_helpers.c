@@ -9,51 +9,50 @@
 #include <cmocka.h>
 
 #include "log.h"
-#include "ike/wire.h"
+#include "wire/wire.h"
 #include "samples.h"
 
 static void test_names(void **state)
 {
-	assert_string_equal(ikb_wire_payload_name(IKB_PT_SKF), "SKF");
-	assert_string_equal(ikb_wire_payload_name(IKB_PT_VID), "Vendor ID");
-	assert_null(ikb_wire_payload_name(0));
-	assert_null(ikb_wire_payload_name(50));
-	assert_null(ikb_wire_payload_name(255));
-	assert_string_equal(ikb_wire_exchange_name(34), "IKE_SA_INIT");
-	assert_string_equal(ikb_wire_exchange_name(43), "IKE_INTERMEDIATE");
-	assert_null(ikb_wire_exchange_name(33));
-	assert_null(ikb_wire_exchange_name(200));
-	assert_string_equal(ikb_wire_notify_name(1),
+	assert_string_equal(wire_payload_name(WIRE_PT_SKF), "SKF");
+	assert_string_equal(wire_payload_name(WIRE_PT_VID), "Vendor ID");
+	assert_null(wire_payload_name(0));
+	assert_null(wire_payload_name(50));
+	assert_null(wire_payload_name(255));
+	assert_string_equal(wire_exchange_name(34), "IKE_SA_INIT");
+	assert_string_equal(wire_exchange_name(43), "IKE_INTERMEDIATE");
+	assert_null(wire_exchange_name(33));
+	assert_null(wire_exchange_name(200));
+	assert_string_equal(wire_notify_name(1),
 			    "UNSUPPORTED_CRITICAL_PAYLOAD");
-	assert_string_equal(ikb_wire_notify_name(16390), "COOKIE");
-	assert_string_equal(ikb_wire_notify_name(16442), "USE_AGGFRAG");
-	assert_null(ikb_wire_notify_name(0));
-	assert_null(ikb_wire_notify_name(8));
-	assert_null(ikb_wire_notify_name(65535));
-	assert_true(ikb_wire_notify_is_error(IKB_N_NO_PROPOSAL_CHOSEN));
-	assert_true(ikb_wire_notify_is_error(16383));
-	assert_false(ikb_wire_notify_is_error(16384));
-	assert_string_equal(ikb_wire_xform_type_name(IKB_XF_INTEG), "INTEG");
-	assert_string_equal(ikb_wire_xform_type_name(7), "ADDKE2");
-	assert_null(ikb_wire_xform_type_name(13));
-	assert_string_equal(ikb_wire_xform_id_name(IKB_XF_ENCR, 28),
+	assert_string_equal(wire_notify_name(16390), "COOKIE");
+	assert_string_equal(wire_notify_name(16442), "USE_AGGFRAG");
+	assert_null(wire_notify_name(0));
+	assert_null(wire_notify_name(8));
+	assert_null(wire_notify_name(65535));
+	assert_true(wire_notify_is_error(WIRE_N_NO_PROPOSAL_CHOSEN));
+	assert_true(wire_notify_is_error(16383));
+	assert_false(wire_notify_is_error(16384));
+	assert_string_equal(wire_xform_type_name(IKB_XF_INTEG), "INTEG");
+	assert_string_equal(wire_xform_type_name(7), "ADDKE2");
+	assert_null(wire_xform_type_name(13));
+	assert_string_equal(wire_xform_id_name(IKB_XF_ENCR, 28),
 			    "CHACHA20_POLY1305");
-	assert_string_equal(ikb_wire_xform_id_name(IKB_XF_PRF, 4),
-			    "AES128_XCBC");
-	assert_string_equal(ikb_wire_xform_id_name(IKB_XF_INTEG, 14),
+	assert_string_equal(wire_xform_id_name(IKB_XF_PRF, 4), "AES128_XCBC");
+	assert_string_equal(wire_xform_id_name(IKB_XF_INTEG, 14),
 			    "HMAC_SHA2_512_256");
-	assert_string_equal(ikb_wire_xform_id_name(IKB_XF_KE, 14), "MODP2048");
-	assert_string_equal(ikb_wire_xform_id_name(IKB_XF_ESN, 1), "ESN");
-	assert_null(ikb_wire_xform_id_name(IKB_XF_ENCR, 10));
-	assert_null(ikb_wire_xform_id_name(IKB_XF_ENCR, 65535));
-	assert_null(ikb_wire_xform_id_name(99, 1));
-	assert_string_equal(ikb_wire_protocol_name(3), "ESP");
-	assert_string_equal(ikb_wire_id_type_name(2), "ID_FQDN");
-	assert_string_equal(ikb_wire_auth_method_name(14), "DIGITAL_SIGNATURE");
-	assert_int_equal(ikb_wire_ke_len(19), 64);
-	assert_int_equal(ikb_wire_ke_len(14), 256);
-	assert_int_equal(ikb_wire_ke_len(31), 32);
-	assert_int_equal(ikb_wire_ke_len(1000), 0);
+	assert_string_equal(wire_xform_id_name(IKB_XF_KE, 14), "MODP2048");
+	assert_string_equal(wire_xform_id_name(IKB_XF_ESN, 1), "ESN");
+	assert_null(wire_xform_id_name(IKB_XF_ENCR, 10));
+	assert_null(wire_xform_id_name(IKB_XF_ENCR, 65535));
+	assert_null(wire_xform_id_name(99, 1));
+	assert_string_equal(wire_protocol_name(3), "ESP");
+	assert_string_equal(wire_id_type_name(2), "ID_FQDN");
+	assert_string_equal(wire_auth_method_name(14), "DIGITAL_SIGNATURE");
+	assert_int_equal(wire_ke_len(19), 64);
+	assert_int_equal(wire_ke_len(14), 256);
+	assert_int_equal(wire_ke_len(31), 32);
+	assert_int_equal(wire_ke_len(1000), 0);
 }
 
 /* Each name in the notify table must be found again (the table is sorted). */
@@ -62,26 +61,26 @@ static void test_notify_table_sorted(void **state)
 	unsigned t, found = 0;
 
 	for (t = 0; t <= 65535; t++)
-		if (ikb_wire_notify_name((uint16_t)t))
+		if (wire_notify_name((uint16_t)t))
 			found++;
 	assert_true(found >= 80);
 }
 
 static void test_sa_conversion_skips_unusable(void **state)
 {
-	static const struct ikb_wire_transform x_ok[] = {
+	static const struct wire_transform x_ok[] = {
 		{ .type = IKB_XF_ENCR, .id = 12, .key_bits = 128 },
 		{ .type = IKB_XF_ENCR, .id = 12, .unknown_attr = true },
 		{ .type = IKB_XF_INTEG, .id = 12 },
 	};
-	static const struct ikb_wire_transform x_addke[] = {
+	static const struct wire_transform x_addke[] = {
 		{ .type = IKB_XF_ENCR, .id = 20, .key_bits = 256 },
 		{ .type = 6, .id = 31 },
 	};
-	static const struct ikb_wire_transform x_unknown[] = {
+	static const struct wire_transform x_unknown[] = {
 		{ .type = 200, .id = 1 },
 	};
-	struct ikb_wire_proposal pr[4] = {
+	struct wire_proposal pr[4] = {
 		{ .num = 1,
 		  .protocol = IKB_PROTO_ESP,
 		  .n_xf = 2,
@@ -94,11 +93,11 @@ static void test_sa_conversion_skips_unusable(void **state)
 		  .unknown_type = true },
 		{ .num = 4, .protocol = IKB_PROTO_ESP, .n_xf = 1, .xf = x_ok },
 	};
-	struct ikb_wire_sa sa = { .n_prop = 4, .prop = pr };
+	struct wire_sa sa = { .n_prop = 4, .prop = pr };
 	struct ikb_proposal_list pl;
 	uint8_t nums[IKB_PROPOSALS_MAX];
 
-	assert_int_equal(ikb_wire_sa_to_proposals(&sa, &pl, nums), 2);
+	assert_int_equal(wire_sa_to_proposals(&sa, &pl, nums), 2);
 	/* the transform with an unknown attribute is gone, not the proposal */
 	assert_int_equal(pl.p[0].n, 2);
 	assert_int_equal(pl.p[0].xf[0].key_bits, 128);
@@ -110,8 +109,8 @@ static void test_sa_conversion_skips_unusable(void **state)
 /* An unknown transform type on the wire marks its proposal, not the SA. */
 static void test_unknown_transform_type_parsed(void **state)
 {
-	static struct ikb_wire_msg msg;
-	struct ikb_wire_error err;
+	static struct wire_msg msg;
+	struct wire_error err;
 	struct ikb_proposal_list pl;
 	uint8_t nums[IKB_PROPOSALS_MAX];
 	uint8_t buf[256];
@@ -124,20 +123,19 @@ static void test_unknown_transform_type_parsed(void **state)
 		"00 00 0008 04 00 0013");
 
 	assert_int_equal(n, 0x48);
-	if (ikb_wire_parse(&msg, buf, n, NULL, &err))
+	if (wire_parse(&msg, buf, n, NULL, &err))
 		fail_msg("%s", err.msg);
 	assert_true(msg.pl[0].u.sa.prop[0].unknown_type);
 	assert_false(msg.pl[0].u.sa.prop[1].unknown_type);
-	assert_int_equal(ikb_wire_sa_to_proposals(&msg.pl[0].u.sa, &pl, nums),
-			 1);
+	assert_int_equal(wire_sa_to_proposals(&msg.pl[0].u.sa, &pl, nums), 1);
 	assert_int_equal(nums[0], 2);
 }
 
 /* An unknown transform attribute marks the transform, keeps its length. */
 static void test_unknown_attribute_parsed(void **state)
 {
-	static struct ikb_wire_msg msg;
-	struct ikb_wire_error err;
+	static struct wire_msg msg;
+	struct wire_error err;
 	uint8_t buf[256];
 	size_t n = wire_hex(
 		buf, sizeof(buf),
@@ -147,7 +145,7 @@ static void test_unknown_attribute_parsed(void **state)
 		"00 00 0008 02 00 0005");
 
 	assert_int_equal(n, 0x42);
-	if (ikb_wire_parse(&msg, buf, n, NULL, &err))
+	if (wire_parse(&msg, buf, n, NULL, &err))
 		fail_msg("%s", err.msg);
 	assert_true(msg.pl[0].u.sa.prop[0].xf[0].unknown_attr);
 	assert_false(msg.pl[0].u.sa.prop[0].xf[1].unknown_attr);
@@ -156,12 +154,12 @@ static void test_unknown_attribute_parsed(void **state)
 
 static void test_sa_from_proposals(void **state)
 {
-	static struct ikb_wire_sa_store st;
-	static struct ikb_wire_msg msg;
+	static struct wire_sa_store st;
+	static struct wire_msg msg;
 	struct ikb_proposal_list in = { .n = 2 }, back;
-	struct ikb_wire_error err;
-	struct ikb_wire_sa sa;
-	struct ikb_wbuf wb;
+	struct wire_error err;
+	struct wire_sa sa;
+	struct wbuf wb;
 	uint8_t nums[IKB_PROPOSALS_MAX];
 	static const uint8_t spi[8] = { 1, 2, 3, 4, 5, 6, 7, 8 };
 
@@ -174,205 +172,202 @@ static void test_sa_from_proposals(void **state)
 					 .n = 2,
 					 .xf = { { IKB_XF_ENCR, 28, 0 },
 						 { IKB_XF_KE, 31, 0 } } };
-	assert_int_equal(ikb_wire_sa_from_proposals(&st, &in, 1, spi, 8, &sa),
-			 0);
+	assert_int_equal(wire_sa_from_proposals(&st, &in, 1, spi, 8, &sa), 0);
 	assert_int_equal(sa.prop[1].num, 2);
 	assert_memory_equal(sa.prop[1].spi, spi, 8);
 
 	memset(&msg, 0, sizeof(msg));
 	msg.hdr.spi_i[7] = 1;
-	msg.hdr.flags = IKB_WIRE_FLAG_I;
+	msg.hdr.flags = WIRE_FLAG_I;
 	msg.n = 1;
-	msg.pl[0].type = IKB_PT_SA;
+	msg.pl[0].type = WIRE_PT_SA;
 	msg.pl[0].known = true;
 	msg.pl[0].u.sa = sa;
-	ikb_wbuf_init(&wb, 0);
-	assert_int_equal(ikb_wire_emit(&msg, &wb, NULL, &err), 0);
-	assert_int_equal(ikb_wire_parse(&msg, wb.data, wb.len, NULL, &err), 0);
-	assert_int_equal(ikb_wire_sa_to_proposals(&msg.pl[0].u.sa, &back, nums),
-			 2);
+	wbuf_init(&wb, 0);
+	assert_int_equal(wire_emit(&msg, &wb, NULL, &err), 0);
+	assert_int_equal(wire_parse(&msg, wb.data, wb.len, NULL, &err), 0);
+	assert_int_equal(wire_sa_to_proposals(&msg.pl[0].u.sa, &back, nums), 2);
 	assert_memory_equal(&back, &in, sizeof(back));
-	ikb_wbuf_free(&wb);
+	wbuf_free(&wb);
 
 	/* a response echoes the accepted number */
 	in.n = 1;
-	assert_int_equal(ikb_wire_sa_from_proposals(&st, &in, 7, NULL, 0, &sa),
-			 0);
+	assert_int_equal(wire_sa_from_proposals(&st, &in, 7, NULL, 0, &sa), 0);
 	assert_int_equal(sa.prop[0].num, 7);
-	assert_int_equal(ikb_wire_sa_from_proposals(&st, &in, 0, NULL, 0, &sa),
+	assert_int_equal(wire_sa_from_proposals(&st, &in, 0, NULL, 0, &sa),
 			 -EINVAL);
-	assert_int_equal(ikb_wire_sa_from_proposals(&st, &in, 1, NULL, 4, &sa),
+	assert_int_equal(wire_sa_from_proposals(&st, &in, 1, NULL, 4, &sa),
 			 -EINVAL);
 	in.n = 0;
-	assert_int_equal(ikb_wire_sa_from_proposals(&st, &in, 1, NULL, 0, &sa),
+	assert_int_equal(wire_sa_from_proposals(&st, &in, 1, NULL, 0, &sa),
 			 -EINVAL);
 }
 
 /* 17 proposals: emit builds it, parse refuses it with the bound named. */
 static void test_too_many_proposals(void **state)
 {
-	static const struct ikb_wire_transform xf = { .type = IKB_XF_ENCR,
-						      .id = 20 };
-	static struct ikb_wire_proposal pr[17];
-	static struct ikb_wire_msg msg;
-	struct ikb_wire_error err;
-	struct ikb_wbuf wb;
+	static const struct wire_transform xf = { .type = IKB_XF_ENCR,
+						  .id = 20 };
+	static struct wire_proposal pr[17];
+	static struct wire_msg msg;
+	struct wire_error err;
+	struct wbuf wb;
 	unsigned i;
 
 	for (i = 0; i < 17; i++)
-		pr[i] = (struct ikb_wire_proposal){ .num = (uint8_t)(i + 1),
-						    .protocol = IKB_PROTO_IKE,
-						    .n_xf = 1,
-						    .xf = &xf };
+		pr[i] = (struct wire_proposal){ .num = (uint8_t)(i + 1),
+						.protocol = IKB_PROTO_IKE,
+						.n_xf = 1,
+						.xf = &xf };
 	memset(&msg, 0, sizeof(msg));
 	msg.hdr.spi_i[0] = 1;
 	msg.n = 1;
-	msg.pl[0].type = IKB_PT_SA;
+	msg.pl[0].type = WIRE_PT_SA;
 	msg.pl[0].known = true;
-	msg.pl[0].u.sa = (struct ikb_wire_sa){ 17, pr };
-	ikb_wbuf_init(&wb, 0);
-	assert_int_equal(ikb_wire_emit(&msg, &wb, NULL, &err), 0);
-	assert_int_equal(ikb_wire_parse(&msg, wb.data, wb.len, NULL, &err),
+	msg.pl[0].u.sa = (struct wire_sa){ 17, pr };
+	wbuf_init(&wb, 0);
+	assert_int_equal(wire_emit(&msg, &wb, NULL, &err), 0);
+	assert_int_equal(wire_parse(&msg, wb.data, wb.len, NULL, &err),
 			 -EBADMSG);
 	assert_string_equal(err.msg, "SA payload: more than 16 proposals");
-	ikb_wbuf_free(&wb);
+	wbuf_free(&wb);
 }
 
 static void test_wbuf(void **state)
 {
-	struct ikb_wbuf b;
+	struct wbuf b;
 	size_t off;
 
-	ikb_wbuf_init(&b, 8);
-	ikb_wbuf_u32(&b, 0x01020304);
-	off = ikb_wbuf_reserve(&b, 2);
+	wbuf_init(&b, 8);
+	wbuf_u32(&b, 0x01020304);
+	off = wbuf_reserve(&b, 2);
 	assert_int_equal(off, 4);
-	ikb_wbuf_set_u16(&b, off, 0xa1b2);
-	ikb_wbuf_set_u16(&b, 5, 0xffff); /* would run past the end: ignored */
+	wbuf_set_u16(&b, off, 0xa1b2);
+	wbuf_set_u16(&b, 5, 0xffff); /* would run past the end: ignored */
 	assert_memory_equal(b.data, "\x01\x02\x03\x04\xa1\xb2", 6);
 	assert_int_equal(b.err, 0);
-	ikb_wbuf_u32(&b, 0); /* exceeds max 8 */
+	wbuf_u32(&b, 0); /* exceeds max 8 */
 	assert_int_equal(b.err, -EMSGSIZE);
 	assert_int_equal(b.len, 6);
-	ikb_wbuf_u8(&b, 1); /* sticky */
+	wbuf_u8(&b, 1); /* sticky */
 	assert_int_equal(b.len, 6);
-	ikb_wbuf_reset(&b);
+	wbuf_reset(&b);
 	assert_int_equal(b.err, 0);
-	ikb_wbuf_put(&b, NULL, 3);
+	wbuf_put(&b, NULL, 3);
 	assert_int_equal(b.len, 3);
-	ikb_wbuf_free(&b);
+	wbuf_free(&b);
 
-	ikb_wbuf_init(&b, 0);
+	wbuf_init(&b, 0);
 	for (unsigned i = 0; i < 100000; i++)
-		ikb_wbuf_u8(&b, (uint8_t)i);
+		wbuf_u8(&b, (uint8_t)i);
 	assert_int_equal(b.len, 100000);
 	assert_int_equal(b.data[99999], (uint8_t)99999);
-	ikb_wbuf_free(&b);
+	wbuf_free(&b);
 }
 
 static void test_emit_limits(void **state)
 {
-	static struct ikb_wire_msg msg;
-	struct ikb_wire_error err;
-	struct ikb_wbuf wb;
+	static struct wire_msg msg;
+	struct wire_error err;
+	struct wbuf wb;
 	static uint8_t big[70000];
 
 	memset(&msg, 0, sizeof(msg));
 	msg.n = 1;
-	msg.pl[0].type = IKB_PT_VID;
+	msg.pl[0].type = WIRE_PT_VID;
 	msg.pl[0].known = true;
-	msg.pl[0].u.vid = (struct ikb_wire_opaque){ big, sizeof(big) };
-	ikb_wbuf_init(&wb, 0);
-	assert_int_equal(ikb_wire_emit(&msg, &wb, NULL, &err), -EINVAL);
+	msg.pl[0].u.vid = (struct wire_opaque){ big, sizeof(big) };
+	wbuf_init(&wb, 0);
+	assert_int_equal(wire_emit(&msg, &wb, NULL, &err), -EINVAL);
 	assert_string_equal(err.msg,
 			    "Vendor ID payload: length 70004 exceeds 65535");
 
-	msg.pl[0].type = IKB_PT_TSI;
-	msg.pl[0].u.ts = (struct ikb_wire_ts_pld){ 0, NULL };
-	ikb_wbuf_reset(&wb);
-	assert_int_equal(ikb_wire_emit(&msg, &wb, NULL, &err), -EINVAL);
+	msg.pl[0].type = WIRE_PT_TSI;
+	msg.pl[0].u.ts = (struct wire_ts_pld){ 0, NULL };
+	wbuf_reset(&wb);
+	assert_int_equal(wire_emit(&msg, &wb, NULL, &err), -EINVAL);
 	assert_string_equal(err.msg, "TSi payload: number of TSs is 0");
 
 	msg.n = 2;
-	msg.pl[0].type = IKB_PT_SK;
-	msg.pl[0].u.sk = (struct ikb_wire_sk){ .body_len = 4 };
-	msg.pl[1].type = IKB_PT_NONCE;
+	msg.pl[0].type = WIRE_PT_SK;
+	msg.pl[0].u.sk = (struct wire_sk){ .body_len = 4 };
+	msg.pl[1].type = WIRE_PT_NONCE;
 	msg.pl[1].known = true;
-	ikb_wbuf_reset(&wb);
-	assert_int_equal(ikb_wire_emit(&msg, &wb, NULL, &err), -EINVAL);
+	wbuf_reset(&wb);
+	assert_int_equal(wire_emit(&msg, &wb, NULL, &err), -EINVAL);
 	assert_string_equal(
 		err.msg,
 		"SK payload: payload 2 of type 40 follows an encrypted payload");
 
 	/* the buffer limit surfaces as an error, not a short message */
 	msg.n = 1;
-	msg.pl[0].type = IKB_PT_NONCE;
-	msg.pl[0].u.nonce = (struct ikb_wire_opaque){ big, 32 };
-	ikb_wbuf_free(&wb);
-	ikb_wbuf_init(&wb, 40);
-	assert_int_equal(ikb_wire_emit(&msg, &wb, NULL, &err), -EMSGSIZE);
+	msg.pl[0].type = WIRE_PT_NONCE;
+	msg.pl[0].u.nonce = (struct wire_opaque){ big, 32 };
+	wbuf_free(&wb);
+	wbuf_init(&wb, 40);
+	assert_int_equal(wire_emit(&msg, &wb, NULL, &err), -EMSGSIZE);
 	assert_string_equal(err.msg, "emit: message exceeds the buffer limit");
-	ikb_wbuf_free(&wb);
+	wbuf_free(&wb);
 }
 
 static void test_sk_split_errors(void **state)
 {
-	struct ikb_wire_payload sk = { .type = IKB_PT_SK };
-	struct ikb_wire_opts sizes = { .iv_len = 8, .icv_len = 16 };
-	struct ikb_wire_sk_parts parts;
-	struct ikb_wire_error err;
+	struct wire_payload sk = { .type = WIRE_PT_SK };
+	struct wire_opts sizes = { .iv_len = 8, .icv_len = 16 };
+	struct wire_sk_parts parts;
+	struct wire_error err;
 	uint8_t msg[64] = { 0 };
 
-	sk.u.sk = (struct ikb_wire_sk){
+	sk.u.sk = (struct wire_sk){
 		.body = msg + 32, .body_len = 24, .msg_off = 28, .hdr_len = 4
 	};
-	assert_int_equal(ikb_wire_sk_split(&sk, msg, &sizes, &parts, &err),
+	assert_int_equal(wire_sk_split(&sk, msg, &sizes, &parts, &err),
 			 -EBADMSG);
 	assert_string_equal(
 		err.msg,
 		"SK payload: body 24 bytes, no room for IV 8, ICV 16 and ciphertext");
 	sk.u.sk.body_len = 32;
-	assert_int_equal(ikb_wire_sk_split(&sk, msg, &sizes, &parts, &err), 0);
+	assert_int_equal(wire_sk_split(&sk, msg, &sizes, &parts, &err), 0);
 	assert_int_equal(parts.ct_len, 8);
 	assert_int_equal(parts.integ_len, 32 + 8 + 8);
-	sk.type = IKB_PT_NONCE;
-	assert_int_equal(ikb_wire_sk_split(&sk, msg, &sizes, &parts, &err),
+	sk.type = WIRE_PT_NONCE;
+	assert_int_equal(wire_sk_split(&sk, msg, &sizes, &parts, &err),
 			 -EBADMSG);
 }
 
 static void test_sk_pad(void **state)
 {
-	struct ikb_wbuf b;
+	struct wbuf b;
 
-	ikb_wbuf_init(&b, 0);
-	ikb_wbuf_put(&b, "abcdefghij", 10);
-	assert_int_equal(ikb_wire_sk_pad(&b, 0, 16), 0);
+	wbuf_init(&b, 0);
+	wbuf_put(&b, "abcdefghij", 10);
+	assert_int_equal(wire_sk_pad(&b, 0, 16), 0);
 	assert_int_equal(b.len, 16);
 	assert_int_equal(b.data[15], 5);
-	ikb_wbuf_reset(&b);
-	ikb_wbuf_put(&b, "abcdefghijklmno", 15);
-	assert_int_equal(ikb_wire_sk_pad(&b, 0, 16), 0);
+	wbuf_reset(&b);
+	wbuf_put(&b, "abcdefghijklmno", 15);
+	assert_int_equal(wire_sk_pad(&b, 0, 16), 0);
 	assert_int_equal(b.len, 16);
 	assert_int_equal(b.data[15], 0);
-	ikb_wbuf_free(&b);
+	wbuf_free(&b);
 }
 
 static void test_find_next_and_log(void **state)
 {
-	static struct ikb_wire_msg msg;
-	struct ikb_wire_error err;
+	static struct wire_msg msg;
+	struct wire_error err;
 	uint8_t buf[512];
 	size_t n = wire_hex(buf, sizeof(buf), wire_sample_sa_init_hex);
-	const struct ikb_wire_payload *p;
+	const struct wire_payload *p;
 
-	assert_int_equal(ikb_wire_parse(&msg, buf, n, NULL, &err), 0);
-	p = ikb_wire_find(&msg, IKB_PT_NOTIFY);
+	assert_int_equal(wire_parse(&msg, buf, n, NULL, &err), 0);
+	p = wire_find(&msg, WIRE_PT_NOTIFY);
 	assert_ptr_equal(p, &msg.pl[3]);
-	p = ikb_wire_next(&msg, p, IKB_PT_NOTIFY);
+	p = wire_next(&msg, p, WIRE_PT_NOTIFY);
 	assert_ptr_equal(p, &msg.pl[4]);
-	assert_null(ikb_wire_find(&msg, IKB_PT_AUTH));
+	assert_null(wire_find(&msg, WIRE_PT_AUTH));
 	log_setup(LOG_TO_STDERR, IKB_LOG_DEBUG, "test-wire");
-	ikb_wire_log(&msg, "received");
+	wire_log(&msg, "received");
 }
 
 int main(void)

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "ike/wire.h"
+#include "wire/wire.h"
 #include "samples.h"
 
 struct bad_case {
@@ -24,8 +24,8 @@ struct bad_case {
 	const char *raw; /* whole datagram instead of header + chain */
 	int hdr_adj; /* added to the header length field */
 	unsigned repeat; /* hex repeated this many times */
-	uint8_t flags; /* header flags, IKB_WIRE_FLAG_I when 0 */
-	struct ikb_wire_opts opts;
+	uint8_t flags; /* header flags, WIRE_FLAG_I when 0 */
+	struct wire_opts opts;
 };
 
 #define HDR "5a3c9e1f007b2241 0000000000000000 "
@@ -40,7 +40,7 @@ static const struct bad_case cases[] = {
 	  .want = "IKE header: datagram of 27 bytes is shorter than the IKE header (28)" },
 	{ "major version 3", .raw = HDR "00 30 22 08 00000000 0000001c",
 	  .want = "IKE header: major version 3 is not 2",
-	  .notify = IKB_N_INVALID_MAJOR_VERSION },
+	  .notify = WIRE_N_INVALID_MAJOR_VERSION },
 	{ "IKEv1 major version", .raw = HDR "00 10 22 08 00000000 0000001c",
 	  .want = "IKE header: major version 1 is not 2" },
 	{ "initiator SPI zero",
@@ -66,7 +66,7 @@ static const struct bad_case cases[] = {
 	  .want = "payload type 200: too many payloads (more than 64)" },
 	{ "unknown critical payload", .np = 200, .hex = "00 80 0004",
 	  .want = "payload type 200: critical payload type 200 not supported",
-	  .notify = IKB_N_UNSUPPORTED_CRITICAL_PAYLOAD },
+	  .notify = WIRE_N_UNSUPPORTED_CRITICAL_PAYLOAD },
 	{ "SK not last", .np = 46,
 	  .hex = "23 00 0008 aabbccdd 00 00 0008 01020304",
 	  .want = "SK payload: length 8 leaves 8 bytes after it, but it must be the last payload" },
@@ -98,7 +98,7 @@ static const struct bad_case cases[] = {
 	{ "request not starting at proposal 1", .np = 33,
 	  .hex = "00 00 0014 00 00 0010 02 01 00 01 00 00 0008 01 00 000c",
 	  .want = "SA payload: proposal 1: number 2, a request starts at 1" },
-	{ "response with two proposals", .np = 33, .flags = IKB_WIRE_FLAG_R,
+	{ "response with two proposals", .np = 33, .flags = WIRE_FLAG_R,
 	  .hex = "00 00 0024 02 00 0010 04 01 00 01 00 00 0008 01 00 000c "
 		 "00 00 0010 05 01 00 01 00 00 0008 01 00 000c",
 	  .want = "SA payload: 2 proposals in a response, must be 1" },
@@ -288,9 +288,9 @@ static size_t build(const struct bad_case *bc, uint8_t *buf, size_t cap)
 	if (bc->raw)
 		return wire_hex(buf, cap, bc->raw);
 	snprintf(hdr, sizeof(hdr), HDR "%02x 20 22 %02x 00000000 00000000",
-		 bc->np, bc->flags ? bc->flags : IKB_WIRE_FLAG_I);
+		 bc->np, bc->flags ? bc->flags : WIRE_FLAG_I);
 	n = wire_hex(buf, cap, hdr);
-	assert_int_equal(n, IKB_WIRE_HDR_LEN);
+	assert_int_equal(n, WIRE_HDR_LEN);
 	for (i = 0; i < rep; i++) {
 		chain = wire_hex(buf + n, cap - n, bc->hex);
 		assert_true(chain > 0 || bc->hex[0] == '\0');
@@ -307,22 +307,22 @@ static size_t build(const struct bad_case *bc, uint8_t *buf, size_t cap)
 
 static void test_malformed_table(void **state)
 {
-	static struct ikb_wire_msg msg;
+	static struct wire_msg msg;
 	uint8_t buf[2048];
 	size_t i, failed = 0;
 
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		const struct bad_case *bc = &cases[i];
-		struct ikb_wire_error err;
+		struct wire_error err;
 		size_t len = build(bc, buf, sizeof(buf));
 		uint16_t want_notify = bc->notify;
 		int r;
 
 		assert_true(len > 0);
-		r = ikb_wire_parse(&msg, buf, len, &bc->opts, &err);
+		r = wire_parse(&msg, buf, len, &bc->opts, &err);
 		if (!bc->notify && !bc->raw &&
 		    strncmp(bc->want, "IKE header", 10))
-			want_notify = IKB_N_INVALID_SYNTAX;
+			want_notify = WIRE_N_INVALID_SYNTAX;
 		if (r != -EBADMSG || strcmp(err.msg, bc->want) ||
 		    err.notify != want_notify) {
 			print_error(
@@ -340,16 +340,16 @@ static void test_malformed_table(void **state)
 
 static void test_unsupported_critical_info(void **state)
 {
-	static struct ikb_wire_msg msg;
-	struct ikb_wire_error err;
+	static struct wire_msg msg;
+	struct wire_error err;
 	uint8_t buf[256];
 	size_t n = wire_hex(buf, sizeof(buf),
 			    HDR "28 20 22 08 00000000 00000034 "
 				"c9 00 0014 5e*16 00 80 0004");
 
 	assert_int_equal(n, 52);
-	assert_int_equal(ikb_wire_parse(&msg, buf, n, NULL, &err), -EBADMSG);
-	assert_int_equal(err.notify, IKB_N_UNSUPPORTED_CRITICAL_PAYLOAD);
+	assert_int_equal(wire_parse(&msg, buf, n, NULL, &err), -EBADMSG);
+	assert_int_equal(err.notify, WIRE_N_UNSUPPORTED_CRITICAL_PAYLOAD);
 	assert_true(err.has_notify_data);
 	assert_int_equal(err.notify_data, 201);
 	assert_string_equal(err.payload, "payload type 201");
@@ -358,8 +358,8 @@ static void test_unsupported_critical_info(void **state)
 
 static void test_unknown_noncritical_skipped(void **state)
 {
-	static struct ikb_wire_msg msg;
-	struct ikb_wire_error err;
+	static struct wire_msg msg;
+	struct wire_error err;
 	uint8_t buf[256];
 	size_t n = wire_hex(
 		buf, sizeof(buf),
@@ -367,27 +367,27 @@ static void test_unknown_noncritical_skipped(void **state)
 		    "c9 00 0014 5e*16 2b 00 0008 cafebabe 00 00 0005 01");
 
 	assert_int_equal(n, 61);
-	assert_int_equal(ikb_wire_parse(&msg, buf, n, NULL, &err), 0);
+	assert_int_equal(wire_parse(&msg, buf, n, NULL, &err), 0);
 	assert_int_equal(msg.n, 3);
 	assert_int_equal(msg.pl[1].type, 201);
 	assert_false(msg.pl[1].known);
 	assert_int_equal(msg.pl[1].u.raw.len, 4);
 	assert_memory_equal(msg.pl[1].u.raw.data, "\xca\xfe\xba\xbe", 4);
 	/* skipped payloads are not returned by the lookups */
-	assert_null(ikb_wire_find(&msg, 201));
-	assert_non_null(ikb_wire_find(&msg, IKB_PT_VID));
+	assert_null(wire_find(&msg, 201));
+	assert_non_null(wire_find(&msg, WIRE_PT_VID));
 }
 
 static void test_sk_inside_sk(void **state)
 {
-	static struct ikb_wire_msg msg;
-	struct ikb_wire_error err;
+	static struct wire_msg msg;
+	struct wire_error err;
 	uint8_t plain[64];
 	/* inner chain: SK payload, then the Pad Length octet 0 */
 	size_t n = wire_hex(plain, sizeof(plain), "00 00 0008 01020304 00");
 
 	msg.n = 0;
-	assert_int_equal(ikb_wire_parse_inner(&msg, plain, n, IKB_PT_SK, &err),
+	assert_int_equal(wire_parse_inner(&msg, plain, n, WIRE_PT_SK, &err),
 			 -EBADMSG);
 	assert_string_equal(
 		err.msg, "SK payload: not allowed inside an encrypted payload");
@@ -396,8 +396,8 @@ static void test_sk_inside_sk(void **state)
 /* The same chain without padding: what sk_open() hands over. */
 static void test_payloads_unpadded(void **state)
 {
-	static struct ikb_wire_msg msg;
-	struct ikb_wire_error err;
+	static struct wire_msg msg;
+	struct wire_error err;
 	uint8_t plain[64];
 	/* a Nonce of 16 bytes, nothing after it */
 	size_t n = wire_hex(plain, sizeof(plain),
@@ -405,36 +405,33 @@ static void test_payloads_unpadded(void **state)
 
 	msg.n = 0;
 	assert_int_equal(
-		ikb_wire_parse_payloads(&msg, plain, n, IKB_PT_NONCE, &err), 0);
+		wire_parse_payloads(&msg, plain, n, WIRE_PT_NONCE, &err), 0);
 	assert_int_equal(msg.n, 1);
 	assert_true(msg.pl[0].inner);
 	assert_int_equal(msg.pl[0].u.nonce.len, 16);
 	/* one byte more is a truncated payload, not padding */
 	msg.n = 0;
 	assert_int_equal(
-		ikb_wire_parse_payloads(&msg, plain, n + 1, IKB_PT_NONCE, &err),
+		wire_parse_payloads(&msg, plain, n + 1, WIRE_PT_NONCE, &err),
 		-EBADMSG);
 	msg.n = 0;
-	assert_int_equal(
-		ikb_wire_parse_payloads(&msg, plain, n, IKB_PT_SK, &err),
-		-EBADMSG);
+	assert_int_equal(wire_parse_payloads(&msg, plain, n, WIRE_PT_SK, &err),
+			 -EBADMSG);
 }
 
 static void test_bad_pad_length(void **state)
 {
-	static struct ikb_wire_msg msg;
-	struct ikb_wire_error err;
+	static struct wire_msg msg;
+	struct wire_error err;
 	uint8_t plain[8] = { 1, 2, 3, 9 };
 
 	msg.n = 0;
-	assert_int_equal(
-		ikb_wire_parse_inner(&msg, plain, 4, IKB_PT_NONE, &err),
-		-EBADMSG);
+	assert_int_equal(wire_parse_inner(&msg, plain, 4, WIRE_PT_NONE, &err),
+			 -EBADMSG);
 	assert_string_equal(err.msg,
 			    "SK payload: Pad Length 9 exceeds plaintext 3");
-	assert_int_equal(
-		ikb_wire_parse_inner(&msg, plain, 0, IKB_PT_NONE, &err),
-		-EBADMSG);
+	assert_int_equal(wire_parse_inner(&msg, plain, 0, WIRE_PT_NONE, &err),
+			 -EBADMSG);
 	assert_string_equal(err.msg,
 			    "SK payload: plaintext is empty, no Pad Length");
 }

@@ -8,21 +8,21 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "ike/wire.h"
+#include "wire/wire.h"
 #include "samples.h"
 
-static struct ikb_wire_msg msg;
+static struct wire_msg msg;
 static uint8_t buf[512];
 static size_t len;
 
 static int setup(void **state)
 {
-	struct ikb_wire_error err;
+	struct wire_error err;
 
 	len = wire_hex(buf, sizeof(buf), wire_sample_sa_init_hex);
 	if (len != WIRE_SAMPLE_SA_INIT_LEN)
 		return -1;
-	return ikb_wire_parse(&msg, buf, len, NULL, &err);
+	return wire_parse(&msg, buf, len, NULL, &err);
 }
 
 static void test_header(void **state)
@@ -33,17 +33,17 @@ static void test_header(void **state)
 
 	assert_memory_equal(msg.hdr.spi_i, spi_i, 8);
 	assert_memory_equal(msg.hdr.spi_r, zero, 8);
-	assert_int_equal(msg.hdr.next_payload, IKB_PT_SA);
+	assert_int_equal(msg.hdr.next_payload, WIRE_PT_SA);
 	assert_int_equal(msg.hdr.major, 2);
 	assert_int_equal(msg.hdr.minor, 0);
-	assert_int_equal(msg.hdr.exchange, IKB_EXCH_IKE_SA_INIT);
-	assert_int_equal(msg.hdr.flags, IKB_WIRE_FLAG_I);
+	assert_int_equal(msg.hdr.exchange, WIRE_EXCH_IKE_SA_INIT);
+	assert_int_equal(msg.hdr.flags, WIRE_FLAG_I);
 	assert_int_equal(msg.hdr.msgid, 0);
 	assert_int_equal(msg.hdr.length, 340);
 	assert_int_equal(msg.n, 8);
 }
 
-static void assert_xf(const struct ikb_wire_transform *xf, uint8_t type,
+static void assert_xf(const struct wire_transform *xf, uint8_t type,
 		      uint16_t id, uint16_t key_bits)
 {
 	assert_int_equal(xf->type, type);
@@ -54,10 +54,10 @@ static void assert_xf(const struct ikb_wire_transform *xf, uint8_t type,
 
 static void test_sa(void **state)
 {
-	const struct ikb_wire_payload *p = &msg.pl[0];
-	const struct ikb_wire_proposal *pr;
+	const struct wire_payload *p = &msg.pl[0];
+	const struct wire_proposal *pr;
 
-	assert_int_equal(p->type, IKB_PT_SA);
+	assert_int_equal(p->type, WIRE_PT_SA);
 	assert_false(p->critical);
 	assert_int_equal(p->u.sa.n_prop, 2);
 	pr = &p->u.sa.prop[0];
@@ -79,9 +79,9 @@ static void test_sa(void **state)
 	assert_xf(&pr->xf[1], IKB_XF_PRF, 7, 0);
 	assert_xf(&pr->xf[2], IKB_XF_KE, 19, 0);
 	assert_xf(&pr->xf[3], IKB_XF_KE, 31, 0);
-	assert_string_equal(ikb_wire_xform_id_name(IKB_XF_ENCR, pr->xf[0].id),
+	assert_string_equal(wire_xform_id_name(IKB_XF_ENCR, pr->xf[0].id),
 			    "AES_GCM_16");
-	assert_string_equal(ikb_wire_xform_id_name(IKB_XF_KE, pr->xf[3].id),
+	assert_string_equal(wire_xform_id_name(IKB_XF_KE, pr->xf[3].id),
 			    "CURVE25519");
 }
 
@@ -90,8 +90,7 @@ static void test_sa_to_proposals(void **state)
 	struct ikb_proposal_list pl;
 	uint8_t nums[IKB_PROPOSALS_MAX];
 
-	assert_int_equal(ikb_wire_sa_to_proposals(&msg.pl[0].u.sa, &pl, nums),
-			 2);
+	assert_int_equal(wire_sa_to_proposals(&msg.pl[0].u.sa, &pl, nums), 2);
 	assert_int_equal(pl.p[0].protocol, IKB_PROTO_IKE);
 	assert_int_equal(pl.p[0].n, 5);
 	assert_int_equal(pl.p[0].xf[1].key_bits, 256);
@@ -102,8 +101,8 @@ static void test_sa_to_proposals(void **state)
 
 static void test_ke_nonce(void **state)
 {
-	const struct ikb_wire_payload *ke = ikb_wire_find(&msg, IKB_PT_KE);
-	const struct ikb_wire_payload *ni = ikb_wire_find(&msg, IKB_PT_NONCE);
+	const struct wire_payload *ke = wire_find(&msg, WIRE_PT_KE);
+	const struct wire_payload *ni = wire_find(&msg, WIRE_PT_NONCE);
 	uint8_t x[32];
 
 	assert_ptr_equal(ke, &msg.pl[1]);
@@ -124,48 +123,48 @@ static void test_ke_nonce(void **state)
 static void test_notifies(void **state)
 {
 	static const uint16_t want[] = {
-		IKB_N_NAT_DETECTION_SOURCE_IP,
-		IKB_N_NAT_DETECTION_DESTINATION_IP,
-		IKB_N_IKEV2_FRAGMENTATION_SUPPORTED,
-		IKB_N_SIGNATURE_HASH_ALGORITHMS,
+		WIRE_N_NAT_DETECTION_SOURCE_IP,
+		WIRE_N_NAT_DETECTION_DESTINATION_IP,
+		WIRE_N_IKEV2_FRAGMENTATION_SUPPORTED,
+		WIRE_N_SIGNATURE_HASH_ALGORITHMS,
 	};
 	static const uint8_t sha[] = { 0, 2, 0, 3, 0, 4, 0, 5 };
-	const struct ikb_wire_payload *p = NULL;
-	const struct ikb_wire_notify *n;
+	const struct wire_payload *p = NULL;
+	const struct wire_notify *n;
 	uint8_t x[20];
 	unsigned i = 0;
 
-	while ((p = ikb_wire_next_notify(&msg, p))) {
+	while ((p = wire_next_notify(&msg, p))) {
 		assert_true(i < 4);
 		assert_int_equal(p->u.notify.type, want[i]);
 		assert_int_equal(p->u.notify.protocol, 0);
 		assert_int_equal(p->u.notify.spi_size, 0);
-		assert_false(ikb_wire_notify_is_error(p->u.notify.type));
+		assert_false(wire_notify_is_error(p->u.notify.type));
 		i++;
 	}
 	assert_int_equal(i, 4);
-	n = ikb_wire_find_notify(&msg, IKB_N_NAT_DETECTION_SOURCE_IP);
+	n = wire_find_notify(&msg, WIRE_N_NAT_DETECTION_SOURCE_IP);
 	assert_non_null(n);
 	memset(x, 0x11, 20);
 	assert_int_equal(n->len, 20);
 	assert_memory_equal(n->data, x, 20);
-	n = ikb_wire_find_notify(&msg, IKB_N_NAT_DETECTION_DESTINATION_IP);
+	n = wire_find_notify(&msg, WIRE_N_NAT_DETECTION_DESTINATION_IP);
 	memset(x, 0x22, 20);
 	assert_memory_equal(n->data, x, 20);
-	n = ikb_wire_find_notify(&msg, IKB_N_IKEV2_FRAGMENTATION_SUPPORTED);
+	n = wire_find_notify(&msg, WIRE_N_IKEV2_FRAGMENTATION_SUPPORTED);
 	assert_int_equal(n->len, 0);
 	assert_null(n->data);
-	n = ikb_wire_find_notify(&msg, IKB_N_SIGNATURE_HASH_ALGORITHMS);
+	n = wire_find_notify(&msg, WIRE_N_SIGNATURE_HASH_ALGORITHMS);
 	assert_int_equal(n->len, 8);
 	assert_memory_equal(n->data, sha, 8);
-	assert_null(ikb_wire_find_notify(&msg, IKB_N_COOKIE));
-	assert_string_equal(ikb_wire_notify_name(n->type),
+	assert_null(wire_find_notify(&msg, WIRE_N_COOKIE));
+	assert_string_equal(wire_notify_name(n->type),
 			    "SIGNATURE_HASH_ALGORITHMS");
 }
 
 static void test_vendor_id(void **state)
 {
-	const struct ikb_wire_payload *v = ikb_wire_find(&msg, IKB_PT_VID);
+	const struct wire_payload *v = wire_find(&msg, WIRE_PT_VID);
 
 	assert_ptr_equal(v, &msg.pl[7]);
 	assert_int_equal(v->u.vid.len, 16);
@@ -178,21 +177,21 @@ static void test_vendor_id(void **state)
 /* Emitting what was parsed gives the datagram back, byte for byte. */
 static void test_reemit_identical(void **state)
 {
-	struct ikb_wire_error err;
-	struct ikb_wbuf out;
+	struct wire_error err;
+	struct wbuf out;
 
-	ikb_wbuf_init(&out, 0);
-	assert_int_equal(ikb_wire_emit(&msg, &out, NULL, &err), 0);
+	wbuf_init(&out, 0);
+	assert_int_equal(wire_emit(&msg, &out, NULL, &err), 0);
 	assert_int_equal(out.len, len);
 	assert_memory_equal(out.data, buf, len);
-	ikb_wbuf_free(&out);
+	wbuf_free(&out);
 }
 
 /* Every strict prefix of the datagram is rejected, none crashes. */
 static void test_every_truncation(void **state)
 {
-	static struct ikb_wire_msg m;
-	struct ikb_wire_error err;
+	static struct wire_msg m;
+	struct wire_error err;
 	size_t cut;
 
 	for (cut = 0; cut < len; cut++) {
@@ -203,7 +202,7 @@ static void test_every_truncation(void **state)
 			copy[26] = (uint8_t)(cut >> 8);
 			copy[27] = (uint8_t)cut;
 		}
-		assert_int_equal(ikb_wire_parse(&m, copy, cut, NULL, &err),
+		assert_int_equal(wire_parse(&m, copy, cut, NULL, &err),
 				 -EBADMSG);
 		assert_true(err.msg[0] != '\0');
 	}

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* IDi and IDr payloads (RFC 7296 §3.5, RFC 7619 ID_NULL). */
-#include "ike/wire_int.h"
+#include "wire/internal.h"
 
 /* Required data length of an ID type: 0 = any non-empty, -1 = unknown. */
 static int id_data_len(uint8_t type)
@@ -44,12 +44,12 @@ static int id_validate(struct wire_ctx *c, const uint8_t *b, size_t len)
 	if (want > 0 && len - 4 != (size_t)want)
 		return wire_fail(c, "identification data",
 				 "%s with %zu bytes of data, needs %d",
-				 ikb_wire_id_type_name(b[0]), len - 4, want);
+				 wire_id_type_name(b[0]), len - 4, want);
 	return 0;
 }
 
 static void id_parse(struct wire_ctx *c, const uint8_t *b, size_t len,
-		     struct ikb_wire_payload *out)
+		     struct wire_payload *out)
 {
 	out->u.id.type = b[0];
 	out->u.id.data = len > 4 ? b + 4 : NULL;
@@ -57,12 +57,12 @@ static void id_parse(struct wire_ctx *c, const uint8_t *b, size_t len,
 }
 
 /* ID and AUTH share the layout: type, three reserved octets, data. */
-static int typed4_emit(struct wire_ectx *c, const struct ikb_wire_payload *p,
-		       struct ikb_wbuf *o)
+static int typed4_emit(struct wire_ectx *c, const struct wire_payload *p,
+		       struct wbuf *o)
 {
-	ikb_wbuf_u8(o, p->u.id.type);
-	ikb_wbuf_reserve(o, 3);
-	ikb_wbuf_put(o, p->u.id.data, p->u.id.len);
+	wbuf_u8(o, p->u.id.type);
+	wbuf_reserve(o, 3);
+	wbuf_put(o, p->u.id.data, p->u.id.len);
 	return 0;
 }
 

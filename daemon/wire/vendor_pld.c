@@ -3,7 +3,7 @@
  * Vendor ID payload (RFC 7296 §3.12), and the payloads kept opaque: EAP
  * (§3.16, handed whole to an EAP layer) and GSPM (RFC 6467).
  */
-#include "ike/wire_int.h"
+#include "wire/internal.h"
 
 static int vid_validate(struct wire_ctx *c, const uint8_t *b, size_t len)
 {
@@ -18,16 +18,16 @@ static int raw_validate(struct wire_ctx *c, const uint8_t *b, size_t len)
 }
 
 static void opaque_parse(struct wire_ctx *c, const uint8_t *b, size_t len,
-			 struct ikb_wire_payload *out)
+			 struct wire_payload *out)
 {
 	out->u.raw.data = len ? b : NULL;
 	out->u.raw.len = len;
 }
 
-static int opaque_emit(struct wire_ectx *c, const struct ikb_wire_payload *p,
-		       struct ikb_wbuf *o)
+static int opaque_emit(struct wire_ectx *c, const struct wire_payload *p,
+		       struct wbuf *o)
 {
-	ikb_wbuf_put(o, p->u.raw.data, p->u.raw.len);
+	wbuf_put(o, p->u.raw.data, p->u.raw.len);
 	return 0;
 }
 

@@ -8,9 +8,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "ike/wire_int.h"
+#include "wire/internal.h"
 
-void wire_set_error(struct ikb_wire_error *err, const char *payload,
+void wire_set_error(struct wire_error *err, const char *payload,
 		    const char *field, const char *fmt, ...)
 {
 	va_list ap;
@@ -25,14 +25,14 @@ void wire_set_error(struct ikb_wire_error *err, const char *payload,
 	va_start(ap, fmt);
 	vsnprintf(err->msg + n, sizeof(err->msg) - (size_t)n, fmt, ap);
 	va_end(ap);
-	err->notify = IKB_N_INVALID_SYNTAX;
+	err->notify = WIRE_N_INVALID_SYNTAX;
 }
 
-static void wire_vfail(struct ikb_wire_error *err, const char *pld,
+static void wire_vfail(struct wire_error *err, const char *pld,
 		       const char *field, const char *fmt, va_list ap)
 	__attribute__((format(printf, 4, 0)));
 
-static void wire_vfail(struct ikb_wire_error *err, const char *pld,
+static void wire_vfail(struct wire_error *err, const char *pld,
 		       const char *field, const char *fmt, va_list ap)
 {
 	char text[200];
@@ -64,24 +64,24 @@ int wire_efail(struct wire_ectx *c, const char *field, const char *fmt, ...)
 const struct wire_pld_ops *wire_ops(uint8_t type)
 {
 	static const struct wire_pld_ops *const ops[UINT8_MAX + 1] = {
-		[IKB_PT_SA] = &wire_sa_ops,
-		[IKB_PT_KE] = &wire_ke_ops,
-		[IKB_PT_IDI] = &wire_id_ops,
-		[IKB_PT_IDR] = &wire_id_ops,
-		[IKB_PT_CERT] = &wire_cert_ops,
-		[IKB_PT_CERTREQ] = &wire_certreq_ops,
-		[IKB_PT_AUTH] = &wire_auth_ops,
-		[IKB_PT_NONCE] = &wire_nonce_ops,
-		[IKB_PT_NOTIFY] = &wire_notify_ops,
-		[IKB_PT_DELETE] = &wire_delete_ops,
-		[IKB_PT_VID] = &wire_vid_ops,
-		[IKB_PT_TSI] = &wire_ts_ops,
-		[IKB_PT_TSR] = &wire_ts_ops,
-		[IKB_PT_SK] = &wire_sk_ops,
-		[IKB_PT_CP] = &wire_cp_ops,
-		[IKB_PT_EAP] = &wire_raw_ops, /* handed whole to EAP */
-		[IKB_PT_GSPM] = &wire_raw_ops,
-		[IKB_PT_SKF] = &wire_skf_ops,
+		[WIRE_PT_SA] = &wire_sa_ops,
+		[WIRE_PT_KE] = &wire_ke_ops,
+		[WIRE_PT_IDI] = &wire_id_ops,
+		[WIRE_PT_IDR] = &wire_id_ops,
+		[WIRE_PT_CERT] = &wire_cert_ops,
+		[WIRE_PT_CERTREQ] = &wire_certreq_ops,
+		[WIRE_PT_AUTH] = &wire_auth_ops,
+		[WIRE_PT_NONCE] = &wire_nonce_ops,
+		[WIRE_PT_NOTIFY] = &wire_notify_ops,
+		[WIRE_PT_DELETE] = &wire_delete_ops,
+		[WIRE_PT_VID] = &wire_vid_ops,
+		[WIRE_PT_TSI] = &wire_ts_ops,
+		[WIRE_PT_TSR] = &wire_ts_ops,
+		[WIRE_PT_SK] = &wire_sk_ops,
+		[WIRE_PT_CP] = &wire_cp_ops,
+		[WIRE_PT_EAP] = &wire_raw_ops, /* handed whole to EAP */
+		[WIRE_PT_GSPM] = &wire_raw_ops,
+		[WIRE_PT_SKF] = &wire_skf_ops,
 	};
 
 	return ops[type];
@@ -90,9 +90,9 @@ const struct wire_pld_ops *wire_ops(uint8_t type)
 static void set_pld_name(struct wire_ctx *c, uint8_t type,
 			 const struct wire_pld_ops *ops)
 {
-	if (ops && ikb_wire_payload_name(type))
+	if (ops && wire_payload_name(type))
 		snprintf(c->pld_buf, sizeof(c->pld_buf), "%s payload",
-			 ikb_wire_payload_name(type));
+			 wire_payload_name(type));
 	else
 		snprintf(c->pld_buf, sizeof(c->pld_buf), "payload type %u",
 			 type);
@@ -101,18 +101,18 @@ static void set_pld_name(struct wire_ctx *c, uint8_t type,
 
 static bool is_encrypted(uint8_t type)
 {
-	return type == IKB_PT_SK || type == IKB_PT_SKF;
+	return type == WIRE_PT_SK || type == WIRE_PT_SKF;
 }
 
 /* §2.5: unknown critical → reject; unknown non-critical → skip, but record. */
 static int unknown_payload(struct wire_ctx *c, uint8_t type, bool critical,
 			   const uint8_t *b, size_t len,
-			   struct ikb_wire_payload *out)
+			   struct wire_payload *out)
 {
 	if (critical) {
 		wire_fail(c, "critical",
 			  "critical payload type %u not supported", type);
-		c->err->notify = IKB_N_UNSUPPORTED_CRITICAL_PAYLOAD;
+		c->err->notify = WIRE_N_UNSUPPORTED_CRITICAL_PAYLOAD;
 		c->err->notify_data = type;
 		c->err->has_notify_data = true;
 		return -EBADMSG;
@@ -127,7 +127,7 @@ static int one_payload(struct wire_ctx *c, uint8_t type, const uint8_t *p,
 		       size_t rem, size_t *plen_out)
 {
 	const struct wire_pld_ops *ops = wire_ops(type);
-	struct ikb_wire_payload *out;
+	struct wire_payload *out;
 	size_t plen;
 	bool critical;
 	int r;
@@ -140,18 +140,18 @@ static int one_payload(struct wire_ctx *c, uint8_t type, const uint8_t *p,
 		return wire_fail(
 			c, "next payload",
 			"announced by the previous Next Payload, but the message ends");
-	if (rem < IKB_WIRE_GENERIC_LEN)
+	if (rem < WIRE_GENERIC_LEN)
 		return wire_fail(
 			c, "generic header",
 			"%zu bytes left, need 4 for the generic header", rem);
-	if (c->msg->n >= IKB_WIRE_MAX_PAYLOADS)
+	if (c->msg->n >= WIRE_MAX_PAYLOADS)
 		return wire_fail(c, "payload count",
 				 "too many payloads (more than %d)",
-				 IKB_WIRE_MAX_PAYLOADS);
+				 WIRE_MAX_PAYLOADS);
 	c->next = p[0];
 	critical = p[1] & 0x80;
 	plen = wire_get16(p + 2);
-	if (plen < IKB_WIRE_GENERIC_LEN)
+	if (plen < WIRE_GENERIC_LEN)
 		return wire_fail(
 			c, "length",
 			"length %zu is shorter than the generic header (4)",
@@ -191,7 +191,7 @@ static int walk(struct wire_ctx *c, const uint8_t *p, size_t len,
 	size_t off = 0, plen = 0;
 	int r;
 
-	while (type != IKB_PT_NONE) {
+	while (type != WIRE_PT_NONE) {
 		c->pld_off = base_off + off;
 		r = one_payload(c, type, p + off, len - off, &plen);
 		if (r)
@@ -209,9 +209,9 @@ static int walk(struct wire_ctx *c, const uint8_t *p, size_t len,
 	return 0;
 }
 
-static void ctx_init(struct wire_ctx *c, struct ikb_wire_msg *msg,
-		     const uint8_t *base, const struct ikb_wire_opts *opts,
-		     struct ikb_wire_error *err)
+static void ctx_init(struct wire_ctx *c, struct wire_msg *msg,
+		     const uint8_t *base, const struct wire_opts *opts,
+		     struct wire_error *err)
 {
 	memset(c, 0, sizeof(*c));
 	c->err = err;
@@ -220,8 +220,8 @@ static void ctx_init(struct wire_ctx *c, struct ikb_wire_msg *msg,
 	c->opts = opts;
 }
 
-int ikb_wire_parse(struct ikb_wire_msg *msg, const uint8_t *buf, size_t len,
-		   const struct ikb_wire_opts *opts, struct ikb_wire_error *err)
+int wire_parse(struct wire_msg *msg, const uint8_t *buf, size_t len,
+	       const struct wire_opts *opts, struct wire_error *err)
 {
 	struct wire_ctx c;
 	int r;
@@ -229,17 +229,16 @@ int ikb_wire_parse(struct ikb_wire_msg *msg, const uint8_t *buf, size_t len,
 	memset(err, 0, sizeof(*err));
 	msg->n = 0;
 	memset(&msg->pool, 0, sizeof(msg->pool));
-	r = ikb_wire_parse_hdr(&msg->hdr, buf, len, err);
+	r = wire_parse_hdr(&msg->hdr, buf, len, err);
 	if (r)
 		return r;
 	ctx_init(&c, msg, buf, opts, err);
-	return walk(&c, buf + IKB_WIRE_HDR_LEN, len - IKB_WIRE_HDR_LEN,
-		    IKB_WIRE_HDR_LEN, msg->hdr.next_payload);
+	return walk(&c, buf + WIRE_HDR_LEN, len - WIRE_HDR_LEN, WIRE_HDR_LEN,
+		    msg->hdr.next_payload);
 }
 
-int ikb_wire_parse_payloads(struct ikb_wire_msg *msg, const uint8_t *plain,
-			    size_t len, uint8_t first_type,
-			    struct ikb_wire_error *err)
+int wire_parse_payloads(struct wire_msg *msg, const uint8_t *plain, size_t len,
+			uint8_t first_type, struct wire_error *err)
 {
 	struct wire_ctx c;
 
@@ -250,9 +249,8 @@ int ikb_wire_parse_payloads(struct ikb_wire_msg *msg, const uint8_t *plain,
 	return walk(&c, plain, len, 0, first_type);
 }
 
-int ikb_wire_parse_inner(struct ikb_wire_msg *msg, const uint8_t *plain,
-			 size_t len, uint8_t first_type,
-			 struct ikb_wire_error *err)
+int wire_parse_inner(struct wire_msg *msg, const uint8_t *plain, size_t len,
+		     uint8_t first_type, struct wire_error *err)
 {
 	struct wire_ctx c;
 	size_t pad;
@@ -268,6 +266,5 @@ int ikb_wire_parse_inner(struct ikb_wire_msg *msg, const uint8_t *plain,
 		return wire_fail(&c, "pad length",
 				 "Pad Length %zu exceeds plaintext %zu", pad,
 				 len - 1);
-	return ikb_wire_parse_payloads(msg, plain, len - pad - 1, first_type,
-				       err);
+	return wire_parse_payloads(msg, plain, len - pad - 1, first_type, err);
 }

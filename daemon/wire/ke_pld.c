@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* KE payload (RFC 7296 §3.4): group, reserved, key exchange data. */
-#include "ike/wire_int.h"
+#include "wire/internal.h"
 
 /* Fixed public value sizes (RFC 7296 App. B, RFC 3526, 5903, 5114, 7748). */
 static const struct {
@@ -13,7 +13,7 @@ static const struct {
 	{ 31, 32 },  { 32, 56 },
 };
 
-size_t ikb_wire_ke_len(uint16_t group)
+size_t wire_ke_len(uint16_t group)
 {
 	size_t i;
 
@@ -38,7 +38,7 @@ static int ke_validate(struct wire_ctx *c, const uint8_t *b, size_t len)
 	if (len == 4)
 		return wire_fail(c, "key exchange data",
 				 "key exchange data is empty");
-	want = ikb_wire_ke_len(group);
+	want = wire_ke_len(group);
 	if (want && len - 4 != want)
 		return wire_fail(
 			c, "key exchange data",
@@ -48,19 +48,19 @@ static int ke_validate(struct wire_ctx *c, const uint8_t *b, size_t len)
 }
 
 static void ke_parse(struct wire_ctx *c, const uint8_t *b, size_t len,
-		     struct ikb_wire_payload *out)
+		     struct wire_payload *out)
 {
 	out->u.ke.group = wire_get16(b);
 	out->u.ke.data = b + 4;
 	out->u.ke.len = len - 4;
 }
 
-static int ke_emit(struct wire_ectx *c, const struct ikb_wire_payload *p,
-		   struct ikb_wbuf *o)
+static int ke_emit(struct wire_ectx *c, const struct wire_payload *p,
+		   struct wbuf *o)
 {
-	ikb_wbuf_u16(o, p->u.ke.group);
-	ikb_wbuf_u16(o, 0);
-	ikb_wbuf_put(o, p->u.ke.data, p->u.ke.len);
+	wbuf_u16(o, p->u.ke.group);
+	wbuf_u16(o, 0);
+	wbuf_put(o, p->u.ke.data, p->u.ke.len);
 	return 0;
 }
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* CERT and CERTREQ payloads (RFC 7296 §3.6, §3.7). */
-#include "ike/wire_int.h"
+#include "wire/internal.h"
 
 #define CERT_X509_SIG 4
 #define SHA1_LEN 20
@@ -45,18 +45,18 @@ static int certreq_validate(struct wire_ctx *c, const uint8_t *b, size_t len)
 }
 
 static void cert_parse(struct wire_ctx *c, const uint8_t *b, size_t len,
-		       struct ikb_wire_payload *out)
+		       struct wire_payload *out)
 {
 	out->u.cert.type = b[0];
 	out->u.cert.data = len > 1 ? b + 1 : NULL;
 	out->u.cert.len = len - 1;
 }
 
-static int cert_emit(struct wire_ectx *c, const struct ikb_wire_payload *p,
-		     struct ikb_wbuf *o)
+static int cert_emit(struct wire_ectx *c, const struct wire_payload *p,
+		     struct wbuf *o)
 {
-	ikb_wbuf_u8(o, p->u.cert.type);
-	ikb_wbuf_put(o, p->u.cert.data, p->u.cert.len);
+	wbuf_u8(o, p->u.cert.type);
+	wbuf_put(o, p->u.cert.data, p->u.cert.len);
 	return 0;
 }
 

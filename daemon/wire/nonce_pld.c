@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Nonce payload (RFC 7296 §3.9): 16 to 256 octets. */
-#include "ike/wire_int.h"
+#include "wire/internal.h"
 
 #define NONCE_MIN 16
 #define NONCE_MAX 256
@@ -14,16 +14,16 @@ static int nonce_validate(struct wire_ctx *c, const uint8_t *b, size_t len)
 }
 
 static void nonce_parse(struct wire_ctx *c, const uint8_t *b, size_t len,
-			struct ikb_wire_payload *out)
+			struct wire_payload *out)
 {
 	out->u.nonce.data = b;
 	out->u.nonce.len = len;
 }
 
-static int nonce_emit(struct wire_ectx *c, const struct ikb_wire_payload *p,
-		      struct ikb_wbuf *o)
+static int nonce_emit(struct wire_ectx *c, const struct wire_payload *p,
+		      struct wbuf *o)
 {
-	ikb_wbuf_put(o, p->u.nonce.data, p->u.nonce.len);
+	wbuf_put(o, p->u.nonce.data, p->u.nonce.len);
 	return 0;
 }
 

@@ -6,10 +6,10 @@
  */
 #include <string.h>
 
-#include "ike/wire_int.h"
+#include "wire/internal.h"
 
 /* ikb_transform can express transform types 1..5 only. */
-static bool proposal_usable(const struct ikb_wire_proposal *p)
+static bool proposal_usable(const struct wire_proposal *p)
 {
 	unsigned i;
 
@@ -21,15 +21,15 @@ static bool proposal_usable(const struct ikb_wire_proposal *p)
 	return true;
 }
 
-int ikb_wire_sa_to_proposals(const struct ikb_wire_sa *sa,
-			     struct ikb_proposal_list *out,
-			     uint8_t nums[IKB_PROPOSALS_MAX])
+int wire_sa_to_proposals(const struct wire_sa *sa,
+			 struct ikb_proposal_list *out,
+			 uint8_t nums[IKB_PROPOSALS_MAX])
 {
 	unsigned i, j;
 
 	memset(out, 0, sizeof(*out));
 	for (i = 0; i < sa->n_prop && out->n < IKB_PROPOSALS_MAX; i++) {
-		const struct ikb_wire_proposal *w = &sa->prop[i];
+		const struct wire_proposal *w = &sa->prop[i];
 		struct ikb_proposal *p = &out->p[out->n];
 
 		if (!proposal_usable(w))
@@ -54,10 +54,10 @@ int ikb_wire_sa_to_proposals(const struct ikb_wire_sa *sa,
 	return (int)out->n;
 }
 
-int ikb_wire_sa_from_proposals(struct ikb_wire_sa_store *st,
-			       const struct ikb_proposal_list *in,
-			       uint8_t first_num, const uint8_t *spi,
-			       uint8_t spi_size, struct ikb_wire_sa *out)
+int wire_sa_from_proposals(struct wire_sa_store *st,
+			   const struct ikb_proposal_list *in,
+			   uint8_t first_num, const uint8_t *spi,
+			   uint8_t spi_size, struct wire_sa *out)
 {
 	unsigned i, j;
 
@@ -66,7 +66,7 @@ int ikb_wire_sa_from_proposals(struct ikb_wire_sa_store *st,
 	    first_num + in->n - 1 > UINT8_MAX)
 		return -EINVAL;
 	for (i = 0; i < in->n; i++) {
-		struct ikb_wire_proposal *w = &st->prop[i];
+		struct wire_proposal *w = &st->prop[i];
 		const struct ikb_proposal *p = &in->p[i];
 
 		if (p->n == 0 || p->n > IKB_PROPOSAL_MAX_XFORMS)

@@ -2,7 +2,7 @@
 /* Encrypted Fragment payload (RFC 7383 §2.5). */
 #include <string.h>
 
-#include "ike/wire_int.h"
+#include "wire/internal.h"
 
 #define SKF_HDR 4
 
@@ -26,7 +26,7 @@ static int skf_validate(struct wire_ctx *c, const uint8_t *b, size_t len)
 			c, "fragment number",
 			"Fragment Number %u exceeds Total Fragments %u", num,
 			total);
-	if (num > 1 && c->next != IKB_PT_NONE)
+	if (num > 1 && c->next != WIRE_PT_NONE)
 		return wire_fail(
 			c, "next payload",
 			"Next Payload %u in fragment %u, must be 0 after the first",
@@ -35,7 +35,7 @@ static int skf_validate(struct wire_ctx *c, const uint8_t *b, size_t len)
 }
 
 static void skf_parse(struct wire_ctx *c, const uint8_t *b, size_t len,
-		      struct ikb_wire_payload *out)
+		      struct wire_payload *out)
 {
 	out->u.sk.inner_type = c->next;
 	out->u.sk.frag_num = wire_get16(b);
@@ -43,22 +43,22 @@ static void skf_parse(struct wire_ctx *c, const uint8_t *b, size_t len,
 	out->u.sk.body = b + SKF_HDR;
 	out->u.sk.body_len = len - SKF_HDR;
 	out->u.sk.msg_off = c->pld_off;
-	out->u.sk.hdr_len = IKB_WIRE_GENERIC_LEN + SKF_HDR;
+	out->u.sk.hdr_len = WIRE_GENERIC_LEN + SKF_HDR;
 }
 
-static int skf_emit(struct wire_ectx *c, const struct ikb_wire_payload *p,
-		    struct ikb_wbuf *o)
+static int skf_emit(struct wire_ectx *c, const struct wire_payload *p,
+		    struct wbuf *o)
 {
-	const struct ikb_wire_sk *s = &p->u.sk;
+	const struct wire_sk *s = &p->u.sk;
 	size_t off;
 
 	if (s->frag_num == 0 || s->frag_num > s->frag_total)
 		return wire_efail(c, "fragment number",
 				  "Fragment Number %u of %u", s->frag_num,
 				  s->frag_total);
-	ikb_wbuf_u16(o, s->frag_num);
-	ikb_wbuf_u16(o, s->frag_total);
-	off = ikb_wbuf_reserve(o, s->body_len);
+	wbuf_u16(o, s->frag_num);
+	wbuf_u16(o, s->frag_total);
+	off = wbuf_reserve(o, s->body_len);
 	if (s->body && !o->err)
 		memcpy(o->data + off, s->body, s->body_len);
 	if (c->info) {

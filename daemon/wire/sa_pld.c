@@ -2,7 +2,7 @@
 /* SA payload: proposals, transforms, attributes (RFC 7296 §3.3). */
 #include <string.h>
 
-#include "ike/wire_int.h"
+#include "wire/internal.h"
 
 #define PROP_HDR 8
 #define XF_HDR 8
@@ -184,7 +184,7 @@ static int validate_prop(struct wire_ctx *c, unsigned pi, uint8_t prev_num,
 		return wire_fail(c, "proposal number", "proposal %u: number 0",
 				 pi);
 	/* §3.3.1: an offer counts from 1; an answer echoes the accepted one */
-	if (pi == 1 && num != 1 && !(c->msg->hdr.flags & IKB_WIRE_FLAG_R))
+	if (pi == 1 && num != 1 && !(c->msg->hdr.flags & WIRE_FLAG_R))
 		return wire_fail(c, "proposal number",
 				 "proposal 1: number %u, a request starts at 1",
 				 num);
@@ -203,10 +203,10 @@ static int validate_prop(struct wire_ctx *c, unsigned pi, uint8_t prev_num,
 	if (nxf == 0)
 		return wire_fail(c, "transform count",
 				 "proposal %u: no transforms", pi);
-	if (nxf > IKB_WIRE_MAX_XFORMS)
+	if (nxf > WIRE_MAX_XFORMS)
 		return wire_fail(c, "transform count",
 				 "proposal %u: %u transforms (max %d)", pi, nxf,
-				 IKB_WIRE_MAX_XFORMS);
+				 WIRE_MAX_XFORMS);
 	*plen_out = plen;
 	return validate_xforms(c, pi, nxf, b + PROP_HDR + spi_size,
 			       plen - PROP_HDR - spi_size);
@@ -214,7 +214,7 @@ static int validate_prop(struct wire_ctx *c, unsigned pi, uint8_t prev_num,
 
 static int sa_validate(struct wire_ctx *c, const uint8_t *b, size_t len)
 {
-	const struct ikb_wire_pool *pool = &c->msg->pool;
+	const struct wire_pool *pool = &c->msg->pool;
 	size_t off = 0, plen = 0;
 	unsigned pi = 0, xf_total = 0;
 	uint8_t prev = 0;
@@ -224,34 +224,34 @@ static int sa_validate(struct wire_ctx *c, const uint8_t *b, size_t len)
 		return wire_fail(c, "proposal count", "no proposals");
 	while (off < len) {
 		pi++;
-		if (pi > IKB_WIRE_MAX_PROPOSALS)
+		if (pi > WIRE_MAX_PROPOSALS)
 			return wire_fail(c, "proposal count",
 					 "more than %d proposals",
-					 IKB_WIRE_MAX_PROPOSALS);
-		if (pool->n_prop + pi > IKB_WIRE_POOL_PROPOSALS)
+					 WIRE_MAX_PROPOSALS);
+		if (pool->n_prop + pi > WIRE_POOL_PROPOSALS)
 			return wire_fail(c, "proposal count",
 					 "message has more than %d proposals",
-					 IKB_WIRE_POOL_PROPOSALS);
+					 WIRE_POOL_PROPOSALS);
 		r = validate_prop(c, pi, prev, b + off, len - off, &plen);
 		if (r)
 			return r;
 		xf_total += b[off + 7];
-		if (pool->n_xf + xf_total > IKB_WIRE_POOL_XFORMS)
+		if (pool->n_xf + xf_total > WIRE_POOL_XFORMS)
 			return wire_fail(c, "transform count",
 					 "message has more than %d transforms",
-					 IKB_WIRE_POOL_XFORMS);
+					 WIRE_POOL_XFORMS);
 		prev = b[off + 4];
 		off += plen;
 	}
 	/* §2.7: the responder accepts a single proposal */
-	if (pi > 1 && (c->msg->hdr.flags & IKB_WIRE_FLAG_R))
+	if (pi > 1 && (c->msg->hdr.flags & WIRE_FLAG_R))
 		return wire_fail(c, "proposal count",
 				 "%u proposals in a response, must be 1", pi);
 	return 0;
 }
 
 static void parse_xform(const uint8_t *b, size_t tlen,
-			struct ikb_wire_transform *xf)
+			struct wire_transform *xf)
 {
 	size_t off = XF_HDR;
 
@@ -270,16 +270,16 @@ static void parse_xform(const uint8_t *b, size_t tlen,
 }
 
 static void sa_parse(struct wire_ctx *c, const uint8_t *b, size_t len,
-		     struct ikb_wire_payload *out)
+		     struct wire_payload *out)
 {
-	struct ikb_wire_pool *pool = &c->msg->pool;
+	struct wire_pool *pool = &c->msg->pool;
 	size_t off = 0;
 
 	out->u.sa.prop = &pool->prop[pool->n_prop];
 	out->u.sa.n_prop = 0;
 	while (off < len) {
-		struct ikb_wire_proposal *p = &pool->prop[pool->n_prop++];
-		struct ikb_wire_transform *xf = &pool->xf[pool->n_xf];
+		struct wire_proposal *p = &pool->prop[pool->n_prop++];
+		struct wire_transform *xf = &pool->xf[pool->n_xf];
 		const uint8_t *q = b + off;
 		size_t xoff;
 		unsigned i;
@@ -308,34 +308,34 @@ static void sa_parse(struct wire_ctx *c, const uint8_t *b, size_t len,
 	}
 }
 
-static void emit_xform(struct ikb_wbuf *o, const struct ikb_wire_transform *xf,
+static void emit_xform(struct wbuf *o, const struct wire_transform *xf,
 		       bool last)
 {
 	size_t start = o->len;
 
-	ikb_wbuf_u8(o, last ? 0 : LAST_XF);
-	ikb_wbuf_u8(o, 0);
-	ikb_wbuf_u16(o, 0);
-	ikb_wbuf_u8(o, xf->type);
-	ikb_wbuf_u8(o, 0);
-	ikb_wbuf_u16(o, xf->id);
+	wbuf_u8(o, last ? 0 : LAST_XF);
+	wbuf_u8(o, 0);
+	wbuf_u16(o, 0);
+	wbuf_u8(o, xf->type);
+	wbuf_u8(o, 0);
+	wbuf_u16(o, xf->id);
 	if (xf->key_bits) {
-		ikb_wbuf_u16(o, ATTR_AF | ATTR_KEY_LENGTH);
-		ikb_wbuf_u16(o, xf->key_bits);
+		wbuf_u16(o, ATTR_AF | ATTR_KEY_LENGTH);
+		wbuf_u16(o, xf->key_bits);
 	}
-	ikb_wbuf_set_u16(o, start + 2, (uint16_t)(o->len - start));
+	wbuf_set_u16(o, start + 2, (uint16_t)(o->len - start));
 }
 
-static int sa_emit(struct wire_ectx *c, const struct ikb_wire_payload *pl,
-		   struct ikb_wbuf *o)
+static int sa_emit(struct wire_ectx *c, const struct wire_payload *pl,
+		   struct wbuf *o)
 {
-	const struct ikb_wire_sa *sa = &pl->u.sa;
+	const struct wire_sa *sa = &pl->u.sa;
 	unsigned i, j;
 
 	if (sa->n_prop == 0)
 		return wire_efail(c, "proposal count", "no proposals");
 	for (i = 0; i < sa->n_prop; i++) {
-		const struct ikb_wire_proposal *p = &sa->prop[i];
+		const struct wire_proposal *p = &sa->prop[i];
 		size_t start = o->len;
 
 		if (p->spi_size > sizeof(p->spi) || p->n_xf == 0)
@@ -343,14 +343,14 @@ static int sa_emit(struct wire_ectx *c, const struct ikb_wire_payload *pl,
 				c, "proposal",
 				"proposal %u: SPI size %u, %u transforms",
 				i + 1, p->spi_size, p->n_xf);
-		ikb_wbuf_u8(o, i + 1 == sa->n_prop ? 0 : LAST_PROP);
-		ikb_wbuf_u8(o, 0);
-		ikb_wbuf_u16(o, 0);
-		ikb_wbuf_u8(o, p->num);
-		ikb_wbuf_u8(o, p->protocol);
-		ikb_wbuf_u8(o, p->spi_size);
-		ikb_wbuf_u8(o, p->n_xf);
-		ikb_wbuf_put(o, p->spi, p->spi_size);
+		wbuf_u8(o, i + 1 == sa->n_prop ? 0 : LAST_PROP);
+		wbuf_u8(o, 0);
+		wbuf_u16(o, 0);
+		wbuf_u8(o, p->num);
+		wbuf_u8(o, p->protocol);
+		wbuf_u8(o, p->spi_size);
+		wbuf_u8(o, p->n_xf);
+		wbuf_put(o, p->spi, p->spi_size);
 		for (j = 0; j < p->n_xf; j++)
 			emit_xform(o, &p->xf[j], j + 1 == p->n_xf);
 		if (o->len - start > UINT16_MAX)
@@ -358,7 +358,7 @@ static int sa_emit(struct wire_ectx *c, const struct ikb_wire_payload *pl,
 				c, "proposal length",
 				"proposal %u: length %zu exceeds 65535", i + 1,
 				o->len - start);
-		ikb_wbuf_set_u16(o, start + 2, (uint16_t)(o->len - start));
+		wbuf_set_u16(o, start + 2, (uint16_t)(o->len - start));
 	}
 	return 0;
 }

@@ -6,16 +6,16 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "ike/wire_int.h"
+#include "wire/internal.h"
 
 static bool is_encrypted(uint8_t type)
 {
-	return type == IKB_PT_SK || type == IKB_PT_SKF;
+	return type == WIRE_PT_SK || type == WIRE_PT_SKF;
 }
 
 static void set_name(struct wire_ectx *c, uint8_t type)
 {
-	const char *name = ikb_wire_payload_name(type);
+	const char *name = wire_payload_name(type);
 
 	if (name)
 		snprintf(c->pld_buf, sizeof(c->pld_buf), "%s payload", name);
@@ -25,8 +25,8 @@ static void set_name(struct wire_ectx *c, uint8_t type)
 	c->pld = c->pld_buf;
 }
 
-static int emit_one(struct wire_ectx *c, const struct ikb_wire_payload *p,
-		    uint8_t next, struct ikb_wbuf *o)
+static int emit_one(struct wire_ectx *c, const struct wire_payload *p,
+		    uint8_t next, struct wbuf *o)
 {
 	const struct wire_pld_ops *ops = wire_ops(p->type);
 	size_t start = o->len, len;
@@ -35,9 +35,9 @@ static int emit_one(struct wire_ectx *c, const struct ikb_wire_payload *p,
 	set_name(c, p->type);
 	if (is_encrypted(p->type))
 		next = p->u.sk.inner_type;
-	ikb_wbuf_u8(o, next);
-	ikb_wbuf_u8(o, p->critical ? 0x80 : 0);
-	ikb_wbuf_u16(o, 0);
+	wbuf_u8(o, next);
+	wbuf_u8(o, p->critical ? 0x80 : 0);
+	wbuf_u16(o, 0);
 	if (is_encrypted(p->type) && c->info)
 		c->info->sk_off = start;
 	if (ops && p->known)
@@ -49,11 +49,11 @@ static int emit_one(struct wire_ectx *c, const struct ikb_wire_payload *p,
 	len = o->len - start;
 	if (len > UINT16_MAX)
 		return wire_efail(c, "length", "length %zu exceeds 65535", len);
-	ikb_wbuf_set_u16(o, start + 2, (uint16_t)len);
+	wbuf_set_u16(o, start + 2, (uint16_t)len);
 	return 0;
 }
 
-static int buf_error(struct ikb_wbuf *o, struct ikb_wire_error *err)
+static int buf_error(struct wbuf *o, struct wire_error *err)
 {
 	if (!o->err)
 		return 0;
@@ -65,14 +65,14 @@ static int buf_error(struct ikb_wbuf *o, struct ikb_wire_error *err)
 }
 
 /* Emits pl[i] for every i with pl[i].inner == inner, chained in order. */
-static int emit_list(struct wire_ectx *c, const struct ikb_wire_payload *pl,
-		     unsigned n, bool inner, struct ikb_wbuf *o)
+static int emit_list(struct wire_ectx *c, const struct wire_payload *pl,
+		     unsigned n, bool inner, struct wbuf *o)
 {
 	unsigned i, j;
 	int r;
 
 	for (i = 0; i < n; i++) {
-		uint8_t next = IKB_PT_NONE;
+		uint8_t next = WIRE_PT_NONE;
 
 		if (pl[i].inner != inner)
 			continue;
@@ -82,7 +82,7 @@ static int emit_list(struct wire_ectx *c, const struct ikb_wire_payload *pl,
 				break;
 			}
 		set_name(c, pl[i].type);
-		if (is_encrypted(pl[i].type) && next != IKB_PT_NONE)
+		if (is_encrypted(pl[i].type) && next != WIRE_PT_NONE)
 			return wire_efail(
 				c, "order",
 				"payload %u of type %u follows an encrypted payload",
@@ -94,22 +94,21 @@ static int emit_list(struct wire_ectx *c, const struct ikb_wire_payload *pl,
 	return 0;
 }
 
-static uint8_t first_of(const struct ikb_wire_payload *pl, unsigned n,
-			bool inner)
+static uint8_t first_of(const struct wire_payload *pl, unsigned n, bool inner)
 {
 	unsigned i;
 
 	for (i = 0; i < n; i++)
 		if (pl[i].inner == inner)
 			return pl[i].type;
-	return IKB_PT_NONE;
+	return WIRE_PT_NONE;
 }
 
-int ikb_wire_emit(const struct ikb_wire_msg *msg, struct ikb_wbuf *out,
-		  struct ikb_wire_emit_info *info, struct ikb_wire_error *err)
+int wire_emit(const struct wire_msg *msg, struct wbuf *out,
+	      struct wire_emit_info *info, struct wire_error *err)
 {
 	struct wire_ectx c = { .err = err, .info = info };
-	const struct ikb_wire_hdr *h = &msg->hdr;
+	const struct wire_hdr *h = &msg->hdr;
 	size_t start = out->len;
 	uint8_t major = h->major ? h->major : 2;
 	int r;
@@ -117,20 +116,20 @@ int ikb_wire_emit(const struct ikb_wire_msg *msg, struct ikb_wbuf *out,
 	memset(err, 0, sizeof(*err));
 	if (info)
 		memset(info, 0, sizeof(*info));
-	if (msg->n > IKB_WIRE_MAX_PAYLOADS) {
+	if (msg->n > WIRE_MAX_PAYLOADS) {
 		wire_set_error(err, "emit", "payload count",
 			       "%u payloads (max %d)", msg->n,
-			       IKB_WIRE_MAX_PAYLOADS);
+			       WIRE_MAX_PAYLOADS);
 		return -EINVAL;
 	}
-	ikb_wbuf_put(out, h->spi_i, 8);
-	ikb_wbuf_put(out, h->spi_r, 8);
-	ikb_wbuf_u8(out, first_of(msg->pl, msg->n, false));
-	ikb_wbuf_u8(out, (uint8_t)(major << 4 | (h->minor & 0x0f)));
-	ikb_wbuf_u8(out, h->exchange);
-	ikb_wbuf_u8(out, h->flags);
-	ikb_wbuf_u32(out, h->msgid);
-	ikb_wbuf_u32(out, 0);
+	wbuf_put(out, h->spi_i, 8);
+	wbuf_put(out, h->spi_r, 8);
+	wbuf_u8(out, first_of(msg->pl, msg->n, false));
+	wbuf_u8(out, (uint8_t)(major << 4 | (h->minor & 0x0f)));
+	wbuf_u8(out, h->exchange);
+	wbuf_u8(out, h->flags);
+	wbuf_u32(out, h->msgid);
+	wbuf_u32(out, 0);
 	r = emit_list(&c, msg->pl, msg->n, false, out);
 	if (r)
 		return r;
@@ -138,7 +137,7 @@ int ikb_wire_emit(const struct ikb_wire_msg *msg, struct ikb_wbuf *out,
 		wire_set_error(err, "IKE header", "length", "message too long");
 		return -EINVAL;
 	}
-	ikb_wbuf_set_u32(out, start + 24, (uint32_t)(out->len - start));
+	wbuf_set_u32(out, start + 24, (uint32_t)(out->len - start));
 	if (info && info->has_sk) {
 		info->sk_off -= start;
 		info->sk_body_off -= start;
@@ -146,9 +145,8 @@ int ikb_wire_emit(const struct ikb_wire_msg *msg, struct ikb_wbuf *out,
 	return buf_error(out, err);
 }
 
-int ikb_wire_emit_chain(const struct ikb_wire_payload *pl, unsigned n,
-			struct ikb_wbuf *out, uint8_t *first_type,
-			struct ikb_wire_error *err)
+int wire_emit_chain(const struct wire_payload *pl, unsigned n, struct wbuf *out,
+		    uint8_t *first_type, struct wire_error *err)
 {
 	struct wire_ectx c = { .err = err };
 	unsigned i;
@@ -167,11 +165,11 @@ int ikb_wire_emit_chain(const struct ikb_wire_payload *pl, unsigned n,
 			return r;
 	}
 	if (first_type)
-		*first_type = n ? pl[0].type : IKB_PT_NONE;
+		*first_type = n ? pl[0].type : WIRE_PT_NONE;
 	return buf_error(out, err);
 }
 
-int ikb_wire_sk_pad(struct ikb_wbuf *b, size_t start, size_t block_len)
+int wire_sk_pad(struct wbuf *b, size_t start, size_t block_len)
 {
 	size_t len, pad = 0;
 
@@ -182,7 +180,7 @@ int ikb_wire_sk_pad(struct ikb_wbuf *b, size_t start, size_t block_len)
 		pad = block_len - len % block_len;
 	if (pad > 255)
 		return -EINVAL;
-	ikb_wbuf_reserve(b, pad);
-	ikb_wbuf_u8(b, (uint8_t)pad);
+	wbuf_reserve(b, pad);
+	wbuf_u8(b, (uint8_t)pad);
 	return b->err;
 }

@@ -2,16 +2,16 @@
 /* TSi and TSr payloads (RFC 7296 §3.13): IPv4 and IPv6 address ranges. */
 #include <string.h>
 
-#include "ike/wire_int.h"
+#include "wire/internal.h"
 
 #define TS_HDR 8
 
 static size_t ts_addr_len(uint8_t type)
 {
 	switch (type) {
-	case IKB_TS_IPV4_ADDR_RANGE:
+	case WIRE_TS_IPV4_ADDR_RANGE:
 		return 4;
-	case IKB_TS_IPV6_ADDR_RANGE:
+	case WIRE_TS_IPV6_ADDR_RANGE:
 		return 16;
 	default:
 		return 0;
@@ -30,14 +30,13 @@ static int ts_validate(struct wire_ctx *c, const uint8_t *b, size_t len)
 	n = b[0];
 	if (n == 0)
 		return wire_fail(c, "number of TSs", "number of TSs is 0");
-	if (n > IKB_WIRE_MAX_TS)
+	if (n > WIRE_MAX_TS)
 		return wire_fail(c, "number of TSs",
-				 "number of TSs %u exceeds %d", n,
-				 IKB_WIRE_MAX_TS);
-	if (c->msg->pool.n_ts + n > IKB_WIRE_POOL_TS)
+				 "number of TSs %u exceeds %d", n, WIRE_MAX_TS);
+	if (c->msg->pool.n_ts + n > WIRE_POOL_TS)
 		return wire_fail(c, "number of TSs",
 				 "message has more than %d selectors",
-				 IKB_WIRE_POOL_TS);
+				 WIRE_POOL_TS);
 	for (i = 1; i <= n; i++) {
 		size_t rem = len - off, alen, slen;
 		uint8_t type;
@@ -76,10 +75,10 @@ static int ts_validate(struct wire_ctx *c, const uint8_t *b, size_t len)
 }
 
 static void ts_parse(struct wire_ctx *c, const uint8_t *b, size_t len,
-		     struct ikb_wire_payload *out)
+		     struct wire_payload *out)
 {
-	struct ikb_wire_pool *pool = &c->msg->pool;
-	struct ikb_wire_ts *ts = &pool->ts[pool->n_ts];
+	struct wire_pool *pool = &c->msg->pool;
+	struct wire_ts *ts = &pool->ts[pool->n_ts];
 	size_t off = 4;
 	unsigned i;
 
@@ -101,30 +100,30 @@ static void ts_parse(struct wire_ctx *c, const uint8_t *b, size_t len,
 	pool->n_ts += out->u.ts.n;
 }
 
-static int ts_emit(struct wire_ectx *c, const struct ikb_wire_payload *p,
-		   struct ikb_wbuf *o)
+static int ts_emit(struct wire_ectx *c, const struct wire_payload *p,
+		   struct wbuf *o)
 {
 	unsigned i;
 
 	if (p->u.ts.n == 0)
 		return wire_efail(c, "number of TSs", "number of TSs is 0");
-	ikb_wbuf_u8(o, p->u.ts.n);
-	ikb_wbuf_reserve(o, 3);
+	wbuf_u8(o, p->u.ts.n);
+	wbuf_reserve(o, 3);
 	for (i = 0; i < p->u.ts.n; i++) {
-		const struct ikb_wire_ts *ts = &p->u.ts.ts[i];
+		const struct wire_ts *ts = &p->u.ts.ts[i];
 		size_t alen = ts_addr_len(ts->type);
 
 		if (!alen)
 			return wire_efail(c, "TS type",
 					  "selector %u: TS type %u unknown",
 					  i + 1, ts->type);
-		ikb_wbuf_u8(o, ts->type);
-		ikb_wbuf_u8(o, ts->ip_proto);
-		ikb_wbuf_u16(o, (uint16_t)(TS_HDR + 2 * alen));
-		ikb_wbuf_u16(o, ts->start_port);
-		ikb_wbuf_u16(o, ts->end_port);
-		ikb_wbuf_put(o, ts->start, alen);
-		ikb_wbuf_put(o, ts->end, alen);
+		wbuf_u8(o, ts->type);
+		wbuf_u8(o, ts->ip_proto);
+		wbuf_u16(o, (uint16_t)(TS_HDR + 2 * alen));
+		wbuf_u16(o, ts->start_port);
+		wbuf_u16(o, ts->end_port);
+		wbuf_put(o, ts->start, alen);
+		wbuf_put(o, ts->end, alen);
 	}
 	return 0;
 }

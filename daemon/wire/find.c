@@ -3,11 +3,11 @@
 #include <stdio.h>
 
 #include "log.h"
-#include "ike/wire_int.h"
+#include "wire/internal.h"
 
-const struct ikb_wire_payload *
-ikb_wire_next(const struct ikb_wire_msg *msg,
-	      const struct ikb_wire_payload *prev, uint8_t type)
+const struct wire_payload *wire_next(const struct wire_msg *msg,
+				     const struct wire_payload *prev,
+				     uint8_t type)
 {
 	unsigned i = prev ? (unsigned)(prev - msg->pl) + 1 : 0;
 
@@ -17,25 +17,23 @@ ikb_wire_next(const struct ikb_wire_msg *msg,
 	return NULL;
 }
 
-const struct ikb_wire_payload *ikb_wire_find(const struct ikb_wire_msg *msg,
-					     uint8_t type)
+const struct wire_payload *wire_find(const struct wire_msg *msg, uint8_t type)
 {
-	return ikb_wire_next(msg, NULL, type);
+	return wire_next(msg, NULL, type);
 }
 
-const struct ikb_wire_payload *
-ikb_wire_next_notify(const struct ikb_wire_msg *msg,
-		     const struct ikb_wire_payload *prev)
+const struct wire_payload *wire_next_notify(const struct wire_msg *msg,
+					    const struct wire_payload *prev)
 {
-	return ikb_wire_next(msg, prev, IKB_PT_NOTIFY);
+	return wire_next(msg, prev, WIRE_PT_NOTIFY);
 }
 
-const struct ikb_wire_notify *
-ikb_wire_find_notify(const struct ikb_wire_msg *msg, uint16_t type)
+const struct wire_notify *wire_find_notify(const struct wire_msg *msg,
+					   uint16_t type)
 {
-	const struct ikb_wire_payload *p = NULL;
+	const struct wire_payload *p = NULL;
 
-	while ((p = ikb_wire_next_notify(msg, p)))
+	while ((p = wire_next_notify(msg, p)))
 		if (p->u.notify.type == type)
 			return &p->u.notify;
 	return NULL;
@@ -49,23 +47,23 @@ static const char *or_num(const char *name, char *buf, size_t size, unsigned v)
 	return buf;
 }
 
-static void log_payload(const struct ikb_wire_payload *p)
+static void log_payload(const struct wire_payload *p)
 {
 	char b1[16], b2[16];
 	const char *pn =
-		or_num(ikb_wire_payload_name(p->type), b1, sizeof(b1), p->type);
+		or_num(wire_payload_name(p->type), b1, sizeof(b1), p->type);
 
 	switch (p->type) {
-	case IKB_PT_NOTIFY:
+	case WIRE_PT_NOTIFY:
 		log_debug("  %s%s %s", p->inner ? "(SK) " : "", pn,
-			  or_num(ikb_wire_notify_name(p->u.notify.type), b2,
+			  or_num(wire_notify_name(p->u.notify.type), b2,
 				 sizeof(b2), p->u.notify.type));
 		break;
-	case IKB_PT_SA:
+	case WIRE_PT_SA:
 		log_debug("  %s%s %u proposals", p->inner ? "(SK) " : "", pn,
 			  p->u.sa.n_prop);
 		break;
-	case IKB_PT_KE:
+	case WIRE_PT_KE:
 		log_debug("  %s%s group %u", p->inner ? "(SK) " : "", pn,
 			  p->u.ke.group);
 		break;
@@ -76,7 +74,7 @@ static void log_payload(const struct ikb_wire_payload *p)
 	}
 }
 
-void ikb_wire_log(const struct ikb_wire_msg *msg, const char *what)
+void wire_log(const struct wire_msg *msg, const char *what)
 {
 	char b[16];
 	unsigned i;
@@ -84,10 +82,10 @@ void ikb_wire_log(const struct ikb_wire_msg *msg, const char *what)
 	if (!log_enabled(IKB_LOG_DEBUG))
 		return;
 	log_debug("%s %s msgid %u %s, %u payloads", what,
-		  or_num(ikb_wire_exchange_name(msg->hdr.exchange), b,
-			 sizeof(b), msg->hdr.exchange),
+		  or_num(wire_exchange_name(msg->hdr.exchange), b, sizeof(b),
+			 msg->hdr.exchange),
 		  msg->hdr.msgid,
-		  msg->hdr.flags & IKB_WIRE_FLAG_R ? "response" : "request",
+		  msg->hdr.flags & WIRE_FLAG_R ? "response" : "request",
 		  msg->n);
 	for (i = 0; i < msg->n; i++)
 		log_payload(&msg->pl[i]);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* AUTH payload (RFC 7296 §3.8, RFC 7427 Digital Signature). */
-#include "ike/wire_int.h"
+#include "wire/internal.h"
 
 #define AUTH_DIGITAL_SIGNATURE 14
 
@@ -25,19 +25,19 @@ static int auth_validate(struct wire_ctx *c, const uint8_t *b, size_t len)
 }
 
 static void auth_parse(struct wire_ctx *c, const uint8_t *b, size_t len,
-		       struct ikb_wire_payload *out)
+		       struct wire_payload *out)
 {
 	out->u.auth.type = b[0];
 	out->u.auth.data = b + 4;
 	out->u.auth.len = len - 4;
 }
 
-static int auth_emit(struct wire_ectx *c, const struct ikb_wire_payload *p,
-		     struct ikb_wbuf *o)
+static int auth_emit(struct wire_ectx *c, const struct wire_payload *p,
+		     struct wbuf *o)
 {
-	ikb_wbuf_u8(o, p->u.auth.type);
-	ikb_wbuf_reserve(o, 3);
-	ikb_wbuf_put(o, p->u.auth.data, p->u.auth.len);
+	wbuf_u8(o, p->u.auth.type);
+	wbuf_reserve(o, 3);
+	wbuf_put(o, p->u.auth.data, p->u.auth.len);
 	return 0;
 }
 

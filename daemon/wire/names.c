@@ -1,43 +1,43 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Names for logs: payload and exchange types, transforms, IDs, methods. */
-#include "ike/wire_int.h"
+#include "wire/internal.h"
 
 #define NAME_AT(tab, i) \
 	((size_t)(i) < sizeof(tab) / sizeof((tab)[0]) ? (tab)[i] : NULL)
 
-const char *ikb_wire_payload_name(uint8_t type)
+const char *wire_payload_name(uint8_t type)
 {
 	static const char *const names[] = {
-		[IKB_PT_SA] = "SA",	    [IKB_PT_KE] = "KE",
-		[IKB_PT_IDI] = "IDi",	    [IKB_PT_IDR] = "IDr",
-		[IKB_PT_CERT] = "CERT",	    [IKB_PT_CERTREQ] = "CERTREQ",
-		[IKB_PT_AUTH] = "AUTH",	    [IKB_PT_NONCE] = "Nonce",
-		[IKB_PT_NOTIFY] = "Notify", [IKB_PT_DELETE] = "Delete",
-		[IKB_PT_VID] = "Vendor ID", [IKB_PT_TSI] = "TSi",
-		[IKB_PT_TSR] = "TSr",	    [IKB_PT_SK] = "SK",
-		[IKB_PT_CP] = "CP",	    [IKB_PT_EAP] = "EAP",
-		[IKB_PT_GSPM] = "GSPM",	    [IKB_PT_SKF] = "SKF",
+		[WIRE_PT_SA] = "SA",	     [WIRE_PT_KE] = "KE",
+		[WIRE_PT_IDI] = "IDi",	     [WIRE_PT_IDR] = "IDr",
+		[WIRE_PT_CERT] = "CERT",     [WIRE_PT_CERTREQ] = "CERTREQ",
+		[WIRE_PT_AUTH] = "AUTH",     [WIRE_PT_NONCE] = "Nonce",
+		[WIRE_PT_NOTIFY] = "Notify", [WIRE_PT_DELETE] = "Delete",
+		[WIRE_PT_VID] = "Vendor ID", [WIRE_PT_TSI] = "TSi",
+		[WIRE_PT_TSR] = "TSr",	     [WIRE_PT_SK] = "SK",
+		[WIRE_PT_CP] = "CP",	     [WIRE_PT_EAP] = "EAP",
+		[WIRE_PT_GSPM] = "GSPM",     [WIRE_PT_SKF] = "SKF",
 	};
 
 	return NAME_AT(names, type);
 }
 
-const char *ikb_wire_exchange_name(uint8_t exchange)
+const char *wire_exchange_name(uint8_t exchange)
 {
 	static const char *const names[] = {
-		[IKB_EXCH_IKE_SA_INIT] = "IKE_SA_INIT",
-		[IKB_EXCH_IKE_AUTH] = "IKE_AUTH",
-		[IKB_EXCH_CREATE_CHILD_SA] = "CREATE_CHILD_SA",
-		[IKB_EXCH_INFORMATIONAL] = "INFORMATIONAL",
-		[IKB_EXCH_IKE_SESSION_RESUME] = "IKE_SESSION_RESUME",
-		[IKB_EXCH_IKE_INTERMEDIATE] = "IKE_INTERMEDIATE",
-		[IKB_EXCH_IKE_FOLLOWUP_KE] = "IKE_FOLLOWUP_KE",
+		[WIRE_EXCH_IKE_SA_INIT] = "IKE_SA_INIT",
+		[WIRE_EXCH_IKE_AUTH] = "IKE_AUTH",
+		[WIRE_EXCH_CREATE_CHILD_SA] = "CREATE_CHILD_SA",
+		[WIRE_EXCH_INFORMATIONAL] = "INFORMATIONAL",
+		[WIRE_EXCH_IKE_SESSION_RESUME] = "IKE_SESSION_RESUME",
+		[WIRE_EXCH_IKE_INTERMEDIATE] = "IKE_INTERMEDIATE",
+		[WIRE_EXCH_IKE_FOLLOWUP_KE] = "IKE_FOLLOWUP_KE",
 	};
 
 	return NAME_AT(names, exchange);
 }
 
-const char *ikb_wire_xform_type_name(uint8_t type)
+const char *wire_xform_type_name(uint8_t type)
 {
 	static const char *const names[] = {
 		[1] = "ENCR",	 [2] = "PRF",	  [3] = "INTEG",
@@ -137,7 +137,7 @@ static const char *ke_name(uint16_t id)
 	return NAME_AT(names, id);
 }
 
-const char *ikb_wire_xform_id_name(uint8_t type, uint16_t id)
+const char *wire_xform_id_name(uint8_t type, uint16_t id)
 {
 	switch (type) {
 	case IKB_XF_ENCR:
@@ -153,7 +153,7 @@ const char *ikb_wire_xform_id_name(uint8_t type, uint16_t id)
 	}
 }
 
-const char *ikb_wire_protocol_name(uint8_t protocol)
+const char *wire_protocol_name(uint8_t protocol)
 {
 	static const char *const names[] = {
 		[0] = "none",
@@ -165,7 +165,7 @@ const char *ikb_wire_protocol_name(uint8_t protocol)
 	return NAME_AT(names, protocol);
 }
 
-const char *ikb_wire_id_type_name(uint8_t type)
+const char *wire_id_type_name(uint8_t type)
 {
 	static const char *const names[] = {
 		[1] = "ID_IPV4_ADDR",	[2] = "ID_FQDN",
@@ -178,7 +178,7 @@ const char *ikb_wire_id_type_name(uint8_t type)
 	return NAME_AT(names, type);
 }
 
-const char *ikb_wire_auth_method_name(uint8_t method)
+const char *wire_auth_method_name(uint8_t method)
 {
 	static const char *const names[] = {
 		[1] = "RSA_SIG",

@@ -2,14 +2,14 @@
 /* The IKE header (RFC 7296 §3.1): version and length checks. */
 #include <string.h>
 
-#include "ike/wire_int.h"
+#include "wire/internal.h"
 
-int ikb_wire_parse_hdr(struct ikb_wire_hdr *hdr, const uint8_t *buf, size_t len,
-		       struct ikb_wire_error *err)
+int wire_parse_hdr(struct wire_hdr *hdr, const uint8_t *buf, size_t len,
+		   struct wire_error *err)
 {
 	const char *h = "IKE header";
 
-	if (len < IKB_WIRE_HDR_LEN) {
+	if (len < WIRE_HDR_LEN) {
 		wire_set_error(
 			err, h, "length",
 			"datagram of %zu bytes is shorter than the IKE header (28)",
@@ -36,7 +36,7 @@ int ikb_wire_parse_hdr(struct ikb_wire_hdr *hdr, const uint8_t *buf, size_t len,
 		wire_set_error(err, h, "major version",
 			       "major version %u is not 2", hdr->major);
 		/* §2.5: answer a higher version; IKEv1 is not ours to answer */
-		err->notify = hdr->major > 2 ? IKB_N_INVALID_MAJOR_VERSION : 0;
+		err->notify = hdr->major > 2 ? WIRE_N_INVALID_MAJOR_VERSION : 0;
 		return -EBADMSG;
 	}
 	if (hdr->length != len) {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Delete payload (RFC 7296 §3.11). */
-#include "ike/wire_int.h"
+#include "wire/internal.h"
 
 static int delete_validate(struct wire_ctx *c, const uint8_t *b, size_t len)
 {
@@ -45,7 +45,7 @@ static int delete_validate(struct wire_ctx *c, const uint8_t *b, size_t len)
 }
 
 static void delete_parse(struct wire_ctx *c, const uint8_t *b, size_t len,
-			 struct ikb_wire_payload *out)
+			 struct wire_payload *out)
 {
 	out->u.del.protocol = b[0];
 	out->u.del.spi_size = b[1];
@@ -53,15 +53,15 @@ static void delete_parse(struct wire_ctx *c, const uint8_t *b, size_t len,
 	out->u.del.spis = len > 4 ? b + 4 : NULL;
 }
 
-static int delete_emit(struct wire_ectx *c, const struct ikb_wire_payload *p,
-		       struct ikb_wbuf *o)
+static int delete_emit(struct wire_ectx *c, const struct wire_payload *p,
+		       struct wbuf *o)
 {
-	const struct ikb_wire_delete *d = &p->u.del;
+	const struct wire_delete *d = &p->u.del;
 
-	ikb_wbuf_u8(o, d->protocol);
-	ikb_wbuf_u8(o, d->spi_size);
-	ikb_wbuf_u16(o, d->n_spi);
-	ikb_wbuf_put(o, d->spis, (size_t)d->spi_size * d->n_spi);
+	wbuf_u8(o, d->protocol);
+	wbuf_u8(o, d->spi_size);
+	wbuf_u16(o, d->n_spi);
+	wbuf_put(o, d->spis, (size_t)d->spi_size * d->n_spi);
 	return 0;
 }
 

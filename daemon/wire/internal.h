@@ -1,18 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Internal to the wire codec: the per-payload table and reading helpers. */
-#ifndef IKB_IKE_WIRE_INT_H
-#define IKB_IKE_WIRE_INT_H
+#ifndef IKB_WIRE_INTERNAL_H
+#define IKB_WIRE_INTERNAL_H
 
 #include <errno.h>
-#include "ike/wire.h"
+#include "wire/wire.h"
 
 /* Parse state shared by the chain walk and the payload validators. */
 struct wire_ctx {
-	struct ikb_wire_error *err;
+	struct wire_error *err;
 	const char *pld; /* "SA payload" */
 	char pld_buf[24]; /* pld of an unknown type */
-	struct ikb_wire_msg *msg;
-	const struct ikb_wire_opts *opts;
+	struct wire_msg *msg;
+	const struct wire_opts *opts;
 	const uint8_t *base; /* message start, for SK offsets */
 	size_t pld_off; /* this payload's generic header in base */
 	uint8_t next; /* this payload's Next Payload field */
@@ -21,10 +21,10 @@ struct wire_ctx {
 
 /* Emit state. */
 struct wire_ectx {
-	struct ikb_wire_error *err;
+	struct wire_error *err;
 	const char *pld;
 	char pld_buf[24];
-	struct ikb_wire_emit_info *info;
+	struct wire_emit_info *info;
 };
 
 /*
@@ -35,9 +35,9 @@ struct wire_ectx {
 struct wire_pld_ops {
 	int (*validate)(struct wire_ctx *c, const uint8_t *b, size_t len);
 	void (*parse)(struct wire_ctx *c, const uint8_t *b, size_t len,
-		      struct ikb_wire_payload *out);
-	int (*emit)(struct wire_ectx *c, const struct ikb_wire_payload *p,
-		    struct ikb_wbuf *out);
+		      struct wire_payload *out);
+	int (*emit)(struct wire_ectx *c, const struct wire_payload *p,
+		    struct wbuf *out);
 };
 
 extern const struct wire_pld_ops wire_sa_ops, wire_ke_ops, wire_id_ops,
@@ -52,7 +52,7 @@ int wire_fail(struct wire_ctx *c, const char *field, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 int wire_efail(struct wire_ectx *c, const char *field, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-void wire_set_error(struct ikb_wire_error *err, const char *payload,
+void wire_set_error(struct wire_error *err, const char *payload,
 		    const char *field, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 

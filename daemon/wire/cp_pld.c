@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Configuration payload (RFC 7296 §3.15) and its attributes. */
-#include "ike/wire_int.h"
+#include "wire/internal.h"
 
 #define CP_ATTR_HDR 4
 #define ANY_LEN (-1)
@@ -66,14 +66,14 @@ static int cp_validate(struct wire_ctx *c, const uint8_t *b, size_t len)
 		uint16_t type, alen;
 
 		k++;
-		if (k > IKB_WIRE_MAX_CP_ATTRS)
+		if (k > WIRE_MAX_CP_ATTRS)
 			return wire_fail(c, "attribute count",
 					 "more than %d attributes",
-					 IKB_WIRE_MAX_CP_ATTRS);
-		if (c->msg->pool.n_cp + k > IKB_WIRE_POOL_CP_ATTRS)
+					 WIRE_MAX_CP_ATTRS);
+		if (c->msg->pool.n_cp + k > WIRE_POOL_CP_ATTRS)
 			return wire_fail(c, "attribute count",
 					 "message has more than %d attributes",
-					 IKB_WIRE_POOL_CP_ATTRS);
+					 WIRE_POOL_CP_ATTRS);
 		if (rem < CP_ATTR_HDR)
 			return wire_fail(c, "attribute length",
 					 "attribute %u: %zu bytes left, need 4",
@@ -94,10 +94,10 @@ static int cp_validate(struct wire_ctx *c, const uint8_t *b, size_t len)
 }
 
 static void cp_parse(struct wire_ctx *c, const uint8_t *b, size_t len,
-		     struct ikb_wire_payload *out)
+		     struct wire_payload *out)
 {
-	struct ikb_wire_pool *pool = &c->msg->pool;
-	struct ikb_wire_cp_attr *a = &pool->cp[pool->n_cp];
+	struct wire_pool *pool = &c->msg->pool;
+	struct wire_cp_attr *a = &pool->cp[pool->n_cp];
 	size_t off = 4;
 
 	out->u.cp.cfg_type = b[0];
@@ -114,19 +114,19 @@ static void cp_parse(struct wire_ctx *c, const uint8_t *b, size_t len,
 	pool->n_cp += out->u.cp.n_attr;
 }
 
-static int cp_emit(struct wire_ectx *c, const struct ikb_wire_payload *p,
-		   struct ikb_wbuf *o)
+static int cp_emit(struct wire_ectx *c, const struct wire_payload *p,
+		   struct wbuf *o)
 {
 	unsigned i;
 
-	ikb_wbuf_u8(o, p->u.cp.cfg_type);
-	ikb_wbuf_reserve(o, 3);
+	wbuf_u8(o, p->u.cp.cfg_type);
+	wbuf_reserve(o, 3);
 	for (i = 0; i < p->u.cp.n_attr; i++) {
-		const struct ikb_wire_cp_attr *a = &p->u.cp.attr[i];
+		const struct wire_cp_attr *a = &p->u.cp.attr[i];
 
-		ikb_wbuf_u16(o, a->type & 0x7fff);
-		ikb_wbuf_u16(o, a->len);
-		ikb_wbuf_put(o, a->value, a->len);
+		wbuf_u16(o, a->type & 0x7fff);
+		wbuf_u16(o, a->len);
+		wbuf_put(o, a->value, a->len);
 	}
 	return 0;
 }

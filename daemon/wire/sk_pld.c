@@ -5,16 +5,16 @@
  */
 #include <string.h>
 
-#include "ike/wire_int.h"
+#include "wire/internal.h"
 
-static bool sizes_known(const struct ikb_wire_opts *o)
+static bool sizes_known(const struct wire_opts *o)
 {
 	return o && (o->iv_len || o->icv_len || o->block_len > 1);
 }
 
 /* The ciphertext holds at least the Pad Length octet. */
 static int check_sizes(struct wire_ctx *c, size_t body_len,
-		       const struct ikb_wire_opts *o)
+		       const struct wire_opts *o)
 {
 	size_t ct;
 
@@ -47,19 +47,19 @@ static int sk_validate(struct wire_ctx *c, const uint8_t *b, size_t len)
 }
 
 static void sk_parse(struct wire_ctx *c, const uint8_t *b, size_t len,
-		     struct ikb_wire_payload *out)
+		     struct wire_payload *out)
 {
 	out->u.sk.inner_type = c->next;
 	out->u.sk.body = b;
 	out->u.sk.body_len = len;
 	out->u.sk.msg_off = c->pld_off;
-	out->u.sk.hdr_len = IKB_WIRE_GENERIC_LEN;
+	out->u.sk.hdr_len = WIRE_GENERIC_LEN;
 }
 
-static int sk_emit(struct wire_ectx *c, const struct ikb_wire_payload *p,
-		   struct ikb_wbuf *o)
+static int sk_emit(struct wire_ectx *c, const struct wire_payload *p,
+		   struct wbuf *o)
 {
-	size_t off = ikb_wbuf_reserve(o, p->u.sk.body_len);
+	size_t off = wbuf_reserve(o, p->u.sk.body_len);
 
 	if (p->u.sk.body && !o->err)
 		memcpy(o->data + off, p->u.sk.body, p->u.sk.body_len);
@@ -71,18 +71,17 @@ static int sk_emit(struct wire_ectx *c, const struct ikb_wire_payload *p,
 	return 0;
 }
 
-int ikb_wire_sk_split(const struct ikb_wire_payload *sk,
-		      const uint8_t *msg_start,
-		      const struct ikb_wire_opts *sizes,
-		      struct ikb_wire_sk_parts *out, struct ikb_wire_error *err)
+int wire_sk_split(const struct wire_payload *sk, const uint8_t *msg_start,
+		  const struct wire_opts *sizes, struct wire_sk_parts *out,
+		  struct wire_error *err)
 {
 	struct wire_ctx c = { .err = err };
-	const struct ikb_wire_sk *s = &sk->u.sk;
+	const struct wire_sk *s = &sk->u.sk;
 	size_t start;
 	int r;
 
-	c.pld = sk->type == IKB_PT_SKF ? "SKF payload" : "SK payload";
-	if (sk->type != IKB_PT_SK && sk->type != IKB_PT_SKF)
+	c.pld = sk->type == WIRE_PT_SKF ? "SKF payload" : "SK payload";
+	if (sk->type != WIRE_PT_SK && sk->type != WIRE_PT_SKF)
 		return wire_fail(&c, "type", "payload type %u is not SK or SKF",
 				 sk->type);
 	r = check_sizes(&c, s->body_len, sizes);

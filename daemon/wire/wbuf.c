@@ -3,27 +3,27 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ike/wire_int.h"
+#include "wire/internal.h"
 
-void ikb_wbuf_init(struct ikb_wbuf *b, size_t max)
+void wbuf_init(struct wbuf *b, size_t max)
 {
 	memset(b, 0, sizeof(*b));
 	b->max = max;
 }
 
-void ikb_wbuf_free(struct ikb_wbuf *b)
+void wbuf_free(struct wbuf *b)
 {
 	free(b->data);
-	ikb_wbuf_init(b, b->max);
+	wbuf_init(b, b->max);
 }
 
-void ikb_wbuf_reset(struct ikb_wbuf *b)
+void wbuf_reset(struct wbuf *b)
 {
 	b->len = 0;
 	b->err = 0;
 }
 
-static bool grow(struct ikb_wbuf *b, size_t n)
+static bool grow(struct wbuf *b, size_t n)
 {
 	size_t cap;
 	uint8_t *p;
@@ -49,7 +49,7 @@ static bool grow(struct ikb_wbuf *b, size_t n)
 	return true;
 }
 
-size_t ikb_wbuf_reserve(struct ikb_wbuf *b, size_t n)
+size_t wbuf_reserve(struct wbuf *b, size_t n)
 {
 	size_t off = b->len;
 
@@ -61,7 +61,7 @@ size_t ikb_wbuf_reserve(struct ikb_wbuf *b, size_t n)
 	return off;
 }
 
-void ikb_wbuf_put(struct ikb_wbuf *b, const void *p, size_t n)
+void wbuf_put(struct wbuf *b, const void *p, size_t n)
 {
 	if (n == 0 || !grow(b, n))
 		return;
@@ -72,34 +72,34 @@ void ikb_wbuf_put(struct ikb_wbuf *b, const void *p, size_t n)
 	b->len += n;
 }
 
-void ikb_wbuf_u8(struct ikb_wbuf *b, uint8_t v)
+void wbuf_u8(struct wbuf *b, uint8_t v)
 {
-	ikb_wbuf_put(b, &v, 1);
+	wbuf_put(b, &v, 1);
 }
 
-void ikb_wbuf_u16(struct ikb_wbuf *b, uint16_t v)
+void wbuf_u16(struct wbuf *b, uint16_t v)
 {
 	uint8_t x[2] = { (uint8_t)(v >> 8), (uint8_t)v };
 
-	ikb_wbuf_put(b, x, sizeof(x));
+	wbuf_put(b, x, sizeof(x));
 }
 
-void ikb_wbuf_u32(struct ikb_wbuf *b, uint32_t v)
+void wbuf_u32(struct wbuf *b, uint32_t v)
 {
 	uint8_t x[4] = { (uint8_t)(v >> 24), (uint8_t)(v >> 16),
 			 (uint8_t)(v >> 8), (uint8_t)v };
 
-	ikb_wbuf_put(b, x, sizeof(x));
+	wbuf_put(b, x, sizeof(x));
 }
 
 /* Patching never grows: an offset past the end is a caller bug, ignored. */
-void ikb_wbuf_set_u8(struct ikb_wbuf *b, size_t off, uint8_t v)
+void wbuf_set_u8(struct wbuf *b, size_t off, uint8_t v)
 {
 	if (!b->err && off < b->len)
 		b->data[off] = v;
 }
 
-void ikb_wbuf_set_u16(struct ikb_wbuf *b, size_t off, uint16_t v)
+void wbuf_set_u16(struct wbuf *b, size_t off, uint16_t v)
 {
 	if (!b->err && off <= b->len && b->len - off >= 2) {
 		b->data[off] = (uint8_t)(v >> 8);
@@ -107,7 +107,7 @@ void ikb_wbuf_set_u16(struct ikb_wbuf *b, size_t off, uint16_t v)
 	}
 }
 
-void ikb_wbuf_set_u32(struct ikb_wbuf *b, size_t off, uint32_t v)
+void wbuf_set_u32(struct wbuf *b, size_t off, uint32_t v)
 {
 	if (!b->err && off <= b->len && b->len - off >= 4) {
 		b->data[off] = (uint8_t)(v >> 24);

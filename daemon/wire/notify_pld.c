@@ -2,7 +2,7 @@
 /* Notify payload (RFC 7296 §3.10) and the notify type names. */
 #include <string.h>
 
-#include "ike/wire_int.h"
+#include "wire/internal.h"
 
 struct notify_name {
 	uint16_t type;
@@ -98,7 +98,7 @@ static const struct notify_name notify_names[] = {
 	{ 16444, "SA_RESOURCE_INFO" },
 };
 
-const char *ikb_wire_notify_name(uint16_t type)
+const char *wire_notify_name(uint16_t type)
 {
 	size_t lo = 0, hi = sizeof(notify_names) / sizeof(notify_names[0]);
 
@@ -115,52 +115,52 @@ const char *ikb_wire_notify_name(uint16_t type)
 	return NULL;
 }
 
-bool ikb_wire_notify_is_error(uint16_t type)
+bool wire_notify_is_error(uint16_t type)
 {
-	return type <= IKB_N_ERROR_MAX;
+	return type <= WIRE_N_ERROR_MAX;
 }
 
 /* Data length rules of the notifies whose content we rely on. */
 static int check_data(struct wire_ctx *c, uint16_t type, uint8_t spi_size,
 		      size_t dlen)
 {
-	const char *name = ikb_wire_notify_name(type);
+	const char *name = wire_notify_name(type);
 
 	switch (type) {
-	case IKB_N_NAT_DETECTION_SOURCE_IP:
-	case IKB_N_NAT_DETECTION_DESTINATION_IP:
+	case WIRE_N_NAT_DETECTION_SOURCE_IP:
+	case WIRE_N_NAT_DETECTION_DESTINATION_IP:
 		if (dlen != 20)
 			return wire_fail(
 				c, "notification data",
 				"%s: data %zu bytes, must be 20 (SHA-1)", name,
 				dlen);
 		break;
-	case IKB_N_COOKIE:
+	case WIRE_N_COOKIE:
 		if (dlen < 1 || dlen > 64)
 			return wire_fail(c, "notification data",
 					 "%s: data %zu bytes, must be 1 to 64",
 					 name, dlen);
 		break;
-	case IKB_N_IKEV2_FRAGMENTATION_SUPPORTED:
+	case WIRE_N_IKEV2_FRAGMENTATION_SUPPORTED:
 		if (dlen != 0)
 			return wire_fail(c, "notification data",
 					 "%s: data %zu bytes, must be empty",
 					 name, dlen);
 		break;
-	case IKB_N_SIGNATURE_HASH_ALGORITHMS:
+	case WIRE_N_SIGNATURE_HASH_ALGORITHMS:
 		if (dlen == 0 || dlen % 2)
 			return wire_fail(
 				c, "notification data",
 				"%s: data %zu bytes, must be a non-empty list of 2-byte ids",
 				name, dlen);
 		break;
-	case IKB_N_INVALID_KE_PAYLOAD:
+	case WIRE_N_INVALID_KE_PAYLOAD:
 		if (dlen != 2)
 			return wire_fail(c, "notification data",
 					 "%s: data %zu bytes, must be 2", name,
 					 dlen);
 		break;
-	case IKB_N_REKEY_SA:
+	case WIRE_N_REKEY_SA:
 		if (spi_size != 4)
 			return wire_fail(c, "SPI size",
 					 "%s: SPI size %u, must be 4", name,
@@ -198,9 +198,9 @@ static int notify_validate(struct wire_ctx *c, const uint8_t *b, size_t len)
 }
 
 static void notify_parse(struct wire_ctx *c, const uint8_t *b, size_t len,
-			 struct ikb_wire_payload *out)
+			 struct wire_payload *out)
 {
-	struct ikb_wire_notify *n = &out->u.notify;
+	struct wire_notify *n = &out->u.notify;
 
 	n->protocol = b[0];
 	n->spi_size = b[1];
@@ -210,19 +210,19 @@ static void notify_parse(struct wire_ctx *c, const uint8_t *b, size_t len,
 	n->data = n->len ? b + 4 + n->spi_size : NULL;
 }
 
-static int notify_emit(struct wire_ectx *c, const struct ikb_wire_payload *p,
-		       struct ikb_wbuf *o)
+static int notify_emit(struct wire_ectx *c, const struct wire_payload *p,
+		       struct wbuf *o)
 {
-	const struct ikb_wire_notify *n = &p->u.notify;
+	const struct wire_notify *n = &p->u.notify;
 
 	if (n->spi_size > sizeof(n->spi))
 		return wire_efail(c, "SPI size", "SPI size %u exceeds 8",
 				  n->spi_size);
-	ikb_wbuf_u8(o, n->protocol);
-	ikb_wbuf_u8(o, n->spi_size);
-	ikb_wbuf_u16(o, n->type);
-	ikb_wbuf_put(o, n->spi, n->spi_size);
-	ikb_wbuf_put(o, n->data, n->len);
+	wbuf_u8(o, n->protocol);
+	wbuf_u8(o, n->spi_size);
+	wbuf_u16(o, n->type);
+	wbuf_put(o, n->spi, n->spi_size);
+	wbuf_put(o, n->data, n->len);
 	return 0;
 }
 
