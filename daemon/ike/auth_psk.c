@@ -12,6 +12,7 @@
 
 #include "crypto/crypto.h"
 #include "ike/engine.h"
+#include "ike/exchange.h"
 
 static const char key_pad[] = "Key Pad for IKEv2";
 

@@ -9,6 +9,7 @@
 
 #include "ike/child_sa.h"
 #include "ike/engine.h"
+#include "ike/exchange.h"
 
 /* The ESP transforms as libreswan's status shows them, without ESN/KE. */
 static void esp_alg(const struct ikb_proposal *p, char *buf, size_t len)

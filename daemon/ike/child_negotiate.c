@@ -12,6 +12,10 @@
 
 #include "ike/child_sa.h"
 #include "ike/engine.h"
+#include "ike/conn.h"
+#include "ike/msg.h"
+#include "ike/exchange.h"
+#include "ike/timers.h"
 #include "ike/ts.h"
 #include "plugin/plugin_set.h"
 

@@ -25,6 +25,10 @@
 #include "config/config.h"
 #include "ike/child_sa.h"
 #include "ike/engine.h"
+#include "ike/conn.h"
+#include "ike/msg.h"
+#include "ike/exchange.h"
+#include "ike/tasks.h"
 #include "ike/pcpu.h"
 #include "log.h"
 

@@ -16,6 +16,8 @@
 #include "crypto/crypto.h"
 #include "ike/child_sa.h"
 #include "ike/engine.h"
+#include "ike/exchange.h"
+#include "ike/timers.h"
 #include "plugin/plugin_set.h"
 
 struct child_sa *child_sa_new(struct ike_sa *sa, enum ikb_mode mode)

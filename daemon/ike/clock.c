@@ -21,6 +21,7 @@
 #include <event2/event.h>
 
 #include "ike/engine.h"
+#include "ike/timers.h"
 
 static struct event_base *clock_base;
 static struct timeval clock_key;

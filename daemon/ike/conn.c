@@ -14,6 +14,7 @@
 
 #include "config/config.h"
 #include "ike/engine.h"
+#include "ike/conn.h"
 #include "plugin/conf_load.h"
 
 static const char *get(const struct ikb_section *s, const char *side,

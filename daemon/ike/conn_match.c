@@ -13,6 +13,7 @@
 
 #include "config/config.h"
 #include "ike/engine.h"
+#include "ike/conn.h"
 #include "plugin/conf_load.h"
 
 /*

@@ -13,6 +13,7 @@
 #include "config/config.h"
 #include "ike/child_sa.h"
 #include "ike/engine.h"
+#include "ike/tasks.h"
 #include "log.h"
 
 static void unlink_child(struct ike_sa *sa, struct child_sa *c)

@@ -18,6 +18,11 @@
 #include "config/config.h"
 #include "ike/child_sa.h"
 #include "ike/engine.h"
+#include "ike/conn.h"
+#include "ike/msg.h"
+#include "ike/exchange.h"
+#include "ike/timers.h"
+#include "ike/tasks.h"
 #include "log.h"
 #include "plugin/conf_load.h"
 

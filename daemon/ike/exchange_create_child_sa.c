@@ -22,6 +22,11 @@
 #include "crypto/crypto.h"
 #include "ike/child_sa.h"
 #include "ike/engine.h"
+#include "ike/conn.h"
+#include "ike/msg.h"
+#include "ike/exchange.h"
+#include "ike/timers.h"
+#include "ike/tasks.h"
 #include "ike/ts.h"
 
 #define MAX_CHILD_KE_RETRIES 3

@@ -15,6 +15,10 @@
 #include "config/config.h"
 #include "ike/child_sa.h"
 #include "ike/engine.h"
+#include "ike/conn.h"
+#include "ike/msg.h"
+#include "ike/exchange.h"
+#include "ike/tasks.h"
 
 #define AUTH_SHARED_KEY_MIC 2
 

@@ -12,6 +12,9 @@
 
 #include "crypto/crypto.h"
 #include "ike/engine.h"
+#include "ike/conn.h"
+#include "ike/msg.h"
+#include "ike/exchange.h"
 #include "log.h"
 
 #define MAX_KE_RETRIES 3

@@ -13,6 +13,9 @@
 #include "config/config.h"
 #include "crypto/crypto.h"
 #include "ike/engine.h"
+#include "ike/conn.h"
+#include "ike/msg.h"
+#include "ike/exchange.h"
 #include "log.h"
 
 struct resp_out {

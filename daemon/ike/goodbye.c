@@ -7,6 +7,7 @@
  * libreswan and strongSwan send the same Delete when they stop.
  */
 #include "ike/engine.h"
+#include "ike/exchange.h"
 #include "log.h"
 
 bool ike_sa_goodbye(struct ike_sa *sa)

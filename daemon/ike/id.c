@@ -12,6 +12,8 @@
 #include <strings.h>
 
 #include "ike/engine.h"
+#include "ike/conn.h"
+#include "ike/msg.h"
 
 enum {
 	ID_IPV4_ADDR = 1,

@@ -10,6 +10,10 @@
 #include "crypto/crypto.h"
 #include "ike/child_sa.h"
 #include "ike/engine.h"
+#include "ike/msg.h"
+#include "ike/exchange.h"
+#include "ike/timers.h"
+#include "ike/tasks.h"
 #include "log.h"
 
 static unsigned hash_bytes(const uint8_t *p, size_t n)

@@ -7,6 +7,8 @@
 
 #include "ike/child_sa.h"
 #include "ike/engine.h"
+#include "ike/msg.h"
+#include "ike/exchange.h"
 
 static void put_str(struct json_object *o, const char *k, const char *v)
 {

@@ -11,6 +11,7 @@
 
 #include "crypto/crypto.h"
 #include "ike/engine.h"
+#include "ike/exchange.h"
 
 int kex_pair(struct ke **ke, uint16_t group, struct ikb_error *err)
 {

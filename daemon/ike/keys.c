@@ -12,6 +12,7 @@
 
 #include "crypto/crypto.h"
 #include "ike/engine.h"
+#include "ike/exchange.h"
 
 const struct ikb_transform *prop_xf(const struct ikb_proposal *p, uint8_t type)
 {

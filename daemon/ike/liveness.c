@@ -10,6 +10,8 @@
 #include <event2/event.h>
 
 #include "ike/engine.h"
+#include "ike/timers.h"
+#include "ike/tasks.h"
 
 static void arm(struct ike_sa *sa, unsigned long long ms)
 {

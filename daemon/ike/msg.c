@@ -12,6 +12,8 @@
 
 #include "crypto/crypto.h"
 #include "ike/engine.h"
+#include "ike/msg.h"
+#include "ike/timers.h"
 #include "log.h"
 
 const char *addr_str(const struct ikb_addr *a, char *buf, size_t len)

@@ -4,6 +4,7 @@
 #include <string.h>
 #include "crypto/crypto.h"
 #include "ike/engine.h"
+#include "ike/msg.h"
 
 int nat_hash(const uint8_t spi_i[8], const uint8_t spi_r[8],
 	     const struct ikb_addr *a, uint16_t port, uint8_t out[20])

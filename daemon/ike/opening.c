@@ -19,6 +19,8 @@
  * retransmit-interval, not retransmit-timeout.
  */
 #include "ike/engine.h"
+#include "ike/exchange.h"
+#include "ike/tasks.h"
 #include "log.h"
 
 /* Handshakes in flight. With ~5 ms of work per handshake on the slowest

@@ -19,6 +19,8 @@
 #include "crypto/crypto.h"
 #include "ike/child_sa.h"
 #include "ike/engine.h"
+#include "ike/timers.h"
+#include "ike/tasks.h"
 #include "log.h"
 
 #define HOUR_MS (3600ULL * 1000)

@@ -18,6 +18,11 @@
 #include "crypto/crypto.h"
 #include "ike/child_sa.h"
 #include "ike/engine.h"
+#include "ike/conn.h"
+#include "ike/msg.h"
+#include "ike/exchange.h"
+#include "ike/timers.h"
+#include "ike/tasks.h"
 
 struct rk_out {
 	struct wire_msg m;

@@ -12,6 +12,8 @@
 #include <event2/event.h>
 
 #include "ike/engine.h"
+#include "ike/msg.h"
+#include "ike/tasks.h"
 
 static void arm(struct ike_sa *sa)
 {

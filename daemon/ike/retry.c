@@ -18,6 +18,8 @@
 
 #include "config/config.h"
 #include "ike/engine.h"
+#include "ike/conn.h"
+#include "ike/timers.h"
 #include "log.h"
 #include "plugin/conf_load.h"
 

@@ -12,6 +12,9 @@
 #include "crypto/crypto.h"
 #include "ike/child_sa.h"
 #include "ike/engine.h"
+#include "ike/exchange.h"
+#include "ike/timers.h"
+#include "ike/tasks.h"
 
 void tasks_schedule(struct ike_sa *sa)
 {

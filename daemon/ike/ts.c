@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "ike/engine.h"
+#include "ike/conn.h"
 #include "ike/ts.h"
 
 struct range {

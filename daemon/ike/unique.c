@@ -36,6 +36,7 @@
 #include "config/config.h"
 #include "ike/child_sa.h"
 #include "ike/engine.h"
+#include "ike/exchange.h"
 #include "plugin/conf_load.h"
 
 static bool uniqueids(const struct ike_engine *e)

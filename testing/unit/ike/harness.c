@@ -17,6 +17,7 @@
 #include "crypto/nss_init.h"
 #include "harness.h"
 #include "ike/engine.h"
+#include "ike/msg.h"
 #include "log.h"
 
 struct hqueue {

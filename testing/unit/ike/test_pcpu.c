@@ -17,6 +17,7 @@
 #include "harness.h"
 #include "ike/child_sa.h"
 #include "ike/engine.h"
+#include "ike/tasks.h"
 #include "ike/pcpu.h"
 
 static void test_notify_codec(void **state)

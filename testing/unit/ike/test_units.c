@@ -10,6 +10,8 @@
 
 #include "crypto/nss_init.h"
 #include "ike/engine.h"
+#include "ike/conn.h"
+#include "ike/msg.h"
 #include "ike/ts.h"
 
 static void id_is(const char *conf, int rc, uint8_t type, const char *text)

@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The exchanges: each file's entry points for starting a request and
+ * handling a request or a response, and the keys they compute.
+ * Not for use outside daemon/ike/.
+ */
+#ifndef IKB_IKE_EXCHANGE_H
+#define IKB_IKE_EXCHANGE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <ikebana/plugin.h>
+
+#include "wire/wire.h"
+
+struct secret;
+struct ke;
+struct ike_sa;
+struct ike_id;
+struct ike_bytes;
+struct ike_engine;
+struct ike_path;
+struct child_sa;
+
+/* auth_psk.c: AUTH payload data, §2.15; *len gets the prf size. */
+int auth_psk_compute(const struct ike_sa *sa, bool for_initiator,
+		     const struct ike_id *id, const uint8_t *psk,
+		     size_t psk_len, uint8_t *out, size_t *len,
+		     struct ikb_error *err);
+/* keys.c */
+/* Runs on the loop when the job is done; rc != 0: why says why. */
+typedef void ke_then_fn(struct ike_sa *sa, int rc, const char *why);
+/*
+ * Generate our key pair (unless sa->ke exists) and, with peer, derive
+ * SKEYSEED, the SK_* keys and the SK contexts. then() runs later, or
+ * before this returns when no helper pool runs: call it last. then() is
+ * not called when the SA is deleted first. 0 or -errno (then not called).
+ */
+int keys_start(struct ike_sa *sa, const struct wire_ke *peer, ke_then_fn *then,
+	       struct ikb_error *err);
+void keys_cancel(struct ike_sa *sa);
+/* The proposal's transform of type, or NULL. */
+const struct ikb_transform *prop_xf(const struct ikb_proposal *p, uint8_t type);
+void prop_render(const struct ikb_proposal *p, char *buf, size_t len);
+
+/* exchange_ike_sa_init.c */
+int ike_bytes_set(struct ike_bytes *b, const void *p, size_t len);
+void init_add_status(struct wire_msg *m, const struct ike_sa *sa,
+		     uint8_t src[20], uint8_t dst[20]);
+int ike_sa_init_start(struct ike_sa *sa, struct ikb_error *err);
+void ike_sa_init_request(struct ike_engine *e, const struct ike_path *p,
+			 const uint8_t *buf, size_t len);
+void ike_sa_init_response(struct ike_sa *sa, const uint8_t *buf, size_t len);
+
+/* exchange_ike_auth.c */
+int ike_auth_start(struct ike_sa *sa);
+void ike_auth_request(struct ike_sa *sa, const uint8_t *buf, size_t len);
+void ike_auth_response(struct ike_sa *sa, const uint8_t *buf, size_t len);
+
+/* exchange_create_child_sa.c: CREATE_CHILD_SA for Child SAs. */
+struct child_sa;
+/* Initiator: a new Child SA (the plan's next entry), or old's successor. */
+int create_child_start(struct ike_sa *sa, struct child_sa *old);
+void create_child_request(struct ike_sa *sa, const uint8_t *buf, size_t len);
+void create_child_response(struct ike_sa *sa, const uint8_t *buf, size_t len);
+/* rekey_ike.c: IKE SA rekeying (§1.3.2, §2.18). */
+int rekey_ike_start(struct ike_sa *sa);
+/* Responder: m carries an SA payload for protocol IKE. */
+void rekey_ike_request(struct ike_sa *sa, const struct wire_msg *m,
+		       uint32_t msgid);
+void rekey_ike_response(struct ike_sa *sa, const struct wire_msg *m);
+
+/* unique.c: one IKE SA per peer (uniqueids=, INITIAL_CONTACT, §2.4). */
+struct ike_sa *unique_mark(struct ike_sa *sa, bool initial_contact);
+/* sa lost to the crossed stays: a Delete, and it goes */
+void unique_crossed(struct ike_sa *sa, const struct ike_sa *stays);
+void unique_takeover(struct ike_sa *sa, struct child_sa *c);
+void unique_sweep(struct ike_sa *sa);
+bool unique_initial_contact(const struct ike_sa *sa);
+
+/* goodbye.c: a Delete the peer hears of at once, not retransmitted. */
+bool ike_sa_goodbye(struct ike_sa *sa);
+
+/* exchange_informational.c: Delete (§1.4.1) and liveness (§2.4). */
+int delete_child_start(struct ike_sa *sa, struct child_sa *c);
+int delete_ike_start(struct ike_sa *sa);
+int dpd_start(struct ike_sa *sa);
+void informational_request(struct ike_sa *sa, const uint8_t *buf, size_t len);
+void informational_response(struct ike_sa *sa, const uint8_t *buf, size_t len);
+
+/* kex.c: a key exchange done on the loop (CREATE_CHILD_SA). */
+int kex_pair(struct ke **ke, uint16_t group, struct ikb_error *err);
+int kex_gir(struct ke *ke, const struct wire_ke *peer, struct secret *gir,
+	    struct ikb_error *err);
+
+/* keys.c: the new IKE SA's keys from the old one's SK_d (§2.18). */
+int keys_rekey(struct ike_sa *sa, const struct ike_sa *old,
+	       const struct secret *gir, struct ikb_error *err);
+
+#endif

@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Messages: building, protecting, opening and sending them, the
+ * retransmission of our requests, COOKIEs and NAT detection.
+ * Not for use outside daemon/ike/.
+ */
+#ifndef IKB_IKE_MSG_H
+#define IKB_IKE_MSG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "ike/ike.h"
+#include "wire/wire.h"
+
+struct ike_engine;
+struct ike_sa;
+struct ike_path;
+
+#define IKE_COOKIE_LEN 33 /* version octet | SHA2-256 */
+
+/* nat_detect.c: SHA1(SPIi | SPIr | IP | port) (§2.23). */
+int nat_hash(const uint8_t spi_i[8], const uint8_t spi_r[8],
+	     const struct ikb_addr *a, uint16_t port, uint8_t out[20]);
+void nat_check(struct ike_sa *sa, const struct wire_msg *m);
+
+/* cookie.c */
+int cookie_init(struct ike_engine *e);
+void cookie_fini(struct ike_engine *e);
+int cookie_make(const struct ike_engine *e, uint8_t version,
+		const struct wire_opaque *ni, const struct ikb_addr *ip,
+		const uint8_t spi_i[8], uint8_t out[IKE_COOKIE_LEN]);
+bool cookie_valid(const struct ike_engine *e, const struct wire_msg *m,
+		  const struct ike_path *p);
+
+/* msg.c: building and protecting messages. */
+struct wire_payload *msg_add(struct wire_msg *m, uint8_t type);
+void msg_notify(struct wire_msg *m, uint16_t type, const void *data,
+		size_t len);
+void msg_hdr(struct wire_msg *m, const struct ike_sa *sa, uint8_t exch,
+	     bool response, uint32_t msgid);
+/* Plain message (IKE_SA_INIT). 0 or -errno; logs the codec's reason. */
+int msg_emit(const struct wire_msg *m, struct wbuf *out);
+/* m's payloads go inside an SK payload; out is the datagram. */
+int msg_emit_sk(struct ike_sa *sa, const struct wire_msg *m, struct wbuf *out);
+/*
+ * Parse buf with the SA's sizes and decrypt its SK payload into *plain
+ * (caller frees). Logs why and returns -errno when it must be dropped.
+ */
+int msg_open_sk(struct ike_sa *sa, struct wire_msg *m, const uint8_t *buf,
+		size_t len, uint8_t **plain);
+/* Unprotected reply to an IKE_SA_INIT request: one notify, no state. */
+void msg_reply_notify(struct ike_engine *e, const struct ike_path *p,
+		      const struct wire_hdr *req, uint16_t type,
+		      const void *data, size_t len);
+int engine_send(struct ike_engine *e, const struct ike_path *p,
+		const uint8_t *buf, size_t len);
+/* Drop lines per second (default 50); tests that assert each line raise it. */
+void log_wire_drop_rate(unsigned per_sec);
+void log_wire_drop(const struct ike_path *p, const char *why,
+		   const struct wire_error *err);
+const char *addr_str(const struct ikb_addr *a, char *buf, size_t len);
+
+/* retransmit.c */
+/* Take buf as the outstanding request: send it and arm the back-off. */
+int rtx_request(struct ike_sa *sa, struct wbuf *buf, uint32_t msgid);
+void rtx_done(struct ike_sa *sa);
+/* Send buf as the response to msgid and keep it for retransmits. */
+int rtx_respond(struct ike_sa *sa, struct wbuf *buf, uint32_t msgid);
+/* A request with the cached message id: resend, never reprocess. */
+void rtx_replay(struct ike_sa *sa);
+void rtx_free(struct ike_sa *sa);
+
+/* Our nonce for a CREATE_CHILD_SA request into sa->out_nonce. */
+int ccs_nonce(struct ike_sa *sa);
+/* An encrypted response with m's payloads, kept for retransmits. */
+void ccs_respond(struct ike_sa *sa, struct wire_msg *m, uint8_t exch,
+		 uint32_t msgid);
+/* Send m as our request msgid; 0 or -errno. */
+int ccs_request(struct ike_sa *sa, struct wire_msg *m, uint8_t exch);
+
+#endif

@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Time: the loop's clock, lifetimes and rekey timers, liveness checks
+ * and keyingtries= retries.
+ * Not for use outside daemon/ike/.
+ */
+#ifndef IKB_IKE_TIMERS_H
+#define IKB_IKE_TIMERS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+#include <ikebana/plugin.h>
+
+struct ike_engine;
+struct ike_sa;
+struct child_sa;
+
+/* retry.c: keyingtries= for auto=start conns. */
+void retry_after_failure(struct ike_sa *sa, const char *why);
+/* conn NULL: all; returns how many were cancelled */
+unsigned retry_cancel(struct ike_engine *e, const char *conn);
+
+struct event_base;
+/* clock.c: the time as of this wake-up of the event loop (see there). */
+void engine_clock_attach(struct event_base *base);
+void engine_clock_detach(struct event_base *base);
+unsigned long long mono_ms(void); /* CLOCK_MONOTONIC, ms */
+time_t wall_s(void); /* the time of day, s */
+
+/* rekey.c: lifetimes, rekey timers, kernel EXPIRE events. */
+/* Lifetimes into life and c's times; arms nothing. */
+void child_lifetime(struct ike_sa *sa, struct child_sa *c,
+		    struct ikb_lifetime *life);
+void child_timer_arm(struct ike_sa *sa, struct child_sa *c);
+/* Retry a rekey the peer refused for now, in 1..2 s. */
+void child_timer_retry(struct ike_sa *sa, struct child_sa *c);
+void ike_timer_arm(struct ike_sa *sa);
+void ike_timer_retry(struct ike_sa *sa);
+void rekey_events_subscribe(struct ike_engine *e);
+/* conn's rekey= (default yes). */
+bool conn_rekey(const struct ike_engine *e, const char *conn);
+/* A duration key of the conn in ms, or dflt. */
+unsigned long long conn_ms(const struct ike_engine *e, const char *conn,
+			   const char *key, unsigned long long dflt);
+
+/* liveness.c: dpddelay= */
+void dpd_arm(struct ike_sa *sa);
+
+#endif
