@@ -48,16 +48,15 @@ static void pcpu_count(struct ike_sa *sa, const struct conn_view *v,
 		       unsigned *want, unsigned *eff, unsigned *kmax,
 		       struct ikb_error *why)
 {
-	struct ikb_child_plan *plan;
+	const struct conn_plan *plan;
 	void *st;
 	const struct ikb_kernel_ops *k = engine_kernel(sa->e, &st);
 
 	*want = *eff = *kmax = 0;
-	if (child_plan(sa, v, &plan, why))
+	if (conn_plan(v, &plan, why))
 		return;
 	for (unsigned i = 0; i < plan->n; i++)
 		*want += plan->c[i].cpu >= 0;
-	free(plan);
 	why->msg[0] = '\0';
 	if (!*want)
 		return;
@@ -154,7 +153,7 @@ static void log_peer(struct ike_sa *sa, const struct ikb_section *conn, int res,
 
 void pcpu_accept(struct ike_sa *sa, const struct wire_msg *resp)
 {
-	const struct ikb_section *conn = engine_conn(sa->e, sa->conn);
+	const struct conn *conn = engine_conn(sa->e, sa->conn);
 	char field[128] = "";
 	int res;
 
@@ -162,13 +161,13 @@ void pcpu_accept(struct ike_sa *sa, const struct wire_msg *resp)
 		return;
 	res = peer_res(sa, resp, field, sizeof(field));
 	if (res <= 0) {
-		log_peer(sa, conn, res, field);
+		log_peer(sa, conn ? conn->s : NULL, res, field);
 		sa->pcpu_count = 0;
 		return;
 	}
 	sa->pcpu_on = true;
 	sa->plan_n = 1 + sa->pcpu_count;
-	log_clamp(sa, conn);
+	log_clamp(sa, conn ? conn->s : NULL);
 	ike_sa_log(
 		sa, IKB_LOG_INFO,
 		"RFC 9611: the peer takes per-CPU Child SAs: %u clones follow",

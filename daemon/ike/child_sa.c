@@ -16,6 +16,7 @@
 #include "crypto/crypto.h"
 #include "ike/child_sa.h"
 #include "ike/engine.h"
+#include "ike/conn.h"
 #include "ike/exchange.h"
 #include "ike/timers.h"
 #include "plugin/plugin_set.h"
@@ -73,20 +74,13 @@ static void swap_sel(const struct ikb_selector *in, struct ikb_selector *out)
 static void child_mark(const struct ike_sa *ike, const struct child_sa *c,
 		       uint32_t *mark, uint32_t *mask)
 {
-	const struct ikb_section *conn = engine_conn(ike->e, ike->conn);
-	const struct ikb_value *v = conn ? cfg_get(conn, "mark") : NULL;
-	const char *slash;
+	const struct conn *conn = engine_conn(ike->e, ike->conn);
 
 	*mark = *mask = 0;
-	if (!v)
+	if (!conn || !conn->mark_set)
 		return;
-	slash = strchr(v->value, '/');
-	/* checked by the config loader: 32-bit numbers, or -1 */
-	if (!strncmp(v->value, "-1", 2) && (v->value[2] == '\0' || slash))
-		*mark = UNIQUE_MARK_BASE + c->reqid;
-	else
-		*mark = (uint32_t)strtoul(v->value, NULL, 0);
-	*mask = slash ? (uint32_t)strtoul(slash + 1, NULL, 0) : 0xffffffffu;
+	*mark = conn->mark_reqid ? UNIQUE_MARK_BASE + c->reqid : conn->mark;
+	*mask = conn->mark_mask;
 }
 
 /* out: this host → peer. The initiator's "i" keys protect i → r. */
@@ -246,7 +240,7 @@ int child_sa_add_policies(struct ike_sa *ike, struct child_sa *c,
 int child_sa_prepare(struct ike_sa *ike, struct child_sa *c,
 		     const struct child_keyin *kin, struct ikb_error *err)
 {
-	const struct ikb_section *conn = engine_conn(ike->e, ike->conn);
+	const struct conn *conn = engine_conn(ike->e, ike->conn);
 	void *st;
 	const struct ikb_proposals_ops *ops = engine_proposals(ike->e, &st);
 	struct ikb_sa tmpl = { 0 };
@@ -270,11 +264,11 @@ int child_sa_prepare(struct ike_sa *ike, struct child_sa *c,
 	if (!rc) {
 		fill_sa(ike, c, &k, true, &c->sa_out);
 		fill_sa(ike, c, &k, false, &c->sa_in);
-		rc = plugin_set_child_tune(engine_plugins(ike->e), conn,
+		rc = plugin_set_child_tune(engine_plugins(ike->e), conn->s,
 					   &c->sa_out, err);
 	}
 	if (!rc)
-		rc = plugin_set_child_tune(engine_plugins(ike->e), conn,
+		rc = plugin_set_child_tune(engine_plugins(ike->e), conn->s,
 					   &c->sa_in, err);
 	child_keys_free(&k);
 	if (rc) {

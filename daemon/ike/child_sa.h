@@ -128,12 +128,14 @@ void child_respond(struct ike_sa *sa, const struct conn_view *v,
 /* Initiator: the response's Child part; installs or logs why not. */
 void child_accept(struct ike_sa *sa, const struct wire_msg *resp);
 
-/* The ESP proposals to offer or accept, esn= applied. */
-int child_esp_list(struct ike_sa *sa, const struct ikb_section *conn,
-		   struct ikb_proposal_list *l, struct ikb_error *err);
-/* The conn's Child SA plan (child.plan hook); caller frees *out. */
-int child_plan(struct ike_sa *sa, const struct conn_view *v,
-	       struct ikb_child_plan **out, struct ikb_error *err);
+/* The compiler's: the ESP proposals to offer or accept, esn= applied. */
+struct ike_engine;
+int child_esp_build(const struct ike_engine *e, const struct ikb_section *conn,
+		    struct ikb_proposal_list *l, struct ikb_error *err);
+/* The compiler's: the view's Child SA plan (child.plan hook); caller
+ * frees *out. The engine reads the compiled one (conn_plan). */
+int child_plan_build(const struct ike_engine *e, const struct conn_view *v,
+		     struct ikb_child_plan **out, struct ikb_error *err);
 /*
  * Responder: the plan entry that takes the peer's TS as offered, else the
  * first they meet, narrowed.

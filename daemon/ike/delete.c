@@ -10,9 +10,9 @@
 #include <string.h>
 #include <strings.h>
 
-#include "config/config.h"
 #include "ike/child_sa.h"
 #include "ike/engine.h"
+#include "ike/conn.h"
 #include "ike/tasks.h"
 #include "log.h"
 
@@ -70,10 +70,9 @@ void child_remove(struct ike_sa *sa, struct child_sa *c)
 
 bool conn_auto_start(const struct ike_engine *e, const char *conn)
 {
-	const struct ikb_section *s = engine_conn(e, conn);
-	const struct ikb_value *a = s ? cfg_get(s, "auto") : NULL;
+	const struct conn *c = engine_conn(e, conn);
 
-	return a && !strcasecmp(a->value, "start");
+	return c && c->auto_start;
 }
 
 void engine_reinit(struct ike_engine *e, const char *conn)

@@ -47,8 +47,8 @@ struct ike_engine {
 	const void *events_state;
 	ike_outcome_fn *outcome; /* ike_engine_on_outcome() */
 	void *outcome_ctx;
-	/* conn_match.c: each conn's addresses, parsed once per config */
-	struct conn_index *conn_index;
+	/* conn_compile.c: the conns of lc, compiled */
+	struct conn_set *conns;
 };
 
 /* engine.c: the plugins and conns it runs with */
@@ -57,8 +57,6 @@ const struct ikb_proposals_ops *engine_proposals(const struct ike_engine *e,
 const struct ikb_kernel_ops *engine_kernel(const struct ike_engine *e,
 					   void **state);
 struct plugin_set *engine_plugins(const struct ike_engine *e);
-const struct ikb_section *engine_conn(const struct ike_engine *e,
-				      const char *name);
 
 /* engine.c: attempt 0 is `ikebana up`; 1 on are auto=start's */
 int engine_up(struct ike_engine *e, const char *name, unsigned attempt,

@@ -18,7 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config/config.h"
 #include "crypto/crypto.h"
 #include "ike/child_sa.h"
 #include "ike/engine.h"
@@ -89,16 +88,6 @@ void ccs_respond(struct ike_sa *sa, struct wire_msg *m, uint8_t exch,
 	wbuf_free(&out);
 }
 
-static bool conn_pfs(const struct ikb_section *conn)
-{
-	const struct ikb_value *v = cfg_get(conn, "pfs");
-	bool yes = true; /* libreswan's default */
-
-	if (v)
-		cfg_parse_bool(v->value, &yes);
-	return yes;
-}
-
 static bool group_in(const struct ikb_proposal_list *l, uint16_t g)
 {
 	for (unsigned i = 0; i < l->n; i++) {
@@ -124,17 +113,17 @@ static void strip_ke(struct ikb_proposal *p)
  * The ESP proposals of a CREATE_CHILD_SA: with PFS every one has a KE
  * transform, without none has. *group: our KE payload's, 0 for none.
  */
-static int pfs_list(struct ike_sa *sa, const struct ikb_section *conn,
+static int pfs_list(struct ike_sa *sa, const struct conn *conn,
 		    struct ikb_proposal_list *l, uint16_t *group,
 		    struct ikb_error *err)
 {
 	const struct ikb_transform *first;
-	int rc = child_esp_list(sa, conn, l, err);
+	int rc = conn_proposals(conn, IKB_PROTO_ESP, l, err);
 
 	*group = 0;
 	if (rc)
 		return rc;
-	if (!conn_pfs(conn)) {
+	if (!conn->pfs) {
 		for (unsigned i = 0; i < l->n; i++)
 			strip_ke(&l->p[i]);
 		return 0;
@@ -184,7 +173,7 @@ static int child_for(struct ike_sa *sa, const struct conn_view *v,
 		     struct child_sa *old, struct child_sa *c,
 		     struct ikb_error *err)
 {
-	struct ikb_child_plan *plan;
+	const struct conn_plan *plan;
 	struct child_sa *fb;
 	int rc;
 
@@ -197,7 +186,7 @@ static int child_for(struct ike_sa *sa, const struct conn_view *v,
 	}
 	if (sa->pcpu_acq_cpu >= 0)
 		return pcpu_acquired_child(sa, c, err);
-	rc = child_plan(sa, v, &plan, err);
+	rc = conn_plan(v, &plan, err);
 	if (rc)
 		return rc;
 	if (sa->plan_next < plan->n) {
@@ -206,7 +195,6 @@ static int child_for(struct ike_sa *sa, const struct conn_view *v,
 	} else {
 		rc = -ENOENT;
 	}
-	free(plan);
 	/* a clone goes where the fallback's policies send: its reqid */
 	fb = !rc && c->cpu >= 0 ? pcpu_fallback(sa, &c->ts) : NULL;
 	if (fb)
@@ -234,7 +222,7 @@ static int build_request(struct ike_sa *sa, struct ccs_out *o,
 
 int create_child_start(struct ike_sa *sa, struct child_sa *old)
 {
-	const struct ikb_section *conn = engine_conn(sa->e, sa->conn);
+	const struct conn *conn = engine_conn(sa->e, sa->conn);
 	struct ccs_out *o = ccs_out_new();
 	struct ikb_error err = { "" };
 	struct child_sa *c = NULL;
@@ -292,7 +280,7 @@ int create_child_start(struct ike_sa *sa, struct child_sa *old)
 static int accept_ccs(struct ike_sa *sa, const struct wire_msg *m,
 		      struct child_sa *c, const struct child_sa *old)
 {
-	const struct ikb_section *conn = engine_conn(sa->e, sa->conn);
+	const struct conn *conn = engine_conn(sa->e, sa->conn);
 	const struct wire_payload *w = wire_find(m, WIRE_PT_SA);
 	const struct wire_payload *nr = wire_find(m, WIRE_PT_NONCE);
 	const struct wire_payload *ke = wire_find(m, WIRE_PT_KE);
@@ -542,7 +530,7 @@ static uint16_t negotiate(struct ike_sa *sa, const struct conn_view *v,
 		n = WIRE_N_NO_PROPOSAL_CHOSEN;
 	} else if (!(r->c = child_sa_new(sa, mode))) {
 		n = WIRE_N_TEMPORARY_FAILURE;
-	} else if (pfs_list(sa, v->s, ours, &group, err)) {
+	} else if (pfs_list(sa, v->conn, ours, &group, err)) {
 		n = WIRE_N_NO_PROPOSAL_CHOSEN;
 	} else {
 		n = child_select(sa, ours, &r->sa->u.sa, r->c, &r->num,
@@ -628,7 +616,7 @@ static uint16_t install(struct ike_sa *sa, struct ccs_req *r,
 static uint16_t respond_child(struct ike_sa *sa, const struct wire_msg *m,
 			      struct ccs_req *r)
 {
-	const struct ikb_section *conn = engine_conn(sa->e, sa->conn);
+	const struct conn *conn = engine_conn(sa->e, sa->conn);
 	struct ikb_error err = { "" };
 	struct conn_view v;
 	uint16_t n;

@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config/config.h"
 #include "ike/child_sa.h"
 #include "ike/engine.h"
 #include "ike/conn.h"
@@ -136,7 +135,7 @@ static int send_request(struct ike_sa *sa, struct auth_out *o)
 
 int ike_auth_start(struct ike_sa *sa)
 {
-	const struct ikb_section *conn = engine_conn(sa->e, sa->conn);
+	const struct conn *conn = engine_conn(sa->e, sa->conn);
 	struct auth_out *o = auth_out_new();
 	struct ikb_error err = { "" };
 	struct conn_view v;
@@ -186,7 +185,7 @@ static uint16_t authenticate(struct ike_sa *sa, const struct wire_msg *m,
 {
 	const struct wire_payload *idi = wire_find(m, WIRE_PT_IDI);
 	const struct wire_payload *auth = wire_find(m, WIRE_PT_AUTH);
-	const struct ikb_section *conn;
+	const struct conn *conn;
 	struct ike_id peer;
 
 	if (!idi || !auth) {
@@ -266,7 +265,7 @@ static int check_response(struct ike_sa *sa, const struct wire_msg *m,
 {
 	const struct wire_payload *idr = wire_find(m, WIRE_PT_IDR);
 	const struct wire_payload *auth = wire_find(m, WIRE_PT_AUTH);
-	const struct ikb_section *conn = engine_conn(sa->e, sa->conn);
+	const struct conn *conn = engine_conn(sa->e, sa->conn);
 	struct conn_view v;
 	struct ike_id peer;
 

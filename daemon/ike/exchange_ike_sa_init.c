@@ -95,14 +95,14 @@ static int build_request(struct ike_sa *sa, const struct ikb_proposal_list *l,
 
 static int send_init(struct ike_sa *sa, struct ikb_error *err)
 {
-	const struct ikb_section *conn = engine_conn(sa->e, sa->conn);
+	const struct conn *conn = engine_conn(sa->e, sa->conn);
 	struct ikb_proposal_list *l = malloc(sizeof(*l));
 	struct wbuf out;
 	int rc = l && conn ? 0 : -ENOENT;
 
 	wbuf_init(&out, 0);
 	if (!rc)
-		rc = conn_proposals(sa->e, conn, IKB_PROTO_IKE, l, err);
+		rc = conn_proposals(conn, IKB_PROTO_IKE, l, err);
 	if (!rc)
 		rc = build_request(sa, l, &out);
 	if (!rc)
@@ -126,13 +126,13 @@ static void on_key_pair(struct ike_sa *sa, int rc, const char *why)
 
 int ike_sa_init_start(struct ike_sa *sa, struct ikb_error *err)
 {
-	const struct ikb_section *conn = engine_conn(sa->e, sa->conn);
+	const struct conn *conn = engine_conn(sa->e, sa->conn);
 	struct ikb_proposal_list *l = malloc(sizeof(*l));
 	struct crypto_err cerr = { 0 };
 	int rc = l && conn ? 0 : -ENOENT;
 
 	if (!rc)
-		rc = conn_proposals(sa->e, conn, IKB_PROTO_IKE, l, err);
+		rc = conn_proposals(conn, IKB_PROTO_IKE, l, err);
 	if (!rc && !sa->ke_group && first_group(l) <= 0) {
 		snprintf(err->msg, sizeof(err->msg), "ike= has no KE group");
 		rc = -EINVAL;
@@ -294,12 +294,12 @@ void ike_sa_init_response(struct ike_sa *sa, const uint8_t *buf, size_t len)
 {
 	struct wire_msg *m = calloc(1, sizeof(*m));
 	struct ikb_proposal_list *ours = calloc(1, sizeof(*ours));
-	const struct ikb_section *conn = engine_conn(sa->e, sa->conn);
+	const struct conn *conn = engine_conn(sa->e, sa->conn);
 	struct wire_error werr;
 	struct ikb_error err = { "" };
 
 	if (!m || !ours || !conn ||
-	    conn_proposals(sa->e, conn, IKB_PROTO_IKE, ours, &err)) {
+	    conn_proposals(conn, IKB_PROTO_IKE, ours, &err)) {
 		ike_sa_delete(sa, conn ? err.msg : "conn was removed");
 	} else if (wire_parse(m, buf, len, NULL, &werr)) {
 		log_wire_drop(&sa->path, "malformed IKE_SA_INIT response",

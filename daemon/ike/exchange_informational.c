@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config/config.h"
 #include "ike/child_sa.h"
 #include "ike/engine.h"
 #include "ike/conn.h"
@@ -85,8 +84,10 @@ int dpd_start(struct ike_sa *sa)
 
 	/* dpdtimeout= bounds this exchange, retransmit-timeout= the others */
 	if (!rc) {
-		sa->rtx.timeout_ms = conn_ms(sa->e, sa->conn, "dpdtimeout",
-					     sa->rtx.timeout_ms);
+		const struct conn *c = engine_conn(sa->e, sa->conn);
+
+		if (c && c->dpd_timeout_ms)
+			sa->rtx.timeout_ms = c->dpd_timeout_ms;
 		rc = ccs_request(sa, &o->m, WIRE_EXCH_INFORMATIONAL);
 	}
 	if (!rc) {
@@ -103,7 +104,7 @@ int dpd_start(struct ike_sa *sa)
 void informational_response(struct ike_sa *sa, const uint8_t *buf, size_t len)
 {
 	struct wire_msg *m = calloc(1, sizeof(*m));
-	const struct ikb_section *conn;
+	const struct conn *conn;
 	uint8_t *plain = NULL;
 	struct child_sa *c;
 

@@ -53,7 +53,7 @@ static void add_nonce_ke(struct wire_msg *m, const uint8_t *nonce,
 
 int rekey_ike_start(struct ike_sa *sa)
 {
-	const struct ikb_section *conn = engine_conn(sa->e, sa->conn);
+	const struct conn *conn = engine_conn(sa->e, sa->conn);
 	struct rk_out *o = calloc(1, sizeof(*o));
 	struct ikb_error err = { "" };
 	struct wire_payload *p;
@@ -61,7 +61,7 @@ int rekey_ike_start(struct ike_sa *sa)
 	int rc = o && conn ? 0 : -ENOMEM;
 
 	if (!rc)
-		rc = conn_proposals(sa->e, conn, IKB_PROTO_IKE, &o->l, &err);
+		rc = conn_proposals(conn, IKB_PROTO_IKE, &o->l, &err);
 	if (!rc)
 		group = sa->ike_group ? sa->ike_group : first_group(&o->l);
 	if (!rc && !group)
@@ -114,7 +114,7 @@ static uint16_t choose(struct ike_sa *sa, const struct wire_sa *w,
 		       struct ikb_proposal *chosen, uint8_t *num,
 		       uint8_t spi[8])
 {
-	const struct ikb_section *conn = engine_conn(sa->e, sa->conn);
+	const struct conn *conn = engine_conn(sa->e, sa->conn);
 	struct ikb_proposal_list *ours = calloc(1, sizeof(*ours));
 	struct ikb_proposal_list *got = calloc(1, sizeof(*got));
 	uint8_t nums[IKB_PROPOSALS_MAX];
@@ -125,7 +125,7 @@ static uint16_t choose(struct ike_sa *sa, const struct wire_sa *w,
 	unsigned n = 0;
 
 	if (ours && got && conn &&
-	    !conn_proposals(sa->e, conn, IKB_PROTO_IKE, ours, &err) &&
+	    !conn_proposals(conn, IKB_PROTO_IKE, ours, &err) &&
 	    wire_sa_to_proposals(w, got, nums) > 0 &&
 	    !ops->select(st, ours, got, chosen, &n, &err) && n && n <= got->n &&
 	    prop_xf(chosen, IKB_XF_KE)) {

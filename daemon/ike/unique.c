@@ -33,21 +33,15 @@
 #include <string.h>
 #include <strings.h>
 
-#include "config/config.h"
 #include "ike/child_sa.h"
 #include "ike/engine.h"
+#include "ike/conn.h"
 #include "ike/exchange.h"
 #include "plugin/conf_load.h"
 
 static bool uniqueids(const struct ike_engine *e)
 {
-	const struct ikb_value *v = cfg_get(&e->lc->cfg->setup, "uniqueids");
-
-	bool yes = true;
-
-	if (v)
-		cfg_parse_bool(v->value, &yes);
-	return yes;
+	return !e->conns || e->conns->uniqueids;
 }
 
 static bool same_peer(const struct ike_sa *a, const struct ike_sa *b)
