@@ -217,72 +217,6 @@ void ike_engine_start_auto(struct ike_engine *e)
 	}
 }
 
-static void on_response(struct ike_sa *sa, const struct wire_hdr *h,
-			const uint8_t *buf, size_t len)
-{
-	char why[96];
-
-	if (!sa->rtx.req) {
-		log_wire_drop(&sa->path, "response without a request", NULL);
-	} else if (h->msgid != sa->rtx.req_msgid) {
-		snprintf(why, sizeof(why),
-			 "response message id %" PRIu32 ", expected %" PRIu32,
-			 h->msgid, sa->rtx.req_msgid);
-		log_wire_drop(&sa->path, why, NULL);
-	} else if (h->exchange == WIRE_EXCH_IKE_SA_INIT &&
-		   sa->state == IKE_SA_INIT_I) {
-		ike_sa_init_response(sa, buf, len);
-	} else if (h->exchange == WIRE_EXCH_IKE_AUTH &&
-		   sa->state == IKE_SA_AUTH_I) {
-		ike_auth_response(sa, buf, len);
-	} else if (h->exchange == WIRE_EXCH_CREATE_CHILD_SA &&
-		   (sa->out == OUT_CHILD || sa->out == OUT_REKEY_CHILD ||
-		    sa->out == OUT_REKEY_IKE)) {
-		create_child_response(sa, buf, len);
-	} else if (h->exchange == WIRE_EXCH_INFORMATIONAL &&
-		   (sa->out == OUT_DELETE_CHILD || sa->out == OUT_DELETE_IKE ||
-		    sa->out == OUT_DPD)) {
-		informational_response(sa, buf, len);
-	} else {
-		snprintf(why, sizeof(why), "unexpected %s response (%s)",
-			 wire_exchange_name(h->exchange) ?: "unknown",
-			 ike_sa_state_name(sa->state));
-		log_wire_drop(&sa->path, why, NULL);
-	}
-}
-
-static void on_request(struct ike_sa *sa, const struct wire_hdr *h,
-		       const uint8_t *buf, size_t len)
-{
-	char why[96];
-
-	if (sa->rtx.resp && h->msgid == sa->rtx.resp_msgid &&
-	    h->msgid + 1 == sa->next_peer_msgid) {
-		rtx_replay(sa);
-	} else if (h->msgid != sa->next_peer_msgid) {
-		snprintf(why, sizeof(why),
-			 "request message id %" PRIu32 ", expected %" PRIu32,
-			 h->msgid, sa->next_peer_msgid);
-		log_wire_drop(&sa->path, why, NULL);
-	} else if (h->exchange == WIRE_EXCH_IKE_AUTH &&
-		   sa->state == IKE_SA_INIT_R) {
-		ike_auth_request(sa, buf, len);
-	} else if (h->exchange == WIRE_EXCH_CREATE_CHILD_SA &&
-		   (sa->state == IKE_SA_ESTABLISHED ||
-		    sa->state == IKE_SA_DELETING)) {
-		create_child_request(sa, buf, len);
-	} else if (h->exchange == WIRE_EXCH_INFORMATIONAL &&
-		   (sa->state == IKE_SA_ESTABLISHED ||
-		    sa->state == IKE_SA_DELETING)) {
-		informational_request(sa, buf, len);
-	} else {
-		snprintf(why, sizeof(why), "unexpected %s request (%s)",
-			 wire_exchange_name(h->exchange) ?: "unknown",
-			 ike_sa_state_name(sa->state));
-		log_wire_drop(&sa->path, why, NULL);
-	}
-}
-
 /* Field by field: structs built on the stack may differ in padding. */
 bool ike_addr_equal(const struct ikb_addr *a, const struct ikb_addr *b)
 {
@@ -356,7 +290,7 @@ void ike_engine_input(struct ike_engine *e, const struct ike_path *p,
 		return;
 	sa->rx_path = *p;
 	if (h.flags & WIRE_FLAG_R)
-		on_response(sa, &h, buf, len);
+		dispatch_response(sa, &h, buf, len);
 	else
-		on_request(sa, &h, buf, len);
+		dispatch_request(sa, &h, buf, len);
 }

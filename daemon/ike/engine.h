@@ -77,6 +77,12 @@ void engine_outcome(struct ike_sa *sa, int rc, const char *why,
 void engine_reinit(struct ike_engine *e, const char *conn);
 bool conn_auto_start(const struct ike_engine *e, const char *conn);
 
+/* dispatch.c: a message of sa whose header h ike_engine_input() checked */
+void dispatch_request(struct ike_sa *sa, const struct wire_hdr *h,
+		      const uint8_t *buf, size_t len);
+void dispatch_response(struct ike_sa *sa, const struct wire_hdr *h,
+		       const uint8_t *buf, size_t len);
+
 /* ike_status.c */
 struct json_object *ike_sa_status(const struct ike_sa *sa);
 

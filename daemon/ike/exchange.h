@@ -62,8 +62,27 @@ void ike_auth_response(struct ike_sa *sa, const uint8_t *buf, size_t len);
 struct child_sa;
 /* Initiator: a new Child SA (the plan's next entry), or old's successor. */
 int create_child_start(struct ike_sa *sa, struct child_sa *old);
-void create_child_request(struct ike_sa *sa, const uint8_t *buf, size_t len);
-void create_child_response(struct ike_sa *sa, const uint8_t *buf, size_t len);
+/* A decrypted request or response (dispatch.c routes CREATE_CHILD_SA). */
+void create_child_request(struct ike_sa *sa, const struct wire_msg *m,
+			  uint32_t msgid);
+void create_child_response(struct ike_sa *sa, const struct wire_msg *m,
+			   bool rekey);
+
+/* child_pfs.c: the ESP proposals with the PFS rule; *group our KE's. */
+struct conn;
+int child_pfs_list(struct ike_sa *sa, const struct conn *conn,
+		   struct ikb_proposal_list *l, uint16_t *group,
+		   struct ikb_error *err);
+
+/* child_rekey.c: a Child SA rekey's own parts (§2.8). */
+void child_rekey_notify(struct wire_msg *m, uint32_t spi);
+uint16_t child_rekey_old(struct ike_sa *sa, const struct wire_notify *rekey,
+			 struct child_sa **old);
+bool child_rekey_refused(struct ike_sa *sa, const struct wire_notify *n,
+			 struct child_sa *old);
+/* §2.8.1: our rekey c of old is up; the lowest nonce's pair goes. */
+void child_rekey_resolve(struct ike_sa *sa, struct child_sa *c,
+			 struct child_sa *old);
 /* rekey_ike.c: IKE SA rekeying (§1.3.2, §2.18). */
 int rekey_ike_start(struct ike_sa *sa);
 /* Responder: m carries an SA payload for protocol IKE. */

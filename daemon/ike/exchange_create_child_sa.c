@@ -8,9 +8,10 @@
  * SA only when the old Child SA is deleted, so that it never sends on a
  * pair the initiator has not installed. A simultaneous rekey (§2.8.1)
  * leaves both new pairs up until the one whose exchange had the lowest
- * nonce is deleted by its initiator. PFS (pfs=, libreswan's default yes)
- * adds a KE payload: the first KE of the ESP proposal, else the IKE SA's
- * group. The IKE SA rekey lives in rekey_ike.c.
+ * nonce is deleted by its initiator. Around it: child_pfs.c has the PFS
+ * rule, child_rekey.c what only a rekey does, dispatch.c tells the uses
+ * of CREATE_CHILD_SA apart, msg.c sends the requests and responses, and
+ * the IKE SA rekey lives in rekey_ike.c.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -55,102 +56,6 @@ static void ccs_out_free(struct ccs_out *o)
 		return;
 	child_out_fini(&o->child);
 	free(o);
-}
-
-int ccs_nonce(struct ike_sa *sa)
-{
-	return rng_bytes(sa->out_nonce, IKE_SA_NONCE_LEN, NULL);
-}
-
-int ccs_request(struct ike_sa *sa, struct wire_msg *m, uint8_t exch)
-{
-	struct wbuf out;
-	int rc;
-
-	wbuf_init(&out, 0);
-	msg_hdr(m, sa, exch, false, sa->next_req_msgid);
-	rc = msg_emit_sk(sa, m, &out);
-	if (!rc)
-		rc = rtx_request(sa, &out, sa->next_req_msgid++);
-	wbuf_free(&out);
-	return rc;
-}
-
-void ccs_respond(struct ike_sa *sa, struct wire_msg *m, uint8_t exch,
-		 uint32_t msgid)
-{
-	struct wbuf out;
-
-	wbuf_init(&out, 0);
-	msg_hdr(m, sa, exch, true, msgid);
-	if (!msg_emit_sk(sa, m, &out))
-		rtx_respond(sa, &out, msgid);
-	wbuf_free(&out);
-}
-
-static bool group_in(const struct ikb_proposal_list *l, uint16_t g)
-{
-	for (unsigned i = 0; i < l->n; i++) {
-		const struct ikb_transform *x = prop_xf(&l->p[i], IKB_XF_KE);
-
-		if (x && x->id == g)
-			return true;
-	}
-	return false;
-}
-
-static void strip_ke(struct ikb_proposal *p)
-{
-	unsigned j = 0;
-
-	for (unsigned i = 0; i < p->n; i++)
-		if (p->xf[i].type != IKB_XF_KE)
-			p->xf[j++] = p->xf[i];
-	p->n = j;
-}
-
-/*
- * The ESP proposals of a CREATE_CHILD_SA: with PFS every one has a KE
- * transform, without none has. *group: our KE payload's, 0 for none.
- */
-static int pfs_list(struct ike_sa *sa, const struct conn *conn,
-		    struct ikb_proposal_list *l, uint16_t *group,
-		    struct ikb_error *err)
-{
-	const struct ikb_transform *first;
-	int rc = conn_proposals(conn, IKB_PROTO_ESP, l, err);
-
-	*group = 0;
-	if (rc)
-		return rc;
-	if (!conn->pfs) {
-		for (unsigned i = 0; i < l->n; i++)
-			strip_ke(&l->p[i]);
-		return 0;
-	}
-	first = l->n ? prop_xf(&l->p[0], IKB_XF_KE) : NULL;
-	*group = first && first->id ? first->id : sa->ke_group;
-	for (unsigned i = 0; i < l->n; i++) {
-		struct ikb_proposal *p = &l->p[i];
-
-		if (prop_xf(p, IKB_XF_KE) || p->n >= IKB_PROPOSAL_MAX_XFORMS)
-			continue;
-		p->xf[p->n++] = (struct ikb_transform){ IKB_XF_KE, *group, 0 };
-	}
-	if (sa->child_group && group_in(l, sa->child_group))
-		*group = sa->child_group;
-	return 0;
-}
-
-static void notify_spi(struct wire_msg *m, uint16_t type, uint32_t spi)
-{
-	struct wire_payload *p = msg_add(m, WIRE_PT_NOTIFY);
-	uint32_t n = htonl(spi);
-
-	p->u.notify.type = type;
-	p->u.notify.protocol = IKB_PROTO_ESP;
-	p->u.notify.spi_size = 4;
-	memcpy(p->u.notify.spi, &n, 4);
 }
 
 static void add_nonce_ke(struct wire_msg *m, const uint8_t *nonce,
@@ -208,7 +113,7 @@ static int build_request(struct ike_sa *sa, struct ccs_out *o,
 	int rc;
 
 	if (old)
-		notify_spi(&o->m, WIRE_N_REKEY_SA, old->spi_in);
+		child_rekey_notify(&o->m, old->spi_in);
 	if (c->mode == IKB_MODE_TRANSPORT)
 		msg_notify(&o->m, WIRE_N_USE_TRANSPORT_MODE, NULL, 0);
 	msg_notify(&o->m, WIRE_N_ESP_TFC_PADDING_NOT_SUPPORTED, NULL, 0);
@@ -239,17 +144,17 @@ int create_child_start(struct ike_sa *sa, struct child_sa *old)
 	if (!rc)
 		rc = child_for(sa, &v, old, c, &err);
 	if (!rc)
-		rc = pfs_list(sa, conn, &o->child.l, &group, &err);
+		rc = child_pfs_list(sa, conn, &o->child.l, &group, &err);
 	if (!rc)
 		rc = child_sa_alloc_spi(sa, c, &err);
 	if (!rc)
-		rc = ccs_nonce(sa);
+		rc = msg_nonce(sa);
 	if (!rc && group)
 		rc = kex_pair(&sa->out_ke, group, &err);
 	if (!rc)
 		rc = build_request(sa, o, c, old);
 	if (!rc)
-		rc = ccs_request(sa, &o->m, WIRE_EXCH_CREATE_CHILD_SA);
+		rc = msg_request_sk(sa, &o->m, WIRE_EXCH_CREATE_CHILD_SA);
 	if (rc) {
 		ike_sa_log(sa, IKB_LOG_ERR, "CREATE_CHILD_SA: %s",
 			   err.msg[0] ? err.msg : "cannot build the request");
@@ -303,7 +208,7 @@ static int accept_ccs(struct ike_sa *sa, const struct wire_msg *m,
 	    nr->u.nonce.len > 256)
 		snprintf(err.msg, sizeof(err.msg),
 			 "response lacks SA, Nonce, TSi or TSr");
-	else if (pfs_list(sa, conn, ours, &group, &err) ||
+	else if (child_pfs_list(sa, conn, ours, &group, &err) ||
 		 child_select(sa, ours, &w->u.sa, c, &num,
 			      "responder's choice"))
 		snprintf(err.msg, sizeof(err.msg),
@@ -350,36 +255,6 @@ static int accept_ccs(struct ike_sa *sa, const struct wire_msg *m,
 	return rc;
 }
 
-/* §2.8.1: both ends rekeyed old; the lowest nonce's pair goes. */
-static void resolve_rekey(struct ike_sa *sa, struct child_sa *c,
-			  struct child_sa *old)
-{
-	struct child_sa *b = sa->children;
-
-	while (b && (b == c || !b->peer_created || b->redundant ||
-		     b->rekey_of != old->spi_in))
-		b = b->next;
-	if (b && child_nonce_lower(c, b)) {
-		ike_sa_log(
-			sa, IKB_LOG_NOTICE,
-			"simultaneous rekey of %08x: ours %08x has the lowest nonce: deleting it",
-			old->spi_in, c->spi_in);
-		c->redundant = true;
-		c->want_delete = true;
-		return;
-	}
-	if (b) {
-		ike_sa_log(
-			sa, IKB_LOG_NOTICE,
-			"simultaneous rekey of %08x: the peer's %08x has the lowest nonce: the peer deletes it",
-			old->spi_in, b->spi_in);
-		b->redundant = true;
-	}
-	child_sa_del_out(sa, old); /* c's outbound SA is in place */
-	old->replaced = true;
-	old->want_delete = true;
-}
-
 static const struct wire_payload *first_error(const struct wire_msg *m)
 {
 	const struct wire_payload *p = NULL;
@@ -406,27 +281,15 @@ static bool refused(struct ike_sa *sa, const struct wire_notify *n,
 			old->want_rekey = true;
 		return true;
 	}
-	if (old && n->type == WIRE_N_TEMPORARY_FAILURE) {
-		ike_sa_log(sa, IKB_LOG_INFO,
-			   "rekey of Child SA %08x: TEMPORARY_FAILURE: later",
-			   old->spi_in);
-		child_timer_retry(sa, old);
+	if (old && child_rekey_refused(sa, n, old))
 		return false;
-	}
-	if (old && n->type == WIRE_N_CHILD_SA_NOT_FOUND) {
-		ike_sa_log(sa, IKB_LOG_WARNING,
-			   "rekey of Child SA %08x: the peer has no such SA",
-			   old->spi_in);
-		child_remove(sa, old);
-		return false;
-	}
 	ike_sa_log(sa, IKB_LOG_WARNING,
 		   "Child SA refused by the peer: %s; the IKE SA stays up",
 		   name);
 	return false;
 }
 
-static void child_response(struct ike_sa *sa, const struct wire_msg *m,
+void create_child_response(struct ike_sa *sa, const struct wire_msg *m,
 			   bool rekey)
 {
 	struct child_sa *c = sa->pending, *old = NULL;
@@ -456,29 +319,11 @@ static void child_response(struct ike_sa *sa, const struct wire_msg *m,
 	} else {
 		child_established(sa, c, old ? "rekeyed" : "established");
 		if (old)
-			resolve_rekey(sa, c, old);
+			child_rekey_resolve(sa, c, old);
 	}
 	if (!rekey && !again && sa->pcpu_acq_cpu < 0)
 		sa->plan_next++;
 	sa->pcpu_acq_cpu = -1;
-}
-
-void create_child_response(struct ike_sa *sa, const uint8_t *buf, size_t len)
-{
-	struct wire_msg *m = calloc(1, sizeof(*m));
-	uint8_t *plain = NULL;
-
-	if (!m || msg_open_sk(sa, m, buf, len, &plain))
-		goto out; /* unauthenticated: keep waiting */
-	rtx_done(sa);
-	if (sa->out == OUT_REKEY_IKE)
-		rekey_ike_response(sa, m);
-	else if (sa->out == OUT_CHILD || sa->out == OUT_REKEY_CHILD)
-		child_response(sa, m, sa->out == OUT_REKEY_CHILD);
-	tasks_out_done(sa);
-out:
-	free(plain);
-	free(m);
 }
 
 /* Responder ------------------------------------------------------------ */
@@ -494,23 +339,6 @@ struct ccs_req {
 	bool pcpu; /* answer with SA_RESOURCE_INFO */
 	uint8_t nr[IKE_SA_NONCE_LEN];
 };
-
-static uint16_t find_old(struct ike_sa *sa, struct ccs_req *r)
-{
-	uint32_t spi;
-
-	if (!r->rekey)
-		return 0;
-	if (r->rekey->protocol != IKB_PROTO_ESP || r->rekey->spi_size != 4)
-		return WIRE_N_CHILD_SA_NOT_FOUND;
-	memcpy(&spi, r->rekey->spi, 4);
-	r->old = child_by_spi_out(sa, ntohl(spi));
-	if (!r->old)
-		return WIRE_N_CHILD_SA_NOT_FOUND;
-	if (r->old->replaced || r->old->deleting || r->old->redundant)
-		return WIRE_N_TEMPORARY_FAILURE;
-	return 0;
-}
 
 static uint16_t negotiate(struct ike_sa *sa, const struct conn_view *v,
 			  const struct wire_msg *m, struct ccs_req *r,
@@ -530,7 +358,7 @@ static uint16_t negotiate(struct ike_sa *sa, const struct conn_view *v,
 		n = WIRE_N_NO_PROPOSAL_CHOSEN;
 	} else if (!(r->c = child_sa_new(sa, mode))) {
 		n = WIRE_N_TEMPORARY_FAILURE;
-	} else if (pfs_list(sa, v->conn, ours, &group, err)) {
+	} else if (child_pfs_list(sa, v->conn, ours, &group, err)) {
 		n = WIRE_N_NO_PROPOSAL_CHOSEN;
 	} else {
 		n = child_select(sa, ours, &r->sa->u.sa, r->c, &r->num,
@@ -634,7 +462,7 @@ static uint16_t respond_child(struct ike_sa *sa, const struct wire_msg *m,
 		return WIRE_N_INVALID_SYNTAX;
 	if (!r->tsi || !r->tsr)
 		return WIRE_N_TS_UNACCEPTABLE;
-	if ((n = find_old(sa, r)))
+	if ((n = child_rekey_old(sa, r->rekey, &r->old)))
 		return n;
 	n = negotiate(sa, &v, m, r, &err);
 	if (!n)
@@ -665,14 +493,21 @@ static void answer(struct ike_sa *sa, struct ccs_req *r, struct ccs_out *o,
 	memcpy(o->nonce, r->nr, sizeof(o->nonce));
 	add_nonce_ke(&o->m, o->nonce, r->ke_ours);
 	child_add_ts(&o->m, &o->child, &c->ts, false);
-	ccs_respond(sa, &o->m, WIRE_EXCH_CREATE_CHILD_SA, msgid);
+	msg_respond_sk(sa, &o->m, WIRE_EXCH_CREATE_CHILD_SA, msgid);
 }
 
-static void child_request(struct ike_sa *sa, const struct wire_msg *m,
-			  struct ccs_out *o, uint32_t msgid)
+void create_child_request(struct ike_sa *sa, const struct wire_msg *m,
+			  uint32_t msgid)
 {
-	struct ccs_req *r = calloc(1, sizeof(*r));
+	struct ccs_out *o = ccs_out_new();
+	struct ccs_req *r = o ? calloc(1, sizeof(*r)) : NULL;
 	uint16_t n = r ? respond_child(sa, m, r) : WIRE_N_TEMPORARY_FAILURE;
+
+	if (!o) {
+		ike_sa_log(sa, IKB_LOG_ERR,
+			   "CREATE_CHILD_SA: out of memory, no answer");
+		return;
+	}
 
 	if (n) {
 		if (n == WIRE_N_INVALID_KE_PAYLOAD) {
@@ -681,7 +516,7 @@ static void child_request(struct ike_sa *sa, const struct wire_msg *m,
 		}
 		msg_notify(&o->m, n, o->group,
 			   n == WIRE_N_INVALID_KE_PAYLOAD ? 2 : 0);
-		ccs_respond(sa, &o->m, WIRE_EXCH_CREATE_CHILD_SA, msgid);
+		msg_respond_sk(sa, &o->m, WIRE_EXCH_CREATE_CHILD_SA, msgid);
 		if (r && r->c)
 			child_sa_free(sa, r->c);
 	} else {
@@ -694,32 +529,5 @@ static void child_request(struct ike_sa *sa, const struct wire_msg *m,
 		secret_wipe(r, sizeof(*r));
 	}
 	free(r);
-}
-
-void create_child_request(struct ike_sa *sa, const uint8_t *buf, size_t len)
-{
-	struct wire_msg *m = calloc(1, sizeof(*m));
-	struct ccs_out *o = ccs_out_new();
-	const struct wire_payload *w;
-	uint32_t msgid = sa->next_peer_msgid;
-	uint8_t *plain = NULL;
-
-	if (!m || !o || msg_open_sk(sa, m, buf, len, &plain))
-		goto out;
-	sa->next_peer_msgid++;
-	w = wire_find(m, WIRE_PT_SA);
-	if (sa->state != IKE_SA_ESTABLISHED || sa->rekeyed) {
-		/* §2.8: nothing new on an IKE SA that is going away */
-		msg_notify(&o->m, WIRE_N_TEMPORARY_FAILURE, NULL, 0);
-		ccs_respond(sa, &o->m, WIRE_EXCH_CREATE_CHILD_SA, msgid);
-	} else if (w && w->u.sa.n_prop &&
-		   w->u.sa.prop[0].protocol == IKB_PROTO_IKE) {
-		rekey_ike_request(sa, m, msgid);
-	} else {
-		child_request(sa, m, o, msgid);
-	}
-out:
-	free(plain);
-	free(m);
 	ccs_out_free(o);
 }

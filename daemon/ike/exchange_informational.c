@@ -46,7 +46,7 @@ int delete_child_start(struct ike_sa *sa, struct child_sa *c)
 	if (!rc) {
 		memcpy(o->spis, &spi, 4);
 		add_delete(&o->m, IKB_PROTO_ESP, o->spis, 1);
-		rc = ccs_request(sa, &o->m, WIRE_EXCH_INFORMATIONAL);
+		rc = msg_request_sk(sa, &o->m, WIRE_EXCH_INFORMATIONAL);
 	}
 	if (!rc) {
 		sa->out = OUT_DELETE_CHILD;
@@ -66,7 +66,7 @@ int delete_ike_start(struct ike_sa *sa)
 
 	if (!rc) {
 		add_delete(&o->m, IKB_PROTO_IKE, NULL, 0);
-		rc = ccs_request(sa, &o->m, WIRE_EXCH_INFORMATIONAL);
+		rc = msg_request_sk(sa, &o->m, WIRE_EXCH_INFORMATIONAL);
 	}
 	if (!rc) {
 		sa->out = OUT_DELETE_IKE;
@@ -88,7 +88,7 @@ int dpd_start(struct ike_sa *sa)
 
 		if (c && c->dpd_timeout_ms)
 			sa->rtx.timeout_ms = c->dpd_timeout_ms;
-		rc = ccs_request(sa, &o->m, WIRE_EXCH_INFORMATIONAL);
+		rc = msg_request_sk(sa, &o->m, WIRE_EXCH_INFORMATIONAL);
 	}
 	if (!rc) {
 		sa->out = OUT_DPD;
@@ -188,7 +188,7 @@ void informational_request(struct ike_sa *sa, const uint8_t *buf, size_t len)
 		add_delete(&o->m, IKB_PROTO_ESP, o->spis, n);
 	if (!del_ike && !wire_find(m, WIRE_PT_DELETE))
 		ike_sa_log(sa, IKB_LOG_DEBUG, "answering a liveness check");
-	ccs_respond(sa, &o->m, WIRE_EXCH_INFORMATIONAL, msgid);
+	msg_respond_sk(sa, &o->m, WIRE_EXCH_INFORMATIONAL, msgid);
 	if (del_ike)
 		ike_sa_delete(sa, "the peer deleted it");
 out:

@@ -69,7 +69,7 @@ int rekey_ike_start(struct ike_sa *sa)
 	if (!rc)
 		rc = ike_sa_new_spi(sa->e, sa->out_ike_spi);
 	if (!rc)
-		rc = ccs_nonce(sa);
+		rc = msg_nonce(sa);
 	if (!rc)
 		rc = kex_pair(&sa->out_ke, group, &err);
 	if (!rc) {
@@ -79,7 +79,7 @@ int rekey_ike_start(struct ike_sa *sa)
 	}
 	if (!rc) {
 		add_nonce_ke(&o->m, sa->out_nonce, sa->out_ke);
-		rc = ccs_request(sa, &o->m, WIRE_EXCH_CREATE_CHILD_SA);
+		rc = msg_request_sk(sa, &o->m, WIRE_EXCH_CREATE_CHILD_SA);
 	}
 	if (rc) {
 		ike_sa_log(sa, IKB_LOG_ERR, "IKE SA rekey: %s",
@@ -224,7 +224,7 @@ void rekey_ike_request(struct ike_sa *sa, const struct wire_msg *m,
 		msg_notify(&o->m, rc, o->group,
 			   rc == WIRE_N_INVALID_KE_PAYLOAD ? 2 : 0);
 	}
-	ccs_respond(sa, &o->m, WIRE_EXCH_CREATE_CHILD_SA, msgid);
+	msg_respond_sk(sa, &o->m, WIRE_EXCH_CREATE_CHILD_SA, msgid);
 	ke_free(mine); /* its public value was in the response */
 	free(o);
 	if (rc)
