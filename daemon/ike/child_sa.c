@@ -402,16 +402,6 @@ struct child_sa *child_by_spi_out(const struct ike_sa *sa, uint32_t spi)
 	return c;
 }
 
-/* Nonces compare as octet strings; a prefix is the lower. */
-int nonce_cmp(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen)
-{
-	int d = memcmp(a, b, alen < blen ? alen : blen);
-
-	if (d)
-		return d;
-	return alen < blen ? -1 : alen > blen;
-}
-
 void child_set_nonces(struct child_sa *c, const uint8_t *ni, size_t ni_len,
 		      const uint8_t *nr, size_t nr_len)
 {
@@ -421,20 +411,12 @@ void child_set_nonces(struct child_sa *c, const uint8_t *ni, size_t ni_len,
 	memcpy(c->nr, nr, c->nr_len);
 }
 
-static const uint8_t *lowest(const struct child_sa *c, size_t *len)
-{
-	bool i = nonce_cmp(c->ni, c->ni_len, c->nr, c->nr_len) < 0;
-
-	*len = i ? c->ni_len : c->nr_len;
-	return i ? c->ni : c->nr;
-}
-
 bool child_nonce_lower(const struct child_sa *x, const struct child_sa *y)
 {
-	size_t xl, yl;
-	const uint8_t *xn = lowest(x, &xl), *yn = lowest(y, &yl);
+	struct nonce_pair a = { x->ni, x->ni_len, x->nr, x->nr_len };
+	struct nonce_pair b = { y->ni, y->ni_len, y->nr, y->nr_len };
 
-	return nonce_cmp(xn, xl, yn, yl) < 0;
+	return nonce_pair_lower(&a, &b);
 }
 
 static int add_esn(struct ikb_proposal *p, uint16_t id)

@@ -93,8 +93,6 @@ void child_set_nonces(struct child_sa *c, const uint8_t *ni, size_t ni_len,
 		      const uint8_t *nr, size_t nr_len);
 /* Whether x's exchange had a lower nonce than y's (§2.8.1). */
 bool child_nonce_lower(const struct child_sa *x, const struct child_sa *y);
-/* Octet strings, a prefix the lower: <0, 0, >0. */
-int nonce_cmp(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen);
 /* The ESN transforms esn= and replay-window= ask to propose. */
 int child_esn_offer(const struct ikb_section *conn,
 		    struct ikb_proposal_list *l);

@@ -68,6 +68,18 @@ void create_child_request(struct ike_sa *sa, const struct wire_msg *m,
 void create_child_response(struct ike_sa *sa, const struct wire_msg *m,
 			   bool rekey);
 
+/* nonce.c: §2.8.1's rule for exchanges that crossed. */
+struct nonce_pair {
+	const uint8_t *ni;
+	size_t ni_len;
+	const uint8_t *nr;
+	size_t nr_len;
+};
+/* Octet strings, a prefix the lower: <0, 0, >0. */
+int nonce_cmp(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen);
+/* Whether x's lowest nonce is lower than y's: x is the one that goes. */
+bool nonce_pair_lower(const struct nonce_pair *x, const struct nonce_pair *y);
+
 /* child_pfs.c: the ESP proposals with the PFS rule; *group our KE's. */
 struct conn;
 int child_pfs_list(struct ike_sa *sa, const struct conn *conn,
