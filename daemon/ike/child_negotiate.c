@@ -389,7 +389,7 @@ void child_accept(struct ike_sa *sa, const struct wire_msg *resp)
 		c->next = sa->children;
 		c->ike = sa;
 		sa->children = c;
-		c->failed = true;
+		child_set_state(sa, c, CHILD_FAILED);
 		c->want_delete = true;
 		snprintf(why, sizeof(why), "Child SA not established: %s",
 			 err.msg);
@@ -411,10 +411,13 @@ void child_established(struct ike_sa *sa, struct child_sa *c, const char *how)
 	c->ike = sa;
 	c->next = sa->children;
 	sa->children = c;
+	if (c->state == CHILD_NEGOTIATING)
+		child_set_state(sa, c, CHILD_INSTALLED);
 	child_timer_arm(sa, c);
 	ike_sa_log(sa, IKB_LOG_NOTICE,
 		   "Child SA %s: reqid %u, SPIs in %08x out %08x%s%s", how,
 		   c->reqid, c->spi_in, c->spi_out, cpu,
-		   c->out_pending ? " (outbound once the old one is deleted)" :
-				    "");
+		   c->state == CHILD_INBOUND_ONLY ?
+			   " (outbound once the old one is deleted)" :
+			   "");
 }

@@ -214,10 +214,17 @@ bool child_shares_policies(struct ike_sa *sa, const struct child_sa *c)
 struct child_sa *pcpu_fallback(struct ike_sa *sa, const struct ikb_selector *ts)
 {
 	for (struct child_sa *o = sa->children; o; o = o->next)
-		if (o->cpu < 0 && !o->failed && !o->replaced &&
-		    ike_sel_equal(&o->ts, ts))
+		if (o->cpu < 0 && o->state != CHILD_FAILED &&
+		    o->state != CHILD_REPLACED && ike_sel_equal(&o->ts, ts))
 			return o;
 	return NULL;
+}
+
+/* Not on its way out: neither failed, replaced, redundant nor deleting. */
+static bool staying(const struct child_sa *o)
+{
+	return o->state != CHILD_FAILED && o->state != CHILD_REPLACED &&
+	       o->state != CHILD_REDUNDANT && !child_deleting(o);
 }
 
 /* The CPU ids of the live Child SAs with c's selectors. */
@@ -227,8 +234,7 @@ static size_t taken_ids(struct ike_sa *sa, const struct child_sa *c,
 	size_t n = 0;
 
 	for (struct child_sa *o = sa->children; o && n < max; o = o->next)
-		if (!o->failed && !o->replaced && !o->redundant &&
-		    !o->deleting && ike_sel_equal(&o->ts, &c->ts))
+		if (staying(o) && ike_sel_equal(&o->ts, &c->ts))
 			ids[n++] = o->cpu;
 	return n;
 }
@@ -286,7 +292,8 @@ bool pcpu_max_queue(struct ike_sa *sa, const struct child_sa *c,
 	if (notify != WIRE_N_TS_MAX_QUEUE || c->cpu < 0)
 		return false;
 	for (struct child_sa *o = sa->children; o; o = o->next)
-		up += o->cpu >= 0 && !o->failed && !o->replaced;
+		up += o->cpu >= 0 && o->state != CHILD_FAILED &&
+		      o->state != CHILD_REPLACED;
 	ike_sa_log(
 		sa, IKB_LOG_NOTICE,
 		"CREATE_CHILD_SA: the peer answered TS_MAX_QUEUE: %u per-CPU Child SA%s and the fallback, no more clones",
@@ -299,8 +306,7 @@ bool pcpu_max_queue(struct ike_sa *sa, const struct child_sa *c,
 static struct child_sa *child_of(struct ike_sa *sa, uint32_t reqid, int32_t cpu)
 {
 	for (struct child_sa *o = sa->children; o; o = o->next)
-		if (o->reqid == reqid && o->cpu == cpu && !o->failed &&
-		    !o->replaced && !o->redundant && !o->deleting)
+		if (o->reqid == reqid && o->cpu == cpu && staying(o))
 			return o;
 	return NULL;
 }
@@ -372,7 +378,8 @@ int pcpu_acquired_child(struct ike_sa *sa, struct child_sa *c,
 	struct child_sa *fb = NULL;
 
 	for (struct child_sa *o = sa->children; o && !fb; o = o->next)
-		if (o->cpu < 0 && !o->failed && !o->replaced)
+		if (o->cpu < 0 && o->state != CHILD_FAILED &&
+		    o->state != CHILD_REPLACED)
 			fb = o;
 	if (!fb) {
 		snprintf(err->msg, sizeof(err->msg),

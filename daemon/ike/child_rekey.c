@@ -41,7 +41,8 @@ uint16_t child_rekey_old(struct ike_sa *sa, const struct wire_notify *rekey,
 	*old = child_by_spi_out(sa, ntohl(spi));
 	if (!*old)
 		return WIRE_N_CHILD_SA_NOT_FOUND;
-	if ((*old)->replaced || (*old)->deleting || (*old)->redundant)
+	if ((*old)->state == CHILD_REPLACED ||
+	    (*old)->state == CHILD_REDUNDANT || child_deleting(*old))
 		return WIRE_N_TEMPORARY_FAILURE;
 	return 0;
 }
@@ -73,15 +74,15 @@ void child_rekey_resolve(struct ike_sa *sa, struct child_sa *c,
 {
 	struct child_sa *b = sa->children;
 
-	while (b && (b == c || !b->peer_created || b->redundant ||
-		     b->rekey_of != old->spi_in))
+	while (b && (b == c || !b->peer_created ||
+		     b->state == CHILD_REDUNDANT || b->rekey_of != old->spi_in))
 		b = b->next;
 	if (b && child_nonce_lower(c, b)) {
 		ike_sa_log(
 			sa, IKB_LOG_NOTICE,
 			"simultaneous rekey of %08x: ours %08x has the lowest nonce: deleting it",
 			old->spi_in, c->spi_in);
-		c->redundant = true;
+		child_set_state(sa, c, CHILD_REDUNDANT);
 		c->want_delete = true;
 		return;
 	}
@@ -90,9 +91,9 @@ void child_rekey_resolve(struct ike_sa *sa, struct child_sa *c,
 			sa, IKB_LOG_NOTICE,
 			"simultaneous rekey of %08x: the peer's %08x has the lowest nonce: the peer deletes it",
 			old->spi_in, b->spi_in);
-		b->redundant = true;
+		child_set_state(sa, b, CHILD_REDUNDANT);
 	}
 	child_sa_del_out(sa, old); /* c's outbound SA is in place */
-	old->replaced = true;
+	child_set_state(sa, old, CHILD_REPLACED);
 	old->want_delete = true;
 }

@@ -207,6 +207,13 @@ int child_sa_add_in(struct ike_sa *ike, struct child_sa *c,
 	return rc;
 }
 
+/* The outbound SA is no longer waiting, whether it got in or not. */
+static void outbound_done(struct ike_sa *ike, struct child_sa *c)
+{
+	if (c->state == CHILD_INBOUND_ONLY)
+		child_set_state(ike, c, CHILD_INSTALLED);
+}
+
 int child_sa_add_out(struct ike_sa *ike, struct child_sa *c,
 		     struct ikb_error *err)
 {
@@ -216,7 +223,7 @@ int child_sa_add_out(struct ike_sa *ike, struct child_sa *c,
 
 	wipe_keys(&c->sa_out);
 	c->sa_out_done = rc == 0;
-	c->out_pending = false;
+	outbound_done(ike, c);
 	return rc;
 }
 
@@ -314,7 +321,7 @@ static int add_at_once(struct ike_sa *ike, struct child_sa *c,
 	rc = k->child_add(st, &c->sa_in, &c->sa_out, c->pol, n, &done, err);
 	c->sa_in_done = done & 1;
 	c->sa_out_done = (done & 2) != 0;
-	c->out_pending = false;
+	outbound_done(ike, c);
 	if (!rc) {
 		c->npol = n;
 		return 0;

@@ -15,8 +15,25 @@ struct ike_sa;
 struct ike_engine;
 struct event;
 
+/*
+ * A Child SA's life, one value changed only by child_set_state(), which
+ * logs each change. What our exchange in flight does to it (a rekey or a
+ * Delete of ours is out) is the exchange's (child_rekeying(),
+ * child_deleting()); want_rekey and want_delete are requests to tasks.c.
+ */
+enum child_state {
+	CHILD_NEGOTIATING, /* its exchange is under way: not in the kernel */
+	CHILD_INSTALLED,
+	/* a rekey's successor, responder: outbound waits for old's Delete */
+	CHILD_INBOUND_ONLY,
+	CHILD_REPLACED, /* its successor is installed */
+	CHILD_REDUNDANT, /* lost a simultaneous rekey (§2.8.1) */
+	CHILD_FAILED, /* not installed: kept only for the Delete to the peer */
+};
+
 struct child_sa {
 	struct child_sa *next;
+	enum child_state state;
 	struct ike_sa *ike; /* owner; changes when the IKE SA is rekeyed */
 	uint32_t reqid;
 	enum ikb_mode mode;
@@ -39,12 +56,7 @@ struct child_sa {
 	/* Rekeying (RFC 7296 §2.8) and deletion (§1.4.1). */
 	uint32_t rekey_of; /* spi_in of the Child SA this one replaces */
 	bool peer_created; /* we answered its CREATE_CHILD_SA */
-	bool out_pending; /* sa_out (with keys) waits for the old's Delete */
-	bool redundant; /* lost a simultaneous rekey (§2.8.1) */
-	bool rekeying; /* our rekey request is outstanding */
-	bool replaced; /* its successor is installed */
-	bool want_rekey, want_delete, deleting;
-	bool failed; /* not installed: kept only for the Delete to the peer */
+	bool want_rekey, want_delete;
 	/* unique.c: the Child SA of a replaced IKE SA whose reqid and
 	 * policies this one takes over at install; NULL: none */
 	struct child_sa *takeover;
@@ -58,6 +70,13 @@ struct child_keyin {
 };
 
 struct child_sa *child_sa_new(struct ike_sa *sa, enum ikb_mode mode);
+/* child_state.c */
+void child_set_state(struct ike_sa *sa, struct child_sa *c,
+		     enum child_state st);
+const char *child_state_name(enum child_state st);
+/* Our rekey of c, or our Delete of it, is the request in flight. */
+bool child_rekeying(const struct child_sa *c);
+bool child_deleting(const struct child_sa *c);
 /* Inbound SPI from the kernel (a larval SA until installed). */
 int child_sa_alloc_spi(struct ike_sa *sa, struct child_sa *c,
 		       struct ikb_error *err);

@@ -33,7 +33,7 @@ static void successors_out(struct ike_sa *sa, const struct child_sa *c)
 	struct ikb_error err = { "" };
 
 	for (struct child_sa *o = sa->children; o; o = o->next) {
-		if (o->rekey_of != c->spi_in || !o->out_pending || o->redundant)
+		if (o->rekey_of != c->spi_in || o->state != CHILD_INBOUND_ONLY)
 			continue;
 		if (child_sa_add_out(sa, o, &err))
 			ike_sa_log(sa, IKB_LOG_ERR,

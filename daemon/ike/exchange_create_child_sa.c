@@ -167,8 +167,6 @@ int create_child_start(struct ike_sa *sa, struct child_sa *old)
 		sa->out = old ? OUT_REKEY_CHILD : OUT_CHILD;
 		sa->out_spi = old ? old->spi_in : 0;
 		if (old)
-			old->rekeying = true;
-		if (old)
 			ike_sa_log(sa, IKB_LOG_INFO,
 				   "CREATE_CHILD_SA: rekeying Child SA %08x%s",
 				   old->spi_in, group ? " (PFS)" : "");
@@ -297,8 +295,8 @@ void create_child_response(struct ike_sa *sa, const struct wire_msg *m,
 	bool again = false;
 
 	sa->pending = NULL;
-	if (rekey && (old = child_by_spi_in(sa, sa->out_spi)))
-		old->rekeying = false;
+	if (rekey)
+		old = child_by_spi_in(sa, sa->out_spi);
 	if (!c)
 		return;
 	if (n) {
@@ -314,7 +312,7 @@ void create_child_response(struct ike_sa *sa, const struct wire_msg *m,
 		c->ike = sa;
 		c->next = sa->children;
 		sa->children = c;
-		c->failed = true;
+		child_set_state(sa, c, CHILD_FAILED);
 		c->want_delete = true;
 	} else {
 		child_established(sa, c, old ? "rekeyed" : "established");
@@ -426,7 +424,7 @@ static uint16_t install(struct ike_sa *sa, struct ccs_req *r,
 	if (!rc)
 		rc = child_sa_add_in(sa, c, err);
 	if (!rc && r->old)
-		c->out_pending = true;
+		child_set_state(sa, c, CHILD_INBOUND_ONLY);
 	if (!rc && !r->old)
 		rc = child_sa_add_out(sa, c, err);
 	if (!rc && !r->old && !child_shares_policies(sa, c))

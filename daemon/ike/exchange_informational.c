@@ -50,8 +50,7 @@ int delete_child_start(struct ike_sa *sa, struct child_sa *c)
 	}
 	if (!rc) {
 		sa->out = OUT_DELETE_CHILD;
-		sa->out_spi = c->spi_in;
-		c->deleting = true;
+		sa->out_spi = c->spi_in; /* child_deleting(c) from now */
 		ike_sa_log(sa, IKB_LOG_INFO, "sending Delete for Child SA %08x",
 			   c->spi_in);
 	}
@@ -155,7 +154,7 @@ static uint16_t delete_children(struct ike_sa *sa, const struct wire_delete *d,
 			continue;
 		}
 		/* §1.4.1: both sides deleting: no pair in the answer */
-		if (!c->deleting && n < MAX_DELETE_SPIS) {
+		if (!child_deleting(c) && n < MAX_DELETE_SPIS) {
 			uint32_t ours = htonl(c->spi_in);
 
 			memcpy(o->spis + 4 * n++, &ours, 4);

@@ -109,7 +109,8 @@ static void on_child_timer(evutil_socket_t fd, short what, void *arg)
 			   c->spi_in);
 		c->want_delete = true;
 	} else {
-		if (!c->replaced && !c->rekeying && !c->redundant)
+		if (c->state != CHILD_REPLACED && c->state != CHILD_REDUNDANT &&
+		    !child_rekeying(c))
 			c->want_rekey = true;
 		c->timer_expires = true;
 		arm(c->timer, left(c->born_ms, c->life_ms));
@@ -205,10 +206,11 @@ static void expire(struct ike_sa *sa, struct child_sa *c, bool in, bool hard)
 			c->sa_in_done = false;
 		else
 			c->sa_out_done = false;
-		if (!c->deleting)
+		if (!child_deleting(c))
 			c->want_delete = true;
-	} else if (!c->replaced && !c->rekeying && !c->redundant &&
-		   !c->deleting && conn_rekey(sa->e, sa->conn)) {
+	} else if (c->state != CHILD_REPLACED && c->state != CHILD_REDUNDANT &&
+		   !child_rekeying(c) && !child_deleting(c) &&
+		   conn_rekey(sa->e, sa->conn)) {
 		c->want_rekey = true;
 	}
 	tasks_schedule(sa);

@@ -46,7 +46,7 @@ static int child_tasks(struct ike_sa *sa)
 	struct child_sa *c;
 
 	for (c = sa->children; c; c = c->next) {
-		if (!c->want_delete || c->deleting)
+		if (!c->want_delete || child_deleting(c))
 			continue;
 		c->want_delete = false;
 		if (!delete_child_start(sa, c))
@@ -59,7 +59,8 @@ static int child_tasks(struct ike_sa *sa)
 		if (!c->want_rekey)
 			continue;
 		c->want_rekey = false;
-		if (c->replaced || c->deleting || c->redundant || c->rekeying)
+		if (c->state == CHILD_REPLACED || c->state == CHILD_REDUNDANT ||
+		    child_rekeying(c) || child_deleting(c))
 			continue;
 		if (!create_child_start(sa, c))
 			return 0;
