@@ -148,7 +148,7 @@ int child_offer(struct ike_sa *sa, const struct conn_view *v,
 	int rc = c ? 0 : -ENOMEM;
 
 	if (!rc)
-		sa->pending = c;
+		sa->x->child = c;
 	if (!rc)
 		rc = conn_proposals(v->conn, IKB_PROTO_ESP, &o->l, err);
 	if (!rc)
@@ -359,9 +359,9 @@ static const struct wire_payload *error_notify(const struct wire_msg *m)
 	return NULL;
 }
 
-void child_accept(struct ike_sa *sa, const struct wire_msg *resp)
+void child_accept(struct ike_sa *sa, struct child_sa *c,
+		  const struct wire_msg *resp)
 {
-	struct child_sa *c = sa->pending;
 	const struct wire_payload *p = error_notify(resp);
 	struct ikb_error err = { "" };
 	char why[sizeof(err.msg) + 64];
@@ -369,7 +369,6 @@ void child_accept(struct ike_sa *sa, const struct wire_msg *resp)
 
 	if (!c)
 		return;
-	sa->pending = NULL;
 	if (p) {
 		snprintf(why, sizeof(why), "Child SA refused by the peer: %s",
 			 wire_notify_name(p->u.notify.type) ?: "error");

@@ -349,7 +349,7 @@ void pcpu_acquire(struct ike_engine *e, const struct ikb_kernel_event *ev)
 		return;
 	}
 	if (child_of(sa, ev->reqid, ev->cpu) || acq_has(sa, ev->cpu) ||
-	    sa->pcpu_acq_cpu == ev->cpu)
+	    (exchange_kind(sa) == OUT_CHILD && sa->x->cpu == ev->cpu))
 		return; /* up, queued or under way */
 	ike_sa_log(sa, IKB_LOG_INFO,
 		   "kernel: ACQUIRE for CPU %d: negotiating its Child SA",
@@ -364,15 +364,14 @@ int pcpu_acquire_start(struct ike_sa *sa)
 		if (!acq_has(sa, cpu))
 			continue;
 		sa->pcpu_acq[cpu / 64] &= ~(1ull << (cpu % 64));
-		sa->pcpu_acq_cpu = cpu;
-		if (!create_child_start(sa, NULL))
+		if (!create_child_start(sa, NULL, cpu))
 			return 0;
-		sa->pcpu_acq_cpu = -1; /* could not even ask: the next one */
+		/* could not even ask: the next one */
 	}
 	return -1;
 }
 
-int pcpu_acquired_child(struct ike_sa *sa, struct child_sa *c,
+int pcpu_acquired_child(struct ike_sa *sa, struct child_sa *c, int32_t cpu,
 			struct ikb_error *err)
 {
 	struct child_sa *fb = NULL;
@@ -383,12 +382,11 @@ int pcpu_acquired_child(struct ike_sa *sa, struct child_sa *c,
 			fb = o;
 	if (!fb) {
 		snprintf(err->msg, sizeof(err->msg),
-			 "no fallback Child SA for CPU %d's clone",
-			 (int)sa->pcpu_acq_cpu);
+			 "no fallback Child SA for CPU %d's clone", (int)cpu);
 		return -ENOENT;
 	}
 	c->ts = fb->ts;
 	c->reqid = fb->reqid;
-	c->cpu = sa->pcpu_acq_cpu;
+	c->cpu = cpu;
 	return 0;
 }

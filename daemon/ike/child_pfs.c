@@ -10,17 +10,6 @@
 #include "ike/engine.h"
 #include "ike/exchange.h"
 
-static bool group_in(const struct ikb_proposal_list *l, uint16_t g)
-{
-	for (unsigned i = 0; i < l->n; i++) {
-		const struct ikb_transform *x = prop_xf(&l->p[i], IKB_XF_KE);
-
-		if (x && x->id == g)
-			return true;
-	}
-	return false;
-}
-
 static void strip_ke(struct ikb_proposal *p)
 {
 	unsigned j = 0;
@@ -59,7 +48,7 @@ int child_pfs_list(struct ike_sa *sa, const struct conn *conn,
 			continue;
 		p->xf[p->n++] = (struct ikb_transform){ IKB_XF_KE, *group, 0 };
 	}
-	if (sa->child_group && group_in(l, sa->child_group))
-		*group = sa->child_group;
+	if (sa->child_ke.group && prop_list_has_group(l, sa->child_ke.group))
+		*group = sa->child_ke.group;
 	return 0;
 }

@@ -132,7 +132,7 @@ struct child_out {
 
 int child_out_init(struct child_out *o);
 void child_out_fini(struct child_out *o);
-/* Initiator: sa->pending with its SPI, and SA, TSi, TSr into m. */
+/* Initiator: sa->x->child with its SPI, and SA, TSi, TSr into m. */
 int child_offer(struct ike_sa *sa, const struct conn_view *v,
 		struct wire_msg *m, struct child_out *o, struct ikb_error *err);
 /*
@@ -143,7 +143,8 @@ void child_respond(struct ike_sa *sa, const struct conn_view *v,
 		   const struct wire_msg *req, struct wire_msg *resp,
 		   struct child_out *o);
 /* Initiator: the response's Child part; installs or logs why not. */
-void child_accept(struct ike_sa *sa, const struct wire_msg *resp);
+void child_accept(struct ike_sa *sa, struct child_sa *c,
+		  const struct wire_msg *resp);
 
 /* The compiler's: the ESP proposals to offer or accept, esn= applied. */
 struct ike_engine;
@@ -210,8 +211,8 @@ bool child_shares_policies(struct ike_sa *sa, const struct child_sa *c);
 void pcpu_acquire(struct ike_engine *e, const struct ikb_kernel_event *ev);
 /* tasks.c: 0 when a CREATE_CHILD_SA for an acquired CPU went out. */
 int pcpu_acquire_start(struct ike_sa *sa);
-/* child_for: the acquired CPU's clone: its CPU id, selectors and reqid. */
-int pcpu_acquired_child(struct ike_sa *sa, struct child_sa *c,
+/* child_for: the clone for CPU id cpu: its CPU id, selectors and reqid. */
+int pcpu_acquired_child(struct ike_sa *sa, struct child_sa *c, int32_t cpu,
 			struct ikb_error *err);
 /* The fallback (no CPU id) of a selector set, whose reqid clones share. */
 struct child_sa *pcpu_fallback(struct ike_sa *sa,

@@ -2,10 +2,11 @@
 /*
  * A Child SA's state and what our exchange in flight does to it. The
  * window is one request (RFC 7296 §2.3), so "our rekey of c is out" and
- * "our Delete of c is out" are the IKE SA's outstanding request, not
+ * "our Delete of c is out" are the exchange object's (exchange.c), not
  * flags that could outlive it.
  */
 #include "ike/child_sa.h"
+#include "ike/exchange.h"
 #include "ike/ike_sa.h"
 #include "log.h"
 
@@ -36,7 +37,8 @@ void child_set_state(struct ike_sa *sa, struct child_sa *c, enum child_state st)
 
 static bool out_is(const struct child_sa *c, enum ike_out_kind kind)
 {
-	return c->ike && c->ike->out == kind && c->ike->out_spi == c->spi_in;
+	return c->ike && exchange_kind(c->ike) == kind &&
+	       c->ike->x->spi == c->spi_in;
 }
 
 bool child_rekeying(const struct child_sa *c)

@@ -12,6 +12,7 @@
 
 #include "ike/child_sa.h"
 #include "ike/engine.h"
+#include "ike/exchange.h"
 #include "ike/conn.h"
 #include "ike/tasks.h"
 #include "log.h"
@@ -24,8 +25,8 @@ static void unlink_child(struct ike_sa *sa, struct child_sa *c)
 		pp = &(*pp)->next;
 	if (*pp)
 		*pp = c->next;
-	if (sa->pending == c)
-		sa->pending = NULL;
+	if (sa->x && sa->x->child == c)
+		sa->x->child = NULL;
 }
 
 static void successors_out(struct ike_sa *sa, const struct child_sa *c)

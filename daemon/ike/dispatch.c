@@ -48,10 +48,11 @@ static void ccs_response(struct ike_sa *sa, const uint8_t *buf, size_t len)
 	if (!m || msg_open_sk(sa, m, buf, len, &plain))
 		goto out; /* unauthenticated: keep waiting */
 	rtx_done(sa);
-	if (sa->out == OUT_REKEY_IKE)
+	if (exchange_kind(sa) == OUT_REKEY_IKE)
 		rekey_ike_response(sa, m);
 	else
-		create_child_response(sa, m, sa->out == OUT_REKEY_CHILD);
+		create_child_response(sa, m,
+				      exchange_kind(sa) == OUT_REKEY_CHILD);
 	tasks_out_done(sa);
 out:
 	free(plain);
@@ -77,12 +78,14 @@ void dispatch_response(struct ike_sa *sa, const struct wire_hdr *h,
 		   sa->state == IKE_SA_AUTH_I) {
 		ike_auth_response(sa, buf, len);
 	} else if (h->exchange == WIRE_EXCH_CREATE_CHILD_SA &&
-		   (sa->out == OUT_CHILD || sa->out == OUT_REKEY_CHILD ||
-		    sa->out == OUT_REKEY_IKE)) {
+		   (exchange_kind(sa) == OUT_CHILD ||
+		    exchange_kind(sa) == OUT_REKEY_CHILD ||
+		    exchange_kind(sa) == OUT_REKEY_IKE)) {
 		ccs_response(sa, buf, len);
 	} else if (h->exchange == WIRE_EXCH_INFORMATIONAL &&
-		   (sa->out == OUT_DELETE_CHILD || sa->out == OUT_DELETE_IKE ||
-		    sa->out == OUT_DPD)) {
+		   (exchange_kind(sa) == OUT_DELETE_CHILD ||
+		    exchange_kind(sa) == OUT_DELETE_IKE ||
+		    exchange_kind(sa) == OUT_DPD)) {
 		informational_response(sa, buf, len);
 	} else {
 		snprintf(why, sizeof(why), "unexpected %s response (%s)",

@@ -29,8 +29,6 @@
 #include "ike/tasks.h"
 #include "ike/ts.h"
 
-#define MAX_CHILD_KE_RETRIES 3
-
 struct ccs_out {
 	struct wire_msg m;
 	struct child_out child;
@@ -89,8 +87,8 @@ static int child_for(struct ike_sa *sa, const struct conn_view *v,
 		c->rekey_of = old->spi_in;
 		return 0;
 	}
-	if (sa->pcpu_acq_cpu >= 0)
-		return pcpu_acquired_child(sa, c, err);
+	if (sa->x->cpu >= 0)
+		return pcpu_acquired_child(sa, c, sa->x->cpu, err);
 	rc = conn_plan(v, &plan, err);
 	if (rc)
 		return rc;
@@ -120,27 +118,31 @@ static int build_request(struct ike_sa *sa, struct ccs_out *o,
 	if (!old && c->cpu >= 0)
 		pcpu_add_notify(&o->m, o->res, c->cpu);
 	rc = child_add_sa(&o->m, &o->child, &o->child.l, 1, c->spi_in);
-	add_nonce_ke(&o->m, sa->out_nonce, sa->out_ke);
+	add_nonce_ke(&o->m, sa->x->nonce, sa->x->ke);
 	child_add_ts(&o->m, &o->child, &c->ts, true);
 	return rc;
 }
 
-int create_child_start(struct ike_sa *sa, struct child_sa *old)
+int create_child_start(struct ike_sa *sa, struct child_sa *old, int32_t cpu)
 {
 	const struct conn *conn = engine_conn(sa->e, sa->conn);
-	struct ccs_out *o = ccs_out_new();
+	struct exchange *x =
+		exchange_new(sa, old ? OUT_REKEY_CHILD : OUT_CHILD);
+	struct ccs_out *o = x ? ccs_out_new() : NULL;
 	struct ikb_error err = { "" };
 	struct child_sa *c = NULL;
 	struct conn_view v;
 	uint16_t group = 0;
 	int rc = o && conn ? 0 : -ENOMEM;
 
+	if (x)
+		x->cpu = cpu;
 	if (!rc)
 		rc = conn_view_local(sa->e, conn, &v, &err);
 	if (!rc && !(c = child_sa_new(sa, old ? old->mode : v.mode)))
 		rc = -ENOMEM;
 	if (!rc)
-		sa->pending = c;
+		x->child = c;
 	if (!rc)
 		rc = child_for(sa, &v, old, c, &err);
 	if (!rc)
@@ -150,7 +152,7 @@ int create_child_start(struct ike_sa *sa, struct child_sa *old)
 	if (!rc)
 		rc = msg_nonce(sa);
 	if (!rc && group)
-		rc = kex_pair(&sa->out_ke, group, &err);
+		rc = kex_pair(&x->ke, group, &err);
 	if (!rc)
 		rc = build_request(sa, o, c, old);
 	if (!rc)
@@ -158,14 +160,9 @@ int create_child_start(struct ike_sa *sa, struct child_sa *old)
 	if (rc) {
 		ike_sa_log(sa, IKB_LOG_ERR, "CREATE_CHILD_SA: %s",
 			   err.msg[0] ? err.msg : "cannot build the request");
-		sa->pending = NULL;
-		if (c)
-			child_sa_free(sa, c);
-		ke_free(sa->out_ke);
-		sa->out_ke = NULL;
+		exchange_end(sa); /* c with it */
 	} else {
-		sa->out = old ? OUT_REKEY_CHILD : OUT_CHILD;
-		sa->out_spi = old ? old->spi_in : 0;
+		x->spi = old ? old->spi_in : 0;
 		if (old)
 			ike_sa_log(sa, IKB_LOG_INFO,
 				   "CREATE_CHILD_SA: rekeying Child SA %08x%s",
@@ -221,14 +218,14 @@ static int accept_ccs(struct ike_sa *sa, const struct wire_msg *m,
 		rc = 0;
 	kx = rc ? NULL : prop_xf(&c->prop, IKB_XF_KE);
 	if (kx && kx->id)
-		rc = kex_gir(sa->out_ke, ke ? &ke->u.ke : NULL, &gir, &err);
+		rc = kex_gir(sa->x->ke, ke ? &ke->u.ke : NULL, &gir, &err);
 	if (!rc) {
 		c->ts = got;
-		child_set_nonces(c, sa->out_nonce, IKE_SA_NONCE_LEN,
+		child_set_nonces(c, sa->x->nonce, IKE_SA_NONCE_LEN,
 				 nr->u.nonce.data, nr->u.nonce.len);
 		kin = (struct child_keyin){
 			secret_view(&gir),
-			CBYTES(sa->out_nonce, IKE_SA_NONCE_LEN),
+			CBYTES(sa->x->nonce, IKE_SA_NONCE_LEN),
 			CBYTES(nr->u.nonce.data, nr->u.nonce.len),
 		};
 		rc = child_sa_prepare(sa, c, &kin, &err);
@@ -269,12 +266,11 @@ static bool refused(struct ike_sa *sa, const struct wire_notify *n,
 {
 	const char *name = wire_notify_name(n->type) ?: "an error";
 
-	if (n->type == WIRE_N_INVALID_KE_PAYLOAD && n->len == 2 &&
-	    ++sa->child_ke_retries <= MAX_CHILD_KE_RETRIES) {
-		sa->child_group = (uint16_t)(n->data[0] << 8 | n->data[1]);
+	if (ke_retry(&sa->child_ke, n, sa->x->ke ? ke_group(sa->x->ke) : 0,
+		     NULL)) {
 		ike_sa_log(sa, IKB_LOG_INFO,
 			   "CREATE_CHILD_SA: peer wants KE group %u: again",
-			   sa->child_group);
+			   sa->child_ke.group);
 		if (old)
 			old->want_rekey = true;
 		return true;
@@ -290,13 +286,12 @@ static bool refused(struct ike_sa *sa, const struct wire_notify *n,
 void create_child_response(struct ike_sa *sa, const struct wire_msg *m,
 			   bool rekey)
 {
-	struct child_sa *c = sa->pending, *old = NULL;
+	struct child_sa *c = exchange_take_child(sa), *old = NULL;
 	const struct wire_payload *n = first_error(m);
 	bool again = false;
 
-	sa->pending = NULL;
 	if (rekey)
-		old = child_by_spi_in(sa, sa->out_spi);
+		old = child_by_spi_in(sa, sa->x->spi);
 	if (!c)
 		return;
 	if (n) {
@@ -319,9 +314,8 @@ void create_child_response(struct ike_sa *sa, const struct wire_msg *m,
 		if (old)
 			child_rekey_resolve(sa, c, old);
 	}
-	if (!rekey && !again && sa->pcpu_acq_cpu < 0)
+	if (!rekey && !again && sa->x->cpu < 0)
 		sa->plan_next++;
-	sa->pcpu_acq_cpu = -1;
 }
 
 /* Responder ------------------------------------------------------------ */

@@ -17,7 +17,6 @@
 #include "ike/exchange.h"
 #include "log.h"
 
-#define MAX_KE_RETRIES 3
 #define MAX_COOKIE_RETRIES 3
 
 /* RFC 7427 hash algorithms SHA2-256, SHA2-384, SHA2-512. */
@@ -154,16 +153,6 @@ int ike_sa_init_start(struct ike_sa *sa, struct ikb_error *err)
 
 /* Initiator ------------------------------------------------------------ */
 
-static bool group_offered(const struct ikb_proposal_list *l, uint16_t g)
-{
-	for (unsigned i = 0; i < l->n; i++)
-		for (unsigned j = 0; j < l->p[i].n; j++)
-			if (l->p[i].xf[j].type == IKB_XF_KE &&
-			    l->p[i].xf[j].id == g)
-				return true;
-	return false;
-}
-
 static void restart(struct ike_sa *sa, const char *why)
 {
 	struct ikb_error err = { "" };
@@ -186,8 +175,7 @@ static void on_invalid_ke(struct ike_sa *sa, const struct wire_notify *n,
 		return;
 	}
 	g = (uint16_t)(n->data[0] << 8 | n->data[1]);
-	if (g == sa->ke_group || !group_offered(ours, g) ||
-	    ++sa->ke_retries > MAX_KE_RETRIES) {
+	if (!ke_retry(&sa->init_ke, n, sa->ke_group, ours)) {
 		snprintf(
 			why, sizeof(why),
 			"INVALID_KE_PAYLOAD asks for group %u, which we cannot use",
@@ -211,7 +199,7 @@ static bool init_notifies(struct ike_sa *sa, const struct wire_msg *m,
 	char why[96];
 
 	if ((n = wire_find_notify(m, WIRE_N_COOKIE))) {
-		if (++sa->ke_retries > MAX_COOKIE_RETRIES ||
+		if (++sa->cookie_tries > MAX_COOKIE_RETRIES ||
 		    ike_bytes_set(&sa->cookie, n->data, n->len))
 			ike_sa_delete(sa, "too many COOKIE requests");
 		else

@@ -12,6 +12,7 @@
 
 #include "crypto/crypto.h"
 #include "ike/engine.h"
+#include "ike/exchange.h"
 #include "ike/msg.h"
 #include "ike/timers.h"
 #include "log.h"
@@ -263,7 +264,7 @@ void msg_reply_notify(struct ike_engine *e, const struct ike_path *p,
 /* Encrypted requests and responses after IKE_AUTH. */
 int msg_nonce(struct ike_sa *sa)
 {
-	return rng_bytes(sa->out_nonce, IKE_SA_NONCE_LEN, NULL);
+	return rng_bytes(sa->x->nonce, IKE_SA_NONCE_LEN, NULL);
 }
 
 int msg_request_sk(struct ike_sa *sa, struct wire_msg *m, uint8_t exch)

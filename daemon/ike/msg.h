@@ -71,7 +71,7 @@ int rtx_respond(struct ike_sa *sa, struct wbuf *buf, uint32_t msgid);
 void rtx_replay(struct ike_sa *sa);
 void rtx_free(struct ike_sa *sa);
 
-/* Our nonce for a request after IKE_AUTH into sa->out_nonce. */
+/* Our nonce for the request in flight, into sa->x->nonce. */
 int msg_nonce(struct ike_sa *sa);
 /* Send m as our request of exchange exch: 0 or -errno. */
 int msg_request_sk(struct ike_sa *sa, struct wire_msg *m, uint8_t exch);

@@ -54,7 +54,8 @@ static void add_nonce_ke(struct wire_msg *m, const uint8_t *nonce,
 int rekey_ike_start(struct ike_sa *sa)
 {
 	const struct conn *conn = engine_conn(sa->e, sa->conn);
-	struct rk_out *o = calloc(1, sizeof(*o));
+	struct exchange *x = exchange_new(sa, OUT_REKEY_IKE);
+	struct rk_out *o = x ? calloc(1, sizeof(*o)) : NULL;
 	struct ikb_error err = { "" };
 	struct wire_payload *p;
 	uint16_t group = 0;
@@ -63,31 +64,30 @@ int rekey_ike_start(struct ike_sa *sa)
 	if (!rc)
 		rc = conn_proposals(conn, IKB_PROTO_IKE, &o->l, &err);
 	if (!rc)
-		group = sa->ike_group ? sa->ike_group : first_group(&o->l);
+		group = sa->rekey_ke.group ? sa->rekey_ke.group :
+					     first_group(&o->l);
 	if (!rc && !group)
 		rc = -EINVAL;
 	if (!rc)
-		rc = ike_sa_new_spi(sa->e, sa->out_ike_spi);
+		rc = ike_sa_new_spi(sa->e, x->ike_spi);
 	if (!rc)
 		rc = msg_nonce(sa);
 	if (!rc)
-		rc = kex_pair(&sa->out_ke, group, &err);
+		rc = kex_pair(&x->ke, group, &err);
 	if (!rc) {
 		p = msg_add(&o->m, WIRE_PT_SA);
-		rc = wire_sa_from_proposals(&o->store, &o->l, 1,
-					    sa->out_ike_spi, 8, &p->u.sa);
+		rc = wire_sa_from_proposals(&o->store, &o->l, 1, x->ike_spi, 8,
+					    &p->u.sa);
 	}
 	if (!rc) {
-		add_nonce_ke(&o->m, sa->out_nonce, sa->out_ke);
+		add_nonce_ke(&o->m, x->nonce, x->ke);
 		rc = msg_request_sk(sa, &o->m, WIRE_EXCH_CREATE_CHILD_SA);
 	}
 	if (rc) {
 		ike_sa_log(sa, IKB_LOG_ERR, "IKE SA rekey: %s",
 			   err.msg[0] ? err.msg : "cannot build the request");
-		ke_free(sa->out_ke);
-		sa->out_ke = NULL;
+		exchange_end(sa);
 	} else {
-		sa->out = OUT_REKEY_IKE;
 		ike_sa_log(sa, IKB_LOG_INFO, "rekeying the IKE SA");
 	}
 	free(o);
@@ -164,7 +164,7 @@ static uint16_t rekey_respond(struct ike_sa *sa, const struct wire_msg *m,
 
 	if (!ni || ni->u.nonce.len < 16 || ni->u.nonce.len > 256)
 		return WIRE_N_INVALID_SYNTAX;
-	if (sa->out == OUT_REKEY_IKE)
+	if (exchange_kind(sa) == OUT_REKEY_IKE)
 		return WIRE_N_TEMPORARY_FAILURE; /* see the file comment */
 	if ((rc = choose(sa, &w->u.sa, &chosen, &num, spi)))
 		return rc;
@@ -254,17 +254,17 @@ static int accept_new(struct ike_sa *sa, const struct wire_msg *m,
 			 "the response lacks a usable SA or Nonce");
 		return -EBADMSG;
 	}
-	rc = kex_gir(sa->out_ke, ke ? &ke->u.ke : NULL, &gir, err);
+	rc = kex_gir(sa->x->ke, ke ? &ke->u.ke : NULL, &gir, err);
 	if (rc)
 		return rc;
-	n = ike_sa_new_rekeyed(sa, true, sa->out_ike_spi, spi);
+	n = ike_sa_new_rekeyed(sa, true, sa->x->ike_spi, spi);
 	if (!n) {
 		secret_free(&gir);
 		return -ENOMEM;
 	}
 	n->prop = chosen;
-	n->ke_group = ke_group(sa->out_ke);
-	memcpy(n->ni, sa->out_nonce, IKE_SA_NONCE_LEN);
+	n->ke_group = ke_group(sa->x->ke);
+	memcpy(n->ni, sa->x->nonce, IKE_SA_NONCE_LEN);
 	n->ni_len = IKE_SA_NONCE_LEN;
 	memcpy(n->nr, nr->u.nonce.data, nr->u.nonce.len);
 	n->nr_len = nr->u.nonce.len;
@@ -287,14 +287,10 @@ void rekey_ike_response(struct ike_sa *sa, const struct wire_msg *m)
 
 		if (!wire_notify_is_error(n->type))
 			continue;
-		if (n->type == WIRE_N_INVALID_KE_PAYLOAD && n->len == 2 &&
-		    !sa->ike_group) {
-			sa->ike_group =
-				(uint16_t)(n->data[0] << 8 | n->data[1]);
+		if (ke_retry(&sa->rekey_ke, n, ke_group(sa->x->ke), NULL))
 			sa->want_rekey = true;
-		} else if (n->type == WIRE_N_TEMPORARY_FAILURE) {
+		else if (n->type == WIRE_N_TEMPORARY_FAILURE)
 			ike_timer_retry(sa);
-		}
 		ike_sa_log(sa, IKB_LOG_WARNING,
 			   "IKE SA rekey: peer answered %s",
 			   wire_notify_name(n->type) ?: "an error");
