@@ -382,6 +382,12 @@ int child_sa_install(struct ike_sa *ike, struct child_sa *c,
 	return rc;
 }
 
+void child_sa_drop(struct child_sa *c)
+{
+	secret_wipe(c, sizeof(*c));
+	free(c);
+}
+
 void child_sa_free(struct ike_sa *sa, struct child_sa *c)
 {
 	child_sa_uninstall(sa, c);

@@ -104,6 +104,8 @@ void child_sa_del_out(struct ike_sa *sa, struct child_sa *c);
 /* Remove whatever of c is in the kernel (policies, SAs, larval SA). */
 void child_sa_uninstall(struct ike_sa *sa, struct child_sa *c);
 /* Remove from the kernel (whatever was installed) and free. */
+/* A Child SA never in the kernel, of an IKE SA that is gone. */
+void child_sa_drop(struct child_sa *c);
 void child_sa_free(struct ike_sa *sa, struct child_sa *c);
 struct child_sa *child_by_spi_in(const struct ike_sa *sa, uint32_t spi);
 struct child_sa *child_by_spi_out(const struct ike_sa *sa, uint32_t spi);

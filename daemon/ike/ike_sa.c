@@ -249,6 +249,8 @@ void ike_sa_delete(struct ike_sa *sa, const char *why)
 	if (why)
 		engine_outcome(sa, -ECONNABORTED, why, NULL);
 	keys_cancel(sa);
+	kex_cancel(sa);
+	hold_free(sa);
 	ke_free(sa->ke);
 	free_ev(&sa->kick);
 	free_ev(&sa->timer);
