@@ -53,6 +53,7 @@ static const struct ikb_key xfrm_keys[] = {
 static const struct ikb_child_ops xfrm_child = {
 	IKB_OPS_SIZE(struct ikb_child_ops),
 	.tune = xfrm_tune,
+	.check_sa = xfrm_check_sa,
 };
 
 const struct ikb_kernel_ops xfrm_kernel_ops = {
