@@ -69,6 +69,7 @@ const struct ikb_kernel_ops xfrm_kernel_ops = {
 	.pcpu_max = xfrm_pcpu_max,
 	.dump = xfrm_dump,
 	.child_add = xfrm_child_add,
+	.events_unsubscribe = xfrm_events_unsubscribe,
 };
 
 IKB_PLUGIN_EXPORT const struct ikb_plugin ikb_plugin = {

@@ -249,6 +249,7 @@ int xfrm_pcpu_put(struct nlmsghdr *nlh, struct xfrm_usersa_info *p,
 /* events.c */
 int xfrm_events_subscribe(void *state, ikb_kernel_event_cb cb, void *ctx,
 			  struct ikb_error *err);
+void xfrm_events_unsubscribe(void *state, ikb_kernel_event_cb cb, void *ctx);
 void xfrm_events_close(struct xfrm_state *st);
 /* Decode one multicast message; 1 = ev filled, 0 = not ours or not known. */
 int xfrm_event_decode(const struct nlmsghdr *nlh, struct ikb_kernel_event *ev);

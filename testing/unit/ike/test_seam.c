@@ -2,19 +2,25 @@
 /*
  * The plugin seam from the engine's side: the ESN transforms come from
  * replay-window's child.offer (and "no ESN" from the core where no plugin
- * gave one).
+ * gave one), and the engine lets go of the kernel plugin's events when it
+ * lets go of the instance.
  */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
+#include "config/diag.h"
 #include "harness.h"
 #include "ike/child_sa.h"
 #include "ike/conn.h"
 #include "ike/engine.h"
+#include "kernel_mem.h"
+#include "plugin/plugin_set.h"
 
 #define NO_RW "esp-proposals multi-sa kernel-mem"
 
@@ -118,12 +124,89 @@ static void test_esn_without_replay_window(void **state)
 	net_free(n);
 }
 
+/* kernel-mem's event injection into instance st: -ENOTCONN unsubscribed. */
+static int inject(const struct plugin_set *ps)
+{
+	ikb_kernel_mem_inject_fn fn =
+		(ikb_kernel_mem_inject_fn)plugin_set_symbol(
+			ps, "kernel-mem", IKB_KERNEL_MEM_INJECT);
+	struct ikb_kernel_event ev = {
+		.type = IKB_KEV_ACQUIRE, .proto = 50, .reqid = 4242, .cpu = -1
+	};
+	void *st;
+
+	assert_non_null(fn);
+	assert_non_null(plugin_set_kernel(ps, &st));
+	return fn(st, &ev);
+}
+
+static void test_unsubscribe_at_free(void **state)
+{
+	struct net *n = net_new(NULL, NULL, NULL, NULL, NULL);
+	const struct plugin_set *ps = n->p[WEST].lc.plugins;
+
+	assert_int_equal(inject(ps), 0);
+	ike_engine_free(n->p[WEST].e);
+	n->p[WEST].e = NULL;
+	/* the freed engine is no longer called */
+	assert_int_equal(inject(ps), -ENOTCONN);
+	net_free(n);
+}
+
+/* A second configuration, with plugin instances of its own. */
+static void load_other(struct net *n, struct loaded_conf *lc)
+{
+	char path[] = "/tmp/ikb-seam-XXXXXX";
+	int fd = mkstemp(path);
+	const char *text =
+		"config setup\n\tplugins=\"esp-proposals replay-window multi-sa kernel-mem\"\n"
+		"conn test\n\tleft=192.0.2.1\n\tright=192.0.2.2\n"
+		"\tleftid=@west\n\trightid=@east\n\tauthby=secret\n";
+	struct conf_load_opts o = { .config = path, .base = n->base };
+	struct ikb_diag d;
+
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+	diag_init(&d);
+	memset(lc, 0, sizeof(*lc));
+	assert_int_equal(conf_load(&o, lc, &d), 0);
+	diag_free(&d);
+	unlink(path);
+}
+
+/* A reload that switches plugin instances lets go of the old one. */
+static void test_unsubscribe_at_switch(void **state)
+{
+	struct net *n = net_new(NULL, NULL, NULL, NULL, NULL);
+	struct ike_engine *e = n->p[WEST].e;
+	struct loaded_conf other;
+
+	load_other(n, &other);
+	assert_int_equal(inject(other.plugins), -ENOTCONN);
+	ike_engine_set_conf(e, &other);
+	assert_int_equal(inject(n->p[WEST].lc.plugins), -ENOTCONN);
+	assert_int_equal(inject(other.plugins), 0);
+	/* the same instance again: still subscribed, once */
+	ike_engine_set_conf(e, &other);
+	assert_int_equal(inject(other.plugins), 0);
+	ike_engine_set_conf(e, &n->p[WEST].lc);
+	assert_int_equal(inject(other.plugins), -ENOTCONN);
+	assert_int_equal(inject(n->p[WEST].lc.plugins), 0);
+	conf_unload(&other);
+	net_free(n);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(test_esn_from_replay_window,
 					  net_cleanup),
 		cmocka_unit_test_teardown(test_esn_without_replay_window,
+					  net_cleanup),
+		cmocka_unit_test_teardown(test_unsubscribe_at_free,
+					  net_cleanup),
+		cmocka_unit_test_teardown(test_unsubscribe_at_switch,
 					  net_cleanup),
 	};
 

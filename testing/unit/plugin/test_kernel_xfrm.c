@@ -28,6 +28,7 @@ static void test_descriptor(void **state)
 	assert_non_null(fx.p->kernel->sa_update);
 	assert_non_null(fx.p->kernel->policy_add);
 	assert_non_null(fx.p->kernel->events_subscribe);
+	assert_non_null(fx.p->kernel->events_unsubscribe);
 }
 
 static void test_values(void **state)
