@@ -10,7 +10,12 @@
 /* One Child SA that a conn asks for. */
 struct ikb_child_spec {
 	struct ikb_selector ts; /* local side = src, remote side = dst */
-	int32_t cpu; /* RFC 9611 CPU id, -1 = none */
+	/*
+	 * RFC 9611 CPU id, -1 = none. The entries with an id are how their
+	 * plugin exports its key (multi-sa's clones=): the core counts them
+	 * as the per-CPU SAs the conn asks for, and reads no key for it.
+	 */
+	int32_t cpu;
 };
 
 #define IKB_CHILD_PLAN_MAX 256
