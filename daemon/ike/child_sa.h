@@ -114,9 +114,8 @@ void child_set_nonces(struct child_sa *c, const uint8_t *ni, size_t ni_len,
 		      const uint8_t *nr, size_t nr_len);
 /* Whether x's exchange had a lower nonce than y's (§2.8.1). */
 bool child_nonce_lower(const struct child_sa *x, const struct child_sa *y);
-/* The ESN transforms esn= and replay-window= ask to propose. */
-int child_esn_offer(const struct ikb_section *conn,
-		    struct ikb_proposal_list *l);
+/* "No ESN" in each proposal that child.offer left without ESN. */
+int child_esn_default(struct ikb_proposal_list *l, struct ikb_error *err);
 
 /* child_negotiate.c: the Child SA payloads of IKE_AUTH. */
 struct conn_view;
@@ -148,7 +147,7 @@ void child_respond(struct ike_sa *sa, const struct conn_view *v,
 void child_accept(struct ike_sa *sa, struct child_sa *c,
 		  const struct wire_msg *resp);
 
-/* The compiler's: the ESP proposals to offer or accept, esn= applied. */
+/* The compiler's: the ESP proposals to offer or accept, as child.offer adjusted them. */
 struct ike_engine;
 int child_esp_build(const struct ike_engine *e, const struct ikb_section *conn,
 		    struct ikb_proposal_list *l, struct ikb_error *err);

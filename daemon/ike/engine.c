@@ -84,6 +84,7 @@ void ike_engine_free(struct ike_engine *e)
 {
 	if (!e)
 		return;
+	rekey_events_unsubscribe(e);
 	retry_cancel(e, NULL);
 	ike_sa_free_all(e);
 	cookie_fini(e);
