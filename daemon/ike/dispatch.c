@@ -8,52 +8,152 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "ike/engine.h"
 #include "ike/exchange.h"
 #include "ike/msg.h"
 #include "ike/tasks.h"
 
-/* A new Child SA or a Child SA rekey, or an IKE SA rekey (§1.3.2). */
-static void ccs_request(struct ike_sa *sa, const uint8_t *buf, size_t len)
+/*
+ * The message is ours to handle: decrypted, and the payloads its exchange
+ * needs checked (expect.c) before the handler runs. NULL: dropped (not
+ * authentic: the SA stays as it was) or answered here.
+ */
+static struct wire_msg *open_msg(struct ike_sa *sa, const uint8_t *buf,
+				 size_t len, uint8_t **plain)
 {
 	struct wire_msg *m = calloc(1, sizeof(*m));
-	const struct wire_payload *w;
-	uint32_t msgid = sa->next_peer_msgid;
-	uint8_t *plain = NULL;
 
-	if (!m || msg_open_sk(sa, m, buf, len, &plain))
-		goto out;
+	if (m && !msg_open_sk(sa, m, buf, len, plain))
+		return m;
+	free(m);
+	return NULL;
+}
+
+/* A request that lacks a payload is answered, and not handled. */
+static bool request_ok(struct ike_sa *sa, const struct wire_msg *m,
+		       enum expect_use use, uint32_t msgid)
+{
+	char why[96];
+	uint16_t n;
+
+	if (expect_ok(m, false, use, &n, why, sizeof(why)))
+		return true;
+	ike_sa_log(sa, IKB_LOG_WARNING, "%s: answering %s", why,
+		   wire_notify_name(n) ?: "an error");
+	msg_respond_notify_sk(sa, m->hdr.exchange, n, msgid);
+	if (m->hdr.exchange == WIRE_EXCH_IKE_AUTH)
+		ike_sa_linger(sa, sa->rtx.timeout_ms); /* as a failed AUTH */
+	return false;
+}
+
+/* CREATE_CHILD_SA's use: a Child SA, or the IKE SA (§1.3.2). */
+static enum expect_use ccs_use(const struct wire_msg *m)
+{
+	const struct wire_payload *w = wire_find(m, WIRE_PT_SA);
+
+	return w && w->u.sa.n_prop &&
+			       w->u.sa.prop[0].protocol == IKB_PROTO_IKE ?
+		       EXPECT_IKE :
+		       EXPECT_CHILD;
+}
+
+static void on_request(struct ike_sa *sa, const uint8_t *buf, size_t len)
+{
+	uint8_t *plain = NULL;
+	struct wire_msg *m = open_msg(sa, buf, len, &plain);
+	uint32_t msgid = sa->next_peer_msgid;
+	uint8_t exch = m ? m->hdr.exchange : 0;
+	enum expect_use use = EXPECT_ANY;
+
+	if (!m)
+		return;
 	sa->next_peer_msgid++;
-	w = wire_find(m, WIRE_PT_SA);
-	if (sa->state != IKE_SA_ESTABLISHED || sa->rekeyed)
+	if (exch == WIRE_EXCH_CREATE_CHILD_SA)
+		use = ccs_use(m);
+	if (exch == WIRE_EXCH_CREATE_CHILD_SA &&
+	    (sa->state != IKE_SA_ESTABLISHED || sa->rekeyed))
 		/* §2.8: nothing new on an IKE SA that is going away */
-		msg_respond_notify_sk(sa, WIRE_EXCH_CREATE_CHILD_SA,
-				      WIRE_N_TEMPORARY_FAILURE, msgid);
-	else if (w && w->u.sa.n_prop &&
-		 w->u.sa.prop[0].protocol == IKB_PROTO_IKE)
+		msg_respond_notify_sk(sa, exch, WIRE_N_TEMPORARY_FAILURE,
+				      msgid);
+	else if (!request_ok(sa, m, use, msgid))
+		; /* answered */
+	else if (exch == WIRE_EXCH_IKE_AUTH)
+		ike_auth_request(sa, m, msgid);
+	else if (use == EXPECT_IKE)
 		rekey_ike_request(sa, m, msgid);
-	else
+	else if (use == EXPECT_CHILD)
 		create_child_request(sa, m, msgid);
-out:
+	else
+		informational_request(sa, m, msgid);
 	free(plain);
 	free(m);
 }
 
-static void ccs_response(struct ike_sa *sa, const uint8_t *buf, size_t len)
+/* What a response without a payload it must carry does to the SA. */
+static void malformed(struct ike_sa *sa, uint8_t exch, const char *why)
+{
+	if (exch == WIRE_EXCH_IKE_SA_INIT || exch == WIRE_EXCH_IKE_AUTH) {
+		ike_sa_delete(sa, why);
+		return;
+	}
+	if (exchange_kind(sa) == OUT_REKEY_IKE)
+		ike_sa_log(sa, IKB_LOG_WARNING, "IKE SA rekey: %s", why);
+	else if (exch == WIRE_EXCH_CREATE_CHILD_SA)
+		create_child_malformed(sa, why);
+	tasks_out_done(sa);
+}
+
+/* Our request is answered: the handler, once the payloads are there. */
+static void on_response(struct ike_sa *sa, const struct wire_msg *m,
+			const uint8_t *buf, size_t len)
+{
+	uint8_t exch = m->hdr.exchange;
+	enum ike_out_kind kind = exchange_kind(sa);
+	enum expect_use use = kind == OUT_REKEY_IKE ? EXPECT_IKE : EXPECT_CHILD;
+	char why[96];
+	uint16_t n;
+
+	if (!expect_ok(m, true, use, &n, why, sizeof(why)))
+		malformed(sa, exch, why);
+	else if (exch == WIRE_EXCH_IKE_SA_INIT)
+		ike_sa_init_response(sa, m, buf, len);
+	else if (exch == WIRE_EXCH_IKE_AUTH)
+		ike_auth_response(sa, m);
+	else if (exch == WIRE_EXCH_INFORMATIONAL)
+		informational_response(sa, m);
+	else if (kind == OUT_REKEY_IKE ?
+			 rekey_ike_response(sa, m) :
+			 create_child_response(sa, m, kind == OUT_REKEY_CHILD))
+		tasks_out_done(sa);
+}
+
+/* IKE_SA_INIT's is plain, the others are opened; all then as above. */
+static void response(struct ike_sa *sa, uint8_t exch, const uint8_t *buf,
+		     size_t len)
 {
 	struct wire_msg *m = calloc(1, sizeof(*m));
+	struct wire_error werr;
 	uint8_t *plain = NULL;
 
-	if (!m || msg_open_sk(sa, m, buf, len, &plain))
-		goto out; /* unauthenticated: keep waiting */
-	rtx_done(sa);
-	if (exchange_kind(sa) == OUT_REKEY_IKE ?
-		    rekey_ike_response(sa, m) :
-		    create_child_response(sa, m,
-					  exchange_kind(sa) == OUT_REKEY_CHILD))
-		tasks_out_done(sa);
-out:
+	if (!m)
+		return;
+	if (exch == WIRE_EXCH_IKE_SA_INIT) {
+		if (wire_parse(m, buf, len, NULL, &werr))
+			log_wire_drop(&sa->path,
+				      "malformed IKE_SA_INIT response", &werr);
+		else if (!memcmp(m->hdr.spi_r, "\0\0\0\0\0\0\0\0", 8) &&
+			 !expect_refuses(m))
+			log_wire_drop(&sa->path,
+				      "IKE_SA_INIT response without SPIr",
+				      NULL);
+		else
+			on_response(sa, m, buf, len);
+	} else if (!msg_open_sk(sa, m, buf, len, &plain)) {
+		rtx_done(sa); /* authentic: our request is answered */
+		on_response(sa, m, buf, len);
+	} /* else unauthenticated: keep waiting, retransmitting */
 	free(plain);
 	free(m);
 }
@@ -72,20 +172,20 @@ void dispatch_response(struct ike_sa *sa, const struct wire_hdr *h,
 		log_wire_drop(&sa->path, why, NULL);
 	} else if (h->exchange == WIRE_EXCH_IKE_SA_INIT &&
 		   sa->state == IKE_SA_INIT_I) {
-		ike_sa_init_response(sa, buf, len);
+		response(sa, h->exchange, buf, len);
 	} else if (h->exchange == WIRE_EXCH_IKE_AUTH &&
 		   sa->state == IKE_SA_AUTH_I) {
-		ike_auth_response(sa, buf, len);
+		response(sa, h->exchange, buf, len);
 	} else if (h->exchange == WIRE_EXCH_CREATE_CHILD_SA &&
 		   (exchange_kind(sa) == OUT_CHILD ||
 		    exchange_kind(sa) == OUT_REKEY_CHILD ||
 		    exchange_kind(sa) == OUT_REKEY_IKE)) {
-		ccs_response(sa, buf, len);
+		response(sa, h->exchange, buf, len);
 	} else if (h->exchange == WIRE_EXCH_INFORMATIONAL &&
 		   (exchange_kind(sa) == OUT_DELETE_CHILD ||
 		    exchange_kind(sa) == OUT_DELETE_IKE ||
 		    exchange_kind(sa) == OUT_DPD)) {
-		informational_response(sa, buf, len);
+		response(sa, h->exchange, buf, len);
 	} else {
 		snprintf(why, sizeof(why), "unexpected %s response (%s)",
 			 wire_exchange_name(h->exchange) ?: "unknown",
@@ -109,15 +209,15 @@ void dispatch_request(struct ike_sa *sa, const struct wire_hdr *h,
 		log_wire_drop(&sa->path, why, NULL);
 	} else if (h->exchange == WIRE_EXCH_IKE_AUTH &&
 		   sa->state == IKE_SA_INIT_R) {
-		ike_auth_request(sa, buf, len);
+		on_request(sa, buf, len);
 	} else if (h->exchange == WIRE_EXCH_CREATE_CHILD_SA &&
 		   (sa->state == IKE_SA_ESTABLISHED ||
 		    sa->state == IKE_SA_DELETING)) {
-		ccs_request(sa, buf, len);
+		on_request(sa, buf, len);
 	} else if (h->exchange == WIRE_EXCH_INFORMATIONAL &&
 		   (sa->state == IKE_SA_ESTABLISHED ||
 		    sa->state == IKE_SA_DELETING)) {
-		informational_request(sa, buf, len);
+		on_request(sa, buf, len);
 	} else {
 		snprintf(why, sizeof(why), "unexpected %s request (%s)",
 			 wire_exchange_name(h->exchange) ?: "unknown",

@@ -50,6 +50,17 @@ enum ike_out_kind exchange_kind(const struct ike_sa *sa);
 /* The Child SA it negotiates, now the caller's; NULL: none. */
 struct child_sa *exchange_take_child(struct ike_sa *sa);
 
+/*
+ * expect.c: whether m carries the payloads its exchange must (one table
+ * for all); use tells CREATE_CHILD_SA's for a Child SA from the IKE SA
+ * rekey's. false: why names the payload, *notify answers a request.
+ */
+enum expect_use { EXPECT_ANY, EXPECT_CHILD, EXPECT_IKE };
+bool expect_ok(const struct wire_msg *m, bool response, enum expect_use use,
+	       uint16_t *notify, char *why, size_t len);
+/* A response that refuses: an error notify, or IKE_SA_INIT's COOKIE. */
+bool expect_refuses(const struct wire_msg *m);
+
 /* auth_psk.c: AUTH payload data, §2.15; *len gets the prf size. */
 int auth_psk_compute(const struct ike_sa *sa, bool for_initiator,
 		     const struct ike_id *id, const uint8_t *psk,
@@ -78,12 +89,16 @@ void init_add_status(struct wire_msg *m, const struct ike_sa *sa,
 int ike_sa_init_start(struct ike_sa *sa, struct ikb_error *err);
 void ike_sa_init_request(struct ike_engine *e, const struct ike_path *p,
 			 const uint8_t *buf, size_t len);
-void ike_sa_init_response(struct ike_sa *sa, const uint8_t *buf, size_t len);
+/* m parsed from buf by dispatch.c, its payloads there (expect.c). */
+void ike_sa_init_response(struct ike_sa *sa, const struct wire_msg *m,
+			  const uint8_t *buf, size_t len);
 
 /* exchange_ike_auth.c */
 int ike_auth_start(struct ike_sa *sa);
-void ike_auth_request(struct ike_sa *sa, const uint8_t *buf, size_t len);
-void ike_auth_response(struct ike_sa *sa, const uint8_t *buf, size_t len);
+/* Decrypted by dispatch.c, the payloads there (expect.c). */
+void ike_auth_request(struct ike_sa *sa, const struct wire_msg *m,
+		      uint32_t msgid);
+void ike_auth_response(struct ike_sa *sa, const struct wire_msg *m);
 
 /* exchange_create_child_sa.c: CREATE_CHILD_SA for Child SAs. */
 struct child_sa;
@@ -99,6 +114,8 @@ void create_child_request(struct ike_sa *sa, const struct wire_msg *m,
 			  uint32_t msgid);
 bool create_child_response(struct ike_sa *sa, const struct wire_msg *m,
 			   bool rekey);
+/* A response without what it must carry: the peer has its half. */
+void create_child_malformed(struct ike_sa *sa, const char *why);
 /* The messages of both roles. */
 struct ccs_out {
 	struct wire_msg m;
@@ -160,8 +177,9 @@ bool ike_sa_goodbye(struct ike_sa *sa);
 int delete_child_start(struct ike_sa *sa, struct child_sa *c);
 int delete_ike_start(struct ike_sa *sa);
 int dpd_start(struct ike_sa *sa);
-void informational_request(struct ike_sa *sa, const uint8_t *buf, size_t len);
-void informational_response(struct ike_sa *sa, const uint8_t *buf, size_t len);
+void informational_request(struct ike_sa *sa, const struct wire_msg *m,
+			   uint32_t msgid);
+void informational_response(struct ike_sa *sa, const struct wire_msg *m);
 
 /*
  * kex.c: INVALID_KE_PAYLOAD (§1.2, §1.3), one rule for every exchange:

@@ -242,11 +242,12 @@ static int check_response(struct ike_sa *sa, const struct wire_msg *m,
 	uint8_t num;
 	int rc = -EBADMSG;
 
-	if (!ours || !conn || !w || !nr || !tsi || !tsr ||
-	    w->u.sa.n_prop != 1 || nr->u.nonce.len < 16 ||
+	/* SA, Nonce, TSi and TSr are there: expect.c */
+	if (!ours || !conn || w->u.sa.n_prop != 1 || nr->u.nonce.len < 16 ||
 	    nr->u.nonce.len > 256)
-		snprintf(err->msg, sizeof(err->msg),
-			 "response lacks SA, Nonce, TSi or TSr");
+		snprintf(
+			err->msg, sizeof(err->msg),
+			"response: not one SA proposal, or a Nonce not 16..256 octets");
 	else if (child_pfs_list(sa, conn, ours, &group, err) ||
 		 child_select(sa, ours, &w->u.sa, c, &num,
 			      "responder's choice"))
@@ -319,6 +320,13 @@ static void settle(struct ike_sa *sa, int rc)
 	}
 	if (!rekey && sa->x->cpu < 0)
 		sa->plan_next++;
+}
+
+void create_child_malformed(struct ike_sa *sa, const char *why)
+{
+	ike_sa_log(sa, IKB_LOG_WARNING, "CREATE_CHILD_SA: %s", why);
+	if (sa->x->child)
+		settle(sa, -EBADMSG);
 }
 
 /* On the loop: g^ir (PFS) is done; the selectors chosen are in arg. */

@@ -169,11 +169,9 @@ static uint16_t check_request(struct ike_sa *sa, const struct wire_msg *m,
 	r->rekey = wire_find_notify(m, WIRE_N_REKEY_SA);
 	if (!conn || conn_view_local(sa->e, conn, &v, err))
 		return WIRE_N_NO_PROPOSAL_CHOSEN;
-	if (!r->sa || !r->ni || r->ni->u.nonce.len < 16 ||
-	    r->ni->u.nonce.len > 256)
+	/* SA, Nonce, TSi and TSr are there: expect.c */
+	if (r->ni->u.nonce.len < 16 || r->ni->u.nonce.len > 256)
 		return WIRE_N_INVALID_SYNTAX;
-	if (!r->tsi || !r->tsr)
-		return WIRE_N_TS_UNACCEPTABLE;
 	if ((n = child_rekey_old(sa, r->rekey, &old)))
 		return n;
 	r->old_spi = old ? old->spi_out : 0;

@@ -171,17 +171,6 @@ int ike_auth_start(struct ike_sa *sa)
 
 /* Responder ------------------------------------------------------------ */
 
-static void respond(struct ike_sa *sa, struct auth_out *o, uint32_t msgid)
-{
-	struct wbuf out;
-
-	wbuf_init(&out, 0);
-	msg_hdr(&o->m, sa, WIRE_EXCH_IKE_AUTH, true, msgid);
-	if (!msg_emit_sk(sa, &o->m, &out))
-		rtx_respond(sa, &out, msgid);
-	wbuf_free(&out);
-}
-
 /* Authenticate the initiator; 0, or a notify with err filled. */
 static uint16_t authenticate(struct ike_sa *sa, const struct wire_msg *m,
 			     struct conn_view *v, struct ikb_error *err)
@@ -191,12 +180,7 @@ static uint16_t authenticate(struct ike_sa *sa, const struct wire_msg *m,
 	const struct conn *conn;
 	struct ike_id peer;
 
-	if (!idi || !auth) {
-		snprintf(err->msg, sizeof(err->msg),
-			 "IKE_AUTH request lacks the %s payload",
-			 idi ? "AUTH" : "IDi");
-		return WIRE_N_INVALID_SYNTAX;
-	}
+	/* there: expect.c */
 	id_from_wire(&idi->u.id, &peer);
 	conn = conn_match_id(sa->e, &sa->path, &peer, sa->conn, v);
 	if (!conn) {
@@ -213,20 +197,19 @@ static uint16_t authenticate(struct ike_sa *sa, const struct wire_msg *m,
 	return 0;
 }
 
-void ike_auth_request(struct ike_sa *sa, const uint8_t *buf, size_t len)
+void ike_auth_request(struct ike_sa *sa, const struct wire_msg *m,
+		      uint32_t msgid)
 {
-	struct wire_msg *m = calloc(1, sizeof(*m));
 	struct auth_out *o = auth_out_new();
 	struct ikb_error err = { "" };
 	struct conn_view v;
 	struct ike_sa *stays;
-	uint8_t *plain = NULL;
-	uint32_t msgid = sa->next_peer_msgid;
 	uint16_t n;
 
-	if (!m || !o || msg_open_sk(sa, m, buf, len, &plain))
-		goto out; /* unauthenticated: the SA stays as it was */
-	sa->next_peer_msgid++;
+	if (!o) {
+		ike_sa_log(sa, IKB_LOG_ERR, "IKE_AUTH: out of memory");
+		return;
+	}
 	n = authenticate(sa, m, &v, &err);
 	if (!n && sign(sa, sa->remote_id.text, o, &err))
 		n = WIRE_N_AUTHENTICATION_FAILED;
@@ -234,7 +217,7 @@ void ike_auth_request(struct ike_sa *sa, const uint8_t *buf, size_t len)
 		ike_sa_log(sa, IKB_LOG_WARNING, "IKE_AUTH: %s: answering %s",
 			   err.msg, wire_notify_name(n));
 		msg_notify(&o->m, n, NULL, 0);
-		respond(sa, o, msgid);
+		msg_respond_sk(sa, &o->m, WIRE_EXCH_IKE_AUTH, msgid);
 		ike_sa_linger(sa, sa->rtx.timeout_ms);
 		goto out;
 	}
@@ -248,7 +231,7 @@ void ike_auth_request(struct ike_sa *sa, const uint8_t *buf, size_t len)
 		msg_notify(&o->m, WIRE_N_NO_ADDITIONAL_SAS, NULL, 0);
 	else if (!stays)
 		child_respond(sa, &v, m, &o->m, &o->child);
-	respond(sa, o, msgid);
+	msg_respond_sk(sa, &o->m, WIRE_EXCH_IKE_AUTH, msgid);
 	if (stays) {
 		unique_crossed(sa, stays);
 		goto out;
@@ -256,8 +239,6 @@ void ike_auth_request(struct ike_sa *sa, const uint8_t *buf, size_t len)
 	unique_sweep(sa);
 	ike_sa_established(sa);
 out:
-	free(plain);
-	free(m);
 	auth_out_free(o);
 }
 
@@ -277,12 +258,7 @@ static int check_response(struct ike_sa *sa, const struct wire_msg *m,
 			 "peer answered AUTHENTICATION_FAILED");
 		return -EPERM;
 	}
-	if (!idr || !auth) {
-		snprintf(err->msg, sizeof(err->msg),
-			 "IKE_AUTH response lacks the %s payload",
-			 idr ? "AUTH" : "IDr");
-		return -EBADMSG;
-	}
+	/* IDr and AUTH are there: expect.c */
 	id_from_wire(&idr->u.id, &peer);
 	if (!conn || conn_view_local(sa->e, conn, &v, err))
 		return -ENOENT;
@@ -298,17 +274,12 @@ static int check_response(struct ike_sa *sa, const struct wire_msg *m,
 	return 0;
 }
 
-void ike_auth_response(struct ike_sa *sa, const uint8_t *buf, size_t len)
+void ike_auth_response(struct ike_sa *sa, const struct wire_msg *m)
 {
-	struct wire_msg *m = calloc(1, sizeof(*m));
 	struct child_sa *c = NULL;
 	struct ike_sa *stays;
 	struct ikb_error err = { "" };
-	uint8_t *plain = NULL;
 
-	if (!m || msg_open_sk(sa, m, buf, len, &plain))
-		goto out; /* unauthenticated: keep waiting, retransmitting */
-	rtx_done(sa);
 	/* the exchange ends here; its Child SA is ours to settle */
 	c = exchange_take_child(sa);
 	exchange_end(sa);
@@ -316,7 +287,7 @@ void ike_auth_response(struct ike_sa *sa, const uint8_t *buf, size_t len)
 		if (c)
 			child_sa_free(sa, c);
 		ike_sa_delete(sa, err.msg);
-		goto out;
+		return;
 	}
 	ike_sa_set_state(sa, IKE_SA_ESTABLISHED);
 	ike_sa_log(sa, IKB_LOG_NOTICE, "IKE SA established with %s (%s)",
@@ -328,12 +299,9 @@ void ike_auth_response(struct ike_sa *sa, const uint8_t *buf, size_t len)
 		if (c)
 			child_sa_free(sa, c);
 		unique_crossed(sa, stays);
-		goto out;
+		return;
 	}
 	child_accept(sa, c, m);
 	unique_sweep(sa);
 	ike_sa_established(sa);
-out:
-	free(plain);
-	free(m);
 }

@@ -237,13 +237,8 @@ static int accept_response(struct ike_sa *sa, const struct wire_msg *m,
 
 	if (!got)
 		return -ENOMEM;
-	if (!sap || !ke || !nr)
-		snprintf(err->msg, sizeof(err->msg),
-			 "IKE_SA_INIT response lacks %s payload",
-			 !sap ? "the SA" :
-			 !ke  ? "the KE" :
-				"the Nonce");
-	else if (nr->u.nonce.len < 16 || nr->u.nonce.len > 256)
+	/* SA, KE and Nonce are there: expect.c */
+	if (nr->u.nonce.len < 16 || nr->u.nonce.len > 256)
 		snprintf(err->msg, sizeof(err->msg),
 			 "Nonce payload: length %zu is not 16..256",
 			 nr->u.nonce.len);
@@ -278,20 +273,15 @@ static void on_keys(struct ike_sa *sa, int rc, const char *why)
 		ike_sa_delete(sa, "cannot start IKE_AUTH");
 }
 
-void ike_sa_init_response(struct ike_sa *sa, const uint8_t *buf, size_t len)
+void ike_sa_init_response(struct ike_sa *sa, const struct wire_msg *m,
+			  const uint8_t *buf, size_t len)
 {
-	struct wire_msg *m = calloc(1, sizeof(*m));
 	struct ikb_proposal_list *ours = calloc(1, sizeof(*ours));
 	const struct conn *conn = engine_conn(sa->e, sa->conn);
-	struct wire_error werr;
 	struct ikb_error err = { "" };
 
-	if (!m || !ours || !conn ||
-	    conn_proposals(conn, IKB_PROTO_IKE, ours, &err)) {
+	if (!ours || !conn || conn_proposals(conn, IKB_PROTO_IKE, ours, &err)) {
 		ike_sa_delete(sa, conn ? err.msg : "conn was removed");
-	} else if (wire_parse(m, buf, len, NULL, &werr)) {
-		log_wire_drop(&sa->path, "malformed IKE_SA_INIT response",
-			      &werr);
 	} else if (init_notifies(sa, m, ours)) {
 		/* restarted or deleted */
 	} else if (!memcmp(m->hdr.spi_r, "\0\0\0\0\0\0\0\0", 8)) {
@@ -309,6 +299,5 @@ void ike_sa_init_response(struct ike_sa *sa, const uint8_t *buf, size_t len)
 			ike_sa_delete(sa, err.msg[0] ? err.msg :
 						       "cannot derive keys");
 	}
-	free(m);
 	free(ours);
 }

@@ -155,18 +155,17 @@ static int respond(struct ike_sa *sa, const struct init_req *r,
 
 static bool payloads(const struct ike_path *p, struct init_req *r)
 {
+	char why[96];
+	uint16_t notify;
+
+	/* no state yet: a request that lacks one is dropped, not answered */
+	if (!expect_ok(r->m, false, EXPECT_ANY, &notify, why, sizeof(why))) {
+		log_wire_drop(p, why, NULL);
+		return false;
+	}
 	r->sa = wire_find(r->m, WIRE_PT_SA);
 	r->ke = wire_find(r->m, WIRE_PT_KE);
 	r->ni = wire_find(r->m, WIRE_PT_NONCE);
-	if (!r->sa || !r->ke || !r->ni) {
-		log_wire_drop(
-			p,
-			!r->sa ? "IKE_SA_INIT request without SA payload" :
-			!r->ke ? "IKE_SA_INIT request without KE payload" :
-				 "IKE_SA_INIT request without Nonce payload",
-			NULL);
-		return false;
-	}
 	if (r->ni->u.nonce.len < 16 || r->ni->u.nonce.len > 256) {
 		log_wire_drop(p, "Nonce payload: length is not 16..256", NULL);
 		return false;

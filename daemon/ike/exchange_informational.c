@@ -102,20 +102,15 @@ int dpd_start(struct ike_sa *sa)
 
 /* Initiator ------------------------------------------------------------ */
 
-void informational_response(struct ike_sa *sa, const uint8_t *buf, size_t len)
+void informational_response(struct ike_sa *sa, const struct wire_msg *m)
 {
-	struct wire_msg *m = calloc(1, sizeof(*m));
 	const struct conn *conn;
-	uint8_t *plain = NULL;
 	struct child_sa *c;
 
-	if (!m || msg_open_sk(sa, m, buf, len, &plain))
-		goto out;
-	rtx_done(sa);
 	switch (exchange_kind(sa)) {
 	case OUT_DELETE_IKE:
 		ike_sa_delete(sa, "Delete answered");
-		goto out;
+		return;
 	case OUT_DELETE_CHILD:
 		/* the old inbound SA stayed until now for in-flight packets */
 		c = child_by_spi_in(sa, sa->x->spi);
@@ -131,9 +126,6 @@ void informational_response(struct ike_sa *sa, const uint8_t *buf, size_t len)
 		break;
 	}
 	tasks_out_done(sa);
-out:
-	free(plain);
-	free(m);
 }
 
 /* Responder ------------------------------------------------------------ */
@@ -166,19 +158,18 @@ static uint16_t delete_children(struct ike_sa *sa, const struct wire_delete *d,
 	return n;
 }
 
-void informational_request(struct ike_sa *sa, const uint8_t *buf, size_t len)
+void informational_request(struct ike_sa *sa, const struct wire_msg *m,
+			   uint32_t msgid)
 {
-	struct wire_msg *m = calloc(1, sizeof(*m));
 	struct info_out *o = calloc(1, sizeof(*o));
 	const struct wire_payload *p = NULL;
-	uint32_t msgid = sa->next_peer_msgid;
-	uint8_t *plain = NULL;
 	bool del_ike = false;
 	uint16_t n = 0;
 
-	if (!m || !o || msg_open_sk(sa, m, buf, len, &plain))
-		goto out;
-	sa->next_peer_msgid++;
+	if (!o) {
+		ike_sa_log(sa, IKB_LOG_ERR, "INFORMATIONAL: out of memory");
+		return;
+	}
 	while ((p = wire_next(m, p, WIRE_PT_DELETE))) {
 		if (p->u.del.protocol == IKB_PROTO_IKE)
 			del_ike = true;
@@ -190,10 +181,7 @@ void informational_request(struct ike_sa *sa, const uint8_t *buf, size_t len)
 	if (!del_ike && !wire_find(m, WIRE_PT_DELETE))
 		ike_sa_log(sa, IKB_LOG_DEBUG, "answering a liveness check");
 	msg_respond_sk(sa, &o->m, WIRE_EXCH_INFORMATIONAL, msgid);
+	free(o);
 	if (del_ike)
 		ike_sa_delete(sa, "the peer deleted it");
-out:
-	free(plain);
-	free(m);
-	free(o);
 }

@@ -263,7 +263,8 @@ static uint16_t check_request(struct ike_sa *sa, const struct wire_msg *m,
 	const struct wire_payload *ke = wire_find(m, WIRE_PT_KE);
 	uint16_t rc;
 
-	if (!ni || ni->u.nonce.len < 16 || ni->u.nonce.len > 256)
+	/* SA and Nonce are there: expect.c */
+	if (ni->u.nonce.len < 16 || ni->u.nonce.len > 256)
 		return WIRE_N_INVALID_SYNTAX;
 	if (exchange_kind(sa) == OUT_REKEY_IKE)
 		return WIRE_N_TEMPORARY_FAILURE; /* see the file comment */
@@ -320,7 +321,8 @@ static int check_response(struct ike_sa *sa, const struct wire_msg *m,
 	const struct wire_payload *nr = wire_find(m, WIRE_PT_NONCE);
 	uint8_t num;
 
-	if (!w || !nr || w->u.sa.n_prop != 1 || nr->u.nonce.len < 16 ||
+	/* SA and Nonce are there: expect.c */
+	if (w->u.sa.n_prop != 1 || nr->u.nonce.len < 16 ||
 	    nr->u.nonce.len > 256 ||
 	    choose(sa, &w->u.sa, &r->chosen, &num, r->spi)) {
 		snprintf(err->msg, sizeof(err->msg),

@@ -5,6 +5,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -160,6 +161,46 @@ static void test_ke_retry(void **state)
 	assert_false(ke_retry(&(struct ke_retry){ 0 }, &n, 19, NULL));
 }
 
+/* The payloads each exchange must carry, checked before its handler. */
+static void test_expect(void **state)
+{
+	struct wire_msg *m = calloc(1, sizeof(*m));
+	char why[96];
+	uint16_t n = 0;
+
+	assert_non_null(m);
+	m->hdr.exchange = WIRE_EXCH_CREATE_CHILD_SA;
+	msg_add(m, WIRE_PT_SA);
+	msg_add(m, WIRE_PT_NONCE);
+	/* a Child SA's request without TSi/TSr: TS_UNACCEPTABLE */
+	assert_false(expect_ok(m, false, EXPECT_CHILD, &n, why, sizeof(why)));
+	assert_int_equal(n, WIRE_N_TS_UNACCEPTABLE);
+	assert_string_equal(why,
+			    "CREATE_CHILD_SA request lacks the TSi payload");
+	/* the IKE SA rekey needs no selectors */
+	assert_true(expect_ok(m, false, EXPECT_IKE, &n, why, sizeof(why)));
+	msg_add(m, WIRE_PT_TSI);
+	msg_add(m, WIRE_PT_TSR);
+	assert_true(expect_ok(m, false, EXPECT_CHILD, &n, why, sizeof(why)));
+	assert_true(expect_ok(m, true, EXPECT_CHILD, &n, why, sizeof(why)));
+	/* IKE_AUTH without AUTH: INVALID_SYNTAX; a refusal is the handler's */
+	memset(m, 0, sizeof(*m));
+	m->hdr.exchange = WIRE_EXCH_IKE_AUTH;
+	msg_add(m, WIRE_PT_IDI);
+	assert_false(expect_ok(m, false, EXPECT_ANY, &n, why, sizeof(why)));
+	assert_int_equal(n, WIRE_N_INVALID_SYNTAX);
+	assert_string_equal(why, "IKE_AUTH request lacks the AUTH payload");
+	assert_false(expect_ok(m, true, EXPECT_ANY, &n, why, sizeof(why)));
+	assert_string_equal(why, "IKE_AUTH response lacks the IDr payload");
+	msg_notify(m, WIRE_N_AUTHENTICATION_FAILED, NULL, 0);
+	assert_true(expect_ok(m, true, EXPECT_ANY, &n, why, sizeof(why)));
+	/* INFORMATIONAL: anything, even nothing */
+	memset(m, 0, sizeof(*m));
+	m->hdr.exchange = WIRE_EXCH_INFORMATIONAL;
+	assert_true(expect_ok(m, false, EXPECT_ANY, &n, why, sizeof(why)));
+	free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -167,6 +208,7 @@ int main(void)
 		cmocka_unit_test(test_narrow),
 		cmocka_unit_test(test_nat_detect),
 		cmocka_unit_test(test_ke_retry),
+		cmocka_unit_test(test_expect),
 	};
 
 	struct crypto_err err;
