@@ -81,7 +81,6 @@ static struct json_object *cmd_up(struct ikbd *d, struct json_object *req)
 					  "loaded (see ikebana status)",
 					  conn);
 	rc = ike_engine_up(d->engine, conn, &err);
-	keylog_scan(d);
 	if (rc == -EALREADY)
 		return ctl_response_error("up: %s (ikebana down %.64s first)",
 					  err.msg, conn);
@@ -106,7 +105,6 @@ static struct json_object *cmd_down(struct ikbd *d, struct json_object *req)
 	if (!conn)
 		return r;
 	rc = ike_engine_down(d->engine, conn, &err);
-	keylog_scan(d);
 	if (rc == -ENOENT && !cfg_conn_find(d->conf.cfg, conn))
 		return ctl_response_error("down: no conn named '%.64s' is "
 					  "loaded and no IKE SA has that name",

@@ -26,6 +26,7 @@
 #include "control/server.h"
 #include "daemon.h"
 #include "detach.h"
+#include "ike/ike.h"
 #include "ike_glue.h"
 #include "keylog.h"
 #include "log.h"
@@ -222,7 +223,7 @@ int main(int argc, char **argv)
 		log_setup(LOG_TO_SYSLOG, log_get_level(), "ikebanad");
 		d.diag_to_stderr = false;
 	}
-	ikbd_engine_start_auto(&d);
+	ike_engine_start_auto(d.engine);
 	event_base_dispatch(d.base);
 	notify_stopping();
 	stop(&d);

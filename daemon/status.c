@@ -95,15 +95,12 @@ static struct json_object *part_conns(const struct ikbd *d)
 
 static struct json_object *part_ike_sas(const struct ikbd *d)
 {
-	struct json_object *st, *sas = NULL;
+	struct json_object *a = json_object_new_array();
+	const struct ike_sa *sa = NULL;
 
-	if (!d->engine)
-		return json_object_new_array();
-	st = ike_engine_status(d->engine);
-	if (json_object_object_get_ex(st, "ike_sas", &sas))
-		json_object_get(sas);
-	json_object_put(st);
-	return sas ? sas : json_object_new_array();
+	while (d->engine && (sa = ike_engine_next_sa(d->engine, sa)))
+		json_object_array_add(a, ike_sa_status(sa));
+	return a;
 }
 
 static const struct {

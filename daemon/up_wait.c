@@ -2,7 +2,9 @@
 /*
  * The `up` requests that wait for their IKE SA. A conn has at most one
  * IKE SA being initiated (ike_engine_up refuses a second), so the next
- * outcome for a conn answers every request waiting on that conn.
+ * outcome for a conn, the IKE_UP (with its first Child SA) or FAILED of
+ * an IKE SA we initiated, answers every request waiting on that conn.
+ * The listener is on the engine's bus only while someone waits.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,8 +27,19 @@ struct waiter {
 	struct event *timer;
 };
 
-/* One daemon per process: its waiters. */
+/* One daemon per process: its waiters, and the listener for them. */
 static struct waiter *waiters;
+static struct ike_engine *engine;
+static struct ike_listener *listener;
+
+/* Nobody waits: off the bus (also from inside its callback). */
+static void idle(void)
+{
+	if (waiters || !listener)
+		return;
+	ike_engine_unsubscribe(engine, listener);
+	listener = NULL;
+}
 
 static void waiter_free(struct waiter *w)
 {
@@ -39,6 +52,7 @@ static void waiter_free(struct waiter *w)
 	if (w->timer)
 		event_free(w->timer);
 	free(w);
+	idle();
 }
 
 static void answer(struct waiter *w, struct json_object *resp)
@@ -66,40 +80,52 @@ static void on_timeout(evutil_socket_t fd, short what, void *arg)
 		       w->conn, w->secs));
 }
 
-static struct json_object *established(const struct ike_outcome *o)
+/* IKE_UP: the IKE SA and its first Child SA are up. */
+static struct json_object *established(const struct ike_event *ev)
 {
+	const struct ike_sa_info *sa = ev->ike;
 	struct json_object *r = json_object_new_object();
 	char text[160];
 
 	snprintf(text, sizeof(text),
 		 "established: IKE SA #%lu, Child SA SPIs in %08x out %08x",
-		 o->serial, o->spi_in, o->spi_out);
-	json_object_object_add(r, "conn", json_object_new_string(o->conn));
+		 sa->serial, ev->child->spi_in, ev->child->spi_out);
+	json_object_object_add(r, "conn", json_object_new_string(sa->conn));
 	json_object_object_add(r, "result", json_object_new_string(text));
 	json_object_object_add(r, "serial",
-			       json_object_new_int64((int64_t)o->serial));
+			       json_object_new_int64((int64_t)sa->serial));
 	return ctl_response_ok(r);
 }
 
-static struct json_object *failed(const struct ike_outcome *o)
+static struct json_object *failed(const struct ike_event *ev)
 {
-	if (o->ike_up)
+	const struct ike_sa_info *sa = ev->ike;
+
+	if (ev->ike_up)
 		return ctl_response_error(
 			"up: conn %.64s: IKE SA #%lu established, but %s",
-			o->conn, o->serial, o->why ? o->why : "no Child SA");
+			sa->conn, sa->serial,
+			ev->why ? ev->why : "no Child SA");
 	return ctl_response_error("up: conn %.64s: IKE SA #%lu failed: %s",
-				  o->conn, o->serial,
-				  o->why ? o->why : "deleted");
+				  sa->conn, sa->serial,
+				  ev->why ? ev->why : "deleted");
 }
 
-static void on_outcome(void *ctx, const struct ike_outcome *o)
+/*
+ * An IKE_UP without a Child SA follows the FAILED of its Child SA, which
+ * answered already; a responder's or a rekey's IKE_UP is no outcome.
+ */
+static void on_event(void *ctx, const struct ike_event *ev)
 {
 	struct waiter *w = waiters, *next;
+	bool up = ev->kind == IKE_EVENT_IKE_UP && ev->child;
 
+	if (!ev->ike->initiator || (!up && ev->kind != IKE_EVENT_FAILED))
+		return;
 	for (; w; w = next) {
 		next = w->next;
-		if (!strcmp(w->conn, o->conn))
-			answer(w, o->rc ? failed(o) : established(o));
+		if (!strcmp(w->conn, ev->ike->conn))
+			answer(w, up ? established(ev) : failed(ev));
 	}
 }
 
@@ -109,20 +135,24 @@ int up_wait(struct ikbd *d, const char *conn, unsigned secs)
 	struct timeval tv = { .tv_sec = secs > UP_WAIT_MAX_S ? UP_WAIT_MAX_S :
 							       secs };
 
-	if (w)
+	if (!listener) {
+		engine = d->engine;
+		listener = ike_engine_subscribe(engine, on_event, NULL);
+	}
+	if (w && listener)
 		w->timer = evtimer_new(d->base, on_timeout, w);
 	if (!w || !w->timer ||
 	    !(w->client = ctl_server_defer(d->ctl, on_gone, w))) {
 		if (w && w->timer)
 			event_free(w->timer);
 		free(w);
+		idle();
 		return -1;
 	}
 	snprintf(w->conn, sizeof(w->conn), "%s", conn);
 	w->secs = (unsigned)tv.tv_sec;
 	w->next = waiters;
 	waiters = w;
-	ike_engine_on_outcome(d->engine, on_outcome, d);
 	evtimer_add(w->timer, &tv);
 	return 0;
 }

@@ -45,6 +45,7 @@ struct child_sa {
 	bool replaced; /* its successor is installed */
 	bool want_rekey, want_delete, deleting;
 	bool failed; /* not installed: kept only for the Delete to the peer */
+	bool up_told; /* events.c: its CHILD_UP went out, its CHILD_DOWN will */
 	/* unique.c: the Child SA of a replaced IKE SA whose reqid and
 	 * policies this one takes over at install; NULL: none */
 	struct child_sa *takeover;

@@ -45,8 +45,7 @@ struct ike_engine {
 	struct event *cookie_timer;
 	/* the kernel plugin instance whose events we subscribed to */
 	const void *events_state;
-	ike_outcome_fn *outcome; /* ike_engine_on_outcome() */
-	void *outcome_ctx;
+	struct ike_bus *bus; /* events.c: the listeners, NULL: none yet */
 	/* conn_match.c: each conn's addresses, parsed once per config */
 	struct conn_index *conn_index;
 };
@@ -69,17 +68,14 @@ bool ike_addr_equal(const struct ikb_addr *a, const struct ikb_addr *b);
 bool ike_sel_equal(const struct ikb_selector *a, const struct ikb_selector *b);
 
 /*
- * engine.c: tell the outcome observer what became of an IKE SA we
- * initiated (see struct ike_outcome); once per SA, later calls do nothing.
- * c: the first Child SA, when it is up.
+ * engine.c: what became of an IKE SA we initiated, told on the bus: its
+ * IKE_UP (c: the first Child SA, when it is up) or FAILED (rc, why), once
+ * per SA; later calls do nothing.
  */
 void engine_outcome(struct ike_sa *sa, int rc, const char *why,
 		    const struct child_sa *c);
 /* The conn's auto=start: re-initiate after a failure. */
 void engine_reinit(struct ike_engine *e, const char *conn);
 bool conn_auto_start(const struct ike_engine *e, const char *conn);
-
-/* ike_status.c */
-struct json_object *ike_sa_status(const struct ike_sa *sa);
 
 #endif

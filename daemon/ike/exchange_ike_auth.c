@@ -15,6 +15,7 @@
 #include "config/config.h"
 #include "ike/child_sa.h"
 #include "ike/engine.h"
+#include "ike/events.h"
 #include "ike/conn.h"
 #include "ike/msg.h"
 #include "ike/exchange.h"
@@ -252,6 +253,7 @@ void ike_auth_request(struct ike_sa *sa, const uint8_t *buf, size_t len)
 		goto out;
 	}
 	unique_sweep(sa);
+	events_ike_up(sa, sa->children, NULL);
 	ike_sa_established(sa);
 out:
 	free(plain);
