@@ -21,7 +21,7 @@
 
 #include "build-config.h"
 #include "caps.h"
-#include "commands.h"
+#include "control/commands.h"
 #include "config/diag.h"
 #include "control/server.h"
 #include "daemon.h"

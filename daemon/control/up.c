@@ -1,23 +1,29 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The `up` requests that wait for their IKE SA. A conn has at most one
+ * up {"conn": NAME, "wait": SECONDS}: initiate conn, and with wait answer
+ * once its IKE SA is up or failed. A conn has at most one
  * IKE SA being initiated (ike_engine_up refuses a second), so the next
  * outcome for a conn, the IKE_UP (with its first Child SA) or FAILED of
  * an IKE SA we initiated, answers every request waiting on that conn.
  * The listener is on the engine's bus only while someone waits.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <event2/event.h>
 #include <json-c/json.h>
 
+#include "config/config.h"
+#include "control/commands.h"
 #include "control/proto.h"
 #include "control/server.h"
 #include "daemon.h"
 #include "ike/ike.h"
 #include "log.h"
-#include "up_wait.h"
+
+/* The longest an up request may wait; the client gives up at 30 s. */
+#define UP_WAIT_MAX_S 25
 
 struct waiter {
 	struct waiter *next;
@@ -129,7 +135,14 @@ static void on_event(void *ctx, const struct ike_event *ev)
 	}
 }
 
-int up_wait(struct ikbd *d, const char *conn, unsigned secs)
+/*
+ * After ike_engine_up(d->engine, conn) returned 0: defer the current
+ * control request and answer it once conn's IKE SA and first Child SA
+ * are up, or failed (with the reason the engine logged), or after secs
+ * seconds. 0 when deferred (the handler returns NULL), -1 when it cannot
+ * wait (out of memory, not in a handler): answer at once.
+ */
+static int up_wait(struct ikbd *d, const char *conn, unsigned secs)
 {
 	struct waiter *w = calloc(1, sizeof(*w));
 	struct timeval tv = { .tv_sec = secs > UP_WAIT_MAX_S ? UP_WAIT_MAX_S :
@@ -155,4 +168,32 @@ int up_wait(struct ikbd *d, const char *conn, unsigned secs)
 	waiters = w;
 	evtimer_add(w->timer, &tv);
 	return 0;
+}
+
+struct json_object *cmd_up(struct ikbd *d, struct json_object *req)
+{
+	struct json_object *r = NULL, *wait;
+	const char *conn = req_conn(req, "up", &r);
+	struct ikb_error err = { "" };
+	int rc;
+
+	if (!conn)
+		return r;
+	if (!cfg_conn_find(d->conf.cfg, conn))
+		return ctl_response_error("up: no conn named '%.64s' is "
+					  "loaded (see ikebana status)",
+					  conn);
+	rc = ike_engine_up(d->engine, conn, &err);
+	if (rc == -EALREADY)
+		return ctl_response_error("up: %s (ikebana down %.64s first)",
+					  err.msg, conn);
+	if (rc)
+		return ctl_response_error("up: conn %.64s: %s", conn, err.msg);
+	log_notice("control: up %s: initiating", conn);
+	/* {"wait": SECONDS}: answer with the outcome */
+	if (json_object_object_get_ex(req, "wait", &wait) &&
+	    json_object_get_int(wait) > 0 &&
+	    !up_wait(d, conn, (unsigned)json_object_get_int(wait)))
+		return NULL;
+	return conn_done(conn, "initiating");
 }
