@@ -151,11 +151,11 @@ struct json_object *ike_sa_status(const struct ike_sa *sa);
 
 /*
  * The event bus (events.c): what happens to SAs, for the daemon's key
- * log, `ikebana up` and what comes (updown). Each kind, in the order a
- * listener sees them:
+ * log, `ikebana up` and what comes (updown). The kinds, and when:
  * - CHILD_UP: a Child SA is in the kernel (child), before the IKE_UP of
- *   the IKE SA it came with. Again, with child->out set, when a rekey's
- *   successor gets its outbound SA once the old one is deleted.
+ *   the IKE SA it came with. Again, now with child->out, when a rekey's
+ *   successor gets its outbound SA as the old one goes (the responder's:
+ *   just before the old one's CHILD_DOWN).
  * - IKE_UP: an IKE SA is up: its IKE_AUTH is over (either role), child
  *   being its first Child SA (NULL: none came up); or a rekey made it,
  *   replaces being the old one's serial.
@@ -164,8 +164,8 @@ struct json_object *ike_sa_status(const struct ike_sa *sa);
  *   the IKE SA stands all the same (only its Child SA failed), and its
  *   IKE_UP follows. At most once per IKE SA, never after its IKE_UP.
  * - CHILD_DOWN: a Child SA that was up is about to leave the kernel.
- * - IKE_DOWN: an IKE SA that was up is gone, after its Child SAs' CHILD_DOWN;
- *   why as logged.
+ * - IKE_DOWN: an IKE SA that was up is gone, after the CHILD_DOWN of
+ *   its Child SAs; why as logged.
  * ike is always set. Everything points into the engine and is valid
  * during the callback only.
  */
