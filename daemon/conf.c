@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Loading and reloading the configuration; the log it sets up is
+ * log_conf.c's.
+ */
 #include <limits.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "config/config.h"
 #include "config/diag.h"
@@ -13,6 +14,7 @@
 #include "ike_glue.h"
 #include "keylog.h"
 #include "log.h"
+#include "log_conf.h"
 #include "notify.h"
 
 int ikbd_conf_load(struct ikbd *d, struct loaded_conf *out,
@@ -29,108 +31,6 @@ int ikbd_conf_load(struct ikbd *d, struct loaded_conf *out,
 	if (!lo.secrets)
 		log_info("no secrets file %s: loading none", o->secrets);
 	return conf_load(&lo, out, diag);
-}
-
-void ikbd_log_diag(const struct ikbd *d, const struct ikb_diag *diag)
-{
-	char line[1024];
-
-	if (d->diag_to_stderr && !log_file_path()) {
-		diag_print(diag, stderr);
-		return;
-	}
-	for (size_t i = 0; i < diag->n; i++)
-		logm(diag->msgs[i].sev == IKB_SEV_ERROR ? IKB_LOG_ERR :
-							  IKB_LOG_WARNING,
-		     "%s", diag_format(diag, i, line, sizeof(line)));
-}
-
-static const struct ikb_value *setup_get(const struct cfg *c, const char *key)
-{
-	return c ? cfg_get(&c->setup, key) : NULL;
-}
-
-/*
- * plutodebug=: libreswan's debug categories (all, base, crypt, ...). none
- * is none, and private only lets secrets into debug lines (keylog.c).
- */
-static bool plutodebug_debugs(const struct ikb_value *v)
-{
-	char *copy = v ? strdup(v->value) : NULL, *save, *t;
-	bool debug = false;
-
-	if (!copy)
-		return false;
-	for (t = strtok_r(copy, " ,\t", &save); t && !debug;
-	     t = strtok_r(NULL, " ,\t", &save))
-		debug = strcasecmp(t, "none") && strcasecmp(t, "private");
-	free(copy);
-	return debug;
-}
-
-enum ikb_log_level conf_log_level(const struct daemon_opts *o,
-				  const struct cfg *c)
-{
-	if (o->log_level_given ||
-	    !plutodebug_debugs(setup_get(c, "plutodebug")))
-		return o->log_level;
-	return IKB_LOG_DEBUG;
-}
-
-static void log_level_conf(const struct ikbd *d)
-{
-	const struct ikb_value *v = setup_get(d->conf.cfg, "plutodebug");
-	enum ikb_log_level level = conf_log_level(d->opts, d->conf.cfg);
-
-	if (d->opts->log_level_given && plutodebug_debugs(v))
-		log_notice("%s:%u: plutodebug=%s: ignored: the command line "
-			   "sets the log level",
-			   v->file, v->line, v->value);
-	if (level == log_get_level())
-		return;
-	log_set_level(level);
-	if (level == IKB_LOG_DEBUG && v)
-		log_info("plutodebug=%s: logging at level debug", v->value);
-	else
-		log_info("plutodebug=%s: logging at level info again",
-			 v ? v->value : "");
-}
-
-void ikbd_log_conf(struct ikbd *d, bool reopen)
-{
-	/* plutostderrlog= is stored as logfile= */
-	const struct ikb_value *f = setup_get(d->conf.cfg, "logfile");
-	const char *cur = log_file_path();
-	int rc;
-
-	if (!reopen) /* a reopen comes with the same configuration */
-		log_level_conf(d);
-	if (!f) {
-		if (!cur)
-			return;
-		log_notice("logfile= is gone: logging to %s from now on",
-			   d->opts->syslog || !d->opts->nofork ? "syslog" :
-								 "stderr");
-		log_file_close();
-		log_notice("logfile= is gone: logging here again");
-		return;
-	}
-	if (cur && !strcmp(cur, f->value)) {
-		rc = reopen ? log_file_reopen() : 0;
-		if (rc < 0)
-			log_err("%s:%u: logfile=%s: cannot open it again: %s; "
-				"logging on to the file as it was",
-				f->file, f->line, f->value, strerror(-rc));
-		return;
-	}
-	log_notice("logfile=%s: switching the log to that file", f->value);
-	rc = log_file_open(f->value);
-	if (rc < 0)
-		log_err("%s:%u: logfile=%s: cannot open: %s; logging on here",
-			f->file, f->line, f->value, strerror(-rc));
-	else
-		log_notice("logging to this file (ikebanad pid %d)",
-			   (int)getpid());
 }
 
 static void status_line(const struct ikbd *d, char *buf, size_t len)

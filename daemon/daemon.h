@@ -40,8 +40,6 @@ struct ikbd {
 /* conf.c: load the configuration files named by the options. */
 int ikbd_conf_load(struct ikbd *d, struct loaded_conf *out,
 		   struct ikb_diag *diag);
-/* Log every diagnostic line (errors at err, the rest at warning). */
-void ikbd_log_diag(const struct ikbd *d, const struct ikb_diag *diag);
 /*
  * Load the files again and swap on success; on failure the running
  * configuration stays and diag holds the reasons. Also logs the outcome
@@ -49,19 +47,6 @@ void ikbd_log_diag(const struct ikbd *d, const struct ikb_diag *diag);
  */
 int ikbd_reload(struct ikbd *d, struct ikb_diag *diag);
 
-/*
- * logfile= and plutodebug= of the running configuration: switch the log to
- * the file, or back when logfile= is gone; with reopen, open the same file
- * again (logrotate moved it); and set the level. A file that cannot be
- * opened is reported where the log went so far, which stays in use.
- */
-void ikbd_log_conf(struct ikbd *d, bool reopen);
-/*
- * The log level: the command line's if it set one, else debug when
- * plutodebug= names a category other than none and private, else info.
- */
-enum ikb_log_level conf_log_level(const struct daemon_opts *o,
-				  const struct cfg *c);
 
 /* Seconds since start. */
 long long ikbd_uptime(const struct ikbd *d);

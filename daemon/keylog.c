@@ -19,6 +19,7 @@
 #include "ike/ike.h"
 #include "keylog.h"
 #include "log.h"
+#include "log_conf.h"
 #include "plugin/plugin_set.h"
 
 struct keylog_id {
@@ -33,25 +34,16 @@ struct keylog {
 	struct keylog_id *ids;
 };
 
-static bool has_word(const char *list, const char *word)
-{
-	size_t wl = strlen(word);
-
-	for (const char *p = list; (p = strstr(p, word)); p += wl)
-		if ((p == list || strchr(" ,\t", p[-1])) &&
-		    (!p[wl] || strchr(" ,\t", p[wl])))
-			return true;
-	return false;
-}
-
 bool keylog_enabled(const struct ikbd *d)
 {
-	const struct ikb_value *v;
+	struct plutodebug pd;
 
 	if (d->opts->debug_private)
 		return true;
-	v = d->conf.cfg ? cfg_get(&d->conf.cfg->setup, "plutodebug") : NULL;
-	return v && has_word(v->value, "private");
+	plutodebug_parse(
+		d->conf.cfg ? cfg_get(&d->conf.cfg->setup, "plutodebug") : NULL,
+		&pd);
+	return pd.private;
 }
 
 static void hex(const uint8_t *b, size_t n, char *out)

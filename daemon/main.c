@@ -30,6 +30,7 @@
 #include "ike_glue.h"
 #include "keylog.h"
 #include "log.h"
+#include "log_conf.h"
 #include "notify.h"
 #include "signals.h"
 

@@ -33,10 +33,10 @@ void child_out_fini(struct child_out *o)
 	o->store = NULL;
 }
 
-int child_esp_list(struct ike_sa *sa, const struct ikb_section *conn,
-		   struct ikb_proposal_list *l, struct ikb_error *err)
+int child_esp_build(const struct ike_engine *e, const struct ikb_section *conn,
+		    struct ikb_proposal_list *l, struct ikb_error *err)
 {
-	int rc = conn_proposals(sa->e, conn, IKB_PROTO_ESP, l, err);
+	int rc = conn_parse_proposals(e, conn, IKB_PROTO_ESP, l, err);
 
 	if (!rc && (rc = child_esn_offer(conn, l)))
 		snprintf(err->msg, sizeof(err->msg),
@@ -44,8 +44,8 @@ int child_esp_list(struct ike_sa *sa, const struct ikb_section *conn,
 	return rc;
 }
 
-int child_plan(struct ike_sa *sa, const struct conn_view *v,
-	       struct ikb_child_plan **out, struct ikb_error *err)
+int child_plan_build(const struct ike_engine *e, const struct conn_view *v,
+		     struct ikb_child_plan **out, struct ikb_error *err)
 {
 	struct ikb_child_plan *plan = calloc(1, sizeof(*plan));
 	int rc;
@@ -57,7 +57,7 @@ int child_plan(struct ike_sa *sa, const struct conn_view *v,
 	plan->c[0].cpu = -1;
 	plan->n = 1;
 	plan->left_is_local = v->left_is_local;
-	rc = plugin_set_child_plan(engine_plugins(sa->e), v->s, plan, err);
+	rc = plugin_set_child_plan(engine_plugins(e), v->s, plan, err);
 	if (!rc && plan->n == 0) {
 		snprintf(err->msg, sizeof(err->msg), "the plan is empty");
 		rc = -EINVAL;
@@ -73,8 +73,8 @@ int child_plan(struct ike_sa *sa, const struct conn_view *v,
 static int plan_ts(struct ike_sa *sa, const struct conn_view *v,
 		   struct ikb_selector *ts, struct ikb_error *err)
 {
-	struct ikb_child_plan *plan;
-	int rc = child_plan(sa, v, &plan, err);
+	const struct conn_plan *plan;
+	int rc = conn_plan(v, &plan, err);
 
 	if (rc)
 		return rc;
@@ -89,7 +89,6 @@ static int plan_ts(struct ike_sa *sa, const struct conn_view *v,
 			sa, IKB_LOG_INFO,
 			"the plan has %u Child SAs: IKE_AUTH brings the first, CREATE_CHILD_SA the others",
 			sa->plan_n);
-	free(plan);
 	return 0;
 }
 
@@ -97,8 +96,8 @@ int child_pick_ts(struct ike_sa *sa, const struct conn_view *v,
 		  const struct wire_ts_pld *tsi, const struct wire_ts_pld *tsr,
 		  struct ikb_selector *out, struct ikb_error *err)
 {
-	struct ikb_child_plan *plan;
-	int rc = child_plan(sa, v, &plan, err);
+	const struct conn_plan *plan;
+	int rc = conn_plan(v, &plan, err);
 
 	if (rc)
 		return rc;
@@ -111,7 +110,6 @@ int child_pick_ts(struct ike_sa *sa, const struct conn_view *v,
 	for (int strict = 1; rc && strict >= 0; strict--)
 		for (unsigned i = 0; rc && i < plan->n; i++)
 			rc = ts_select(&plan->c[i].ts, tsr, tsi, strict, out);
-	free(plan);
 	return rc;
 }
 
@@ -151,9 +149,9 @@ int child_offer(struct ike_sa *sa, const struct conn_view *v,
 	int rc = c ? 0 : -ENOMEM;
 
 	if (!rc)
-		sa->pending = c;
+		sa->x->child = c;
 	if (!rc)
-		rc = child_esp_list(sa, v->s, &o->l, err);
+		rc = conn_proposals(v->conn, IKB_PROTO_ESP, &o->l, err);
 	if (!rc)
 		rc = plan_ts(sa, v, &c->ts, err);
 	if (!rc)
@@ -212,7 +210,7 @@ uint16_t child_select(struct ike_sa *sa, const struct ikb_proposal_list *ours,
 }
 
 /* Select one of the offered proposals: 0, or the notify to answer. */
-static uint16_t select_esp(struct ike_sa *sa, const struct ikb_section *conn,
+static uint16_t select_esp(struct ike_sa *sa, const struct conn *conn,
 			   const struct wire_sa *w, struct child_sa *c,
 			   uint8_t *num, const char *who)
 {
@@ -220,7 +218,7 @@ static uint16_t select_esp(struct ike_sa *sa, const struct ikb_section *conn,
 	struct ikb_error err = { "" };
 	uint16_t rc = WIRE_N_NO_PROPOSAL_CHOSEN;
 
-	if (ours && !child_esp_list(sa, conn, ours, &err))
+	if (ours && !conn_proposals(conn, IKB_PROTO_ESP, ours, &err))
 		rc = child_select(sa, ours, w, c, num, who);
 	else
 		ike_sa_log(sa, IKB_LOG_WARNING, "Child SA: %s: %s", who,
@@ -242,7 +240,7 @@ static uint16_t respond_child(struct ike_sa *sa, const struct conn_view *v,
 
 	if (!tsi || !tsr)
 		return WIRE_N_TS_UNACCEPTABLE;
-	if ((n = select_esp(sa, v->s, &w->u.sa, c, num, "peer's offer")))
+	if ((n = select_esp(sa, v->conn, &w->u.sa, c, num, "peer's offer")))
 		return n;
 	if (transport != (v->mode == IKB_MODE_TRANSPORT)) {
 		ike_sa_log(sa, IKB_LOG_WARNING,
@@ -310,7 +308,7 @@ void child_respond(struct ike_sa *sa, const struct conn_view *v,
 static int accept_child(struct ike_sa *sa, const struct wire_msg *resp,
 			struct child_sa *c, struct ikb_error *err)
 {
-	const struct ikb_section *conn = engine_conn(sa->e, sa->conn);
+	const struct conn *conn = engine_conn(sa->e, sa->conn);
 	const struct wire_payload *w = wire_find(resp, WIRE_PT_SA);
 	const struct wire_payload *tsi = wire_find(resp, WIRE_PT_TSI);
 	const struct wire_payload *tsr = wire_find(resp, WIRE_PT_TSR);
@@ -362,9 +360,9 @@ static const struct wire_payload *error_notify(const struct wire_msg *m)
 	return NULL;
 }
 
-void child_accept(struct ike_sa *sa, const struct wire_msg *resp)
+void child_accept(struct ike_sa *sa, struct child_sa *c,
+		  const struct wire_msg *resp)
 {
-	struct child_sa *c = sa->pending;
 	const struct wire_payload *p = error_notify(resp);
 	struct ikb_error err = { "" };
 	char why[sizeof(err.msg) + 64];
@@ -372,7 +370,6 @@ void child_accept(struct ike_sa *sa, const struct wire_msg *resp)
 
 	if (!c)
 		return;
-	sa->pending = NULL;
 	if (p) {
 		snprintf(why, sizeof(why), "Child SA refused by the peer: %s",
 			 wire_notify_name(p->u.notify.type) ?: "error");
@@ -392,7 +389,7 @@ void child_accept(struct ike_sa *sa, const struct wire_msg *resp)
 		c->next = sa->children;
 		c->ike = sa;
 		sa->children = c;
-		c->failed = true;
+		child_set_state(sa, c, CHILD_FAILED);
 		c->want_delete = true;
 		snprintf(why, sizeof(why), "Child SA not established: %s",
 			 err.msg);
@@ -414,11 +411,14 @@ void child_established(struct ike_sa *sa, struct child_sa *c, const char *how)
 	c->ike = sa;
 	c->next = sa->children;
 	sa->children = c;
+	if (c->state == CHILD_NEGOTIATING)
+		child_set_state(sa, c, CHILD_INSTALLED);
 	child_timer_arm(sa, c);
 	ike_sa_log(sa, IKB_LOG_NOTICE,
 		   "Child SA %s: reqid %u, SPIs in %08x out %08x%s%s", how,
 		   c->reqid, c->spi_in, c->spi_out, cpu,
-		   c->out_pending ? " (outbound once the old one is deleted)" :
-				    "");
+		   c->state == CHILD_INBOUND_ONLY ?
+			   " (outbound once the old one is deleted)" :
+			   "");
 	events_child_up(sa, c);
 }

@@ -48,16 +48,15 @@ static void pcpu_count(struct ike_sa *sa, const struct conn_view *v,
 		       unsigned *want, unsigned *eff, unsigned *kmax,
 		       struct ikb_error *why)
 {
-	struct ikb_child_plan *plan;
+	const struct conn_plan *plan;
 	void *st;
 	const struct ikb_kernel_ops *k = engine_kernel(sa->e, &st);
 
 	*want = *eff = *kmax = 0;
-	if (child_plan(sa, v, &plan, why))
+	if (conn_plan(v, &plan, why))
 		return;
 	for (unsigned i = 0; i < plan->n; i++)
 		*want += plan->c[i].cpu >= 0;
-	free(plan);
 	why->msg[0] = '\0';
 	if (!*want)
 		return;
@@ -154,7 +153,7 @@ static void log_peer(struct ike_sa *sa, const struct ikb_section *conn, int res,
 
 void pcpu_accept(struct ike_sa *sa, const struct wire_msg *resp)
 {
-	const struct ikb_section *conn = engine_conn(sa->e, sa->conn);
+	const struct conn *conn = engine_conn(sa->e, sa->conn);
 	char field[128] = "";
 	int res;
 
@@ -162,13 +161,13 @@ void pcpu_accept(struct ike_sa *sa, const struct wire_msg *resp)
 		return;
 	res = peer_res(sa, resp, field, sizeof(field));
 	if (res <= 0) {
-		log_peer(sa, conn, res, field);
+		log_peer(sa, conn ? conn->s : NULL, res, field);
 		sa->pcpu_count = 0;
 		return;
 	}
 	sa->pcpu_on = true;
 	sa->plan_n = 1 + sa->pcpu_count;
-	log_clamp(sa, conn);
+	log_clamp(sa, conn ? conn->s : NULL);
 	ike_sa_log(
 		sa, IKB_LOG_INFO,
 		"RFC 9611: the peer takes per-CPU Child SAs: %u clones follow",
@@ -215,10 +214,17 @@ bool child_shares_policies(struct ike_sa *sa, const struct child_sa *c)
 struct child_sa *pcpu_fallback(struct ike_sa *sa, const struct ikb_selector *ts)
 {
 	for (struct child_sa *o = sa->children; o; o = o->next)
-		if (o->cpu < 0 && !o->failed && !o->replaced &&
-		    ike_sel_equal(&o->ts, ts))
+		if (o->cpu < 0 && o->state != CHILD_FAILED &&
+		    o->state != CHILD_REPLACED && ike_sel_equal(&o->ts, ts))
 			return o;
 	return NULL;
+}
+
+/* Not on its way out: neither failed, replaced, redundant nor deleting. */
+static bool staying(const struct child_sa *o)
+{
+	return o->state != CHILD_FAILED && o->state != CHILD_REPLACED &&
+	       o->state != CHILD_REDUNDANT && !child_deleting(o);
 }
 
 /* The CPU ids of the live Child SAs with c's selectors. */
@@ -228,8 +234,7 @@ static size_t taken_ids(struct ike_sa *sa, const struct child_sa *c,
 	size_t n = 0;
 
 	for (struct child_sa *o = sa->children; o && n < max; o = o->next)
-		if (!o->failed && !o->replaced && !o->redundant &&
-		    !o->deleting && ike_sel_equal(&o->ts, &c->ts))
+		if (staying(o) && ike_sel_equal(&o->ts, &c->ts))
 			ids[n++] = o->cpu;
 	return n;
 }
@@ -287,7 +292,8 @@ bool pcpu_max_queue(struct ike_sa *sa, const struct child_sa *c,
 	if (notify != WIRE_N_TS_MAX_QUEUE || c->cpu < 0)
 		return false;
 	for (struct child_sa *o = sa->children; o; o = o->next)
-		up += o->cpu >= 0 && !o->failed && !o->replaced;
+		up += o->cpu >= 0 && o->state != CHILD_FAILED &&
+		      o->state != CHILD_REPLACED;
 	ike_sa_log(
 		sa, IKB_LOG_NOTICE,
 		"CREATE_CHILD_SA: the peer answered TS_MAX_QUEUE: %u per-CPU Child SA%s and the fallback, no more clones",
@@ -300,8 +306,7 @@ bool pcpu_max_queue(struct ike_sa *sa, const struct child_sa *c,
 static struct child_sa *child_of(struct ike_sa *sa, uint32_t reqid, int32_t cpu)
 {
 	for (struct child_sa *o = sa->children; o; o = o->next)
-		if (o->reqid == reqid && o->cpu == cpu && !o->failed &&
-		    !o->replaced && !o->redundant && !o->deleting)
+		if (o->reqid == reqid && o->cpu == cpu && staying(o))
 			return o;
 	return NULL;
 }
@@ -344,7 +349,7 @@ void pcpu_acquire(struct ike_engine *e, const struct ikb_kernel_event *ev)
 		return;
 	}
 	if (child_of(sa, ev->reqid, ev->cpu) || acq_has(sa, ev->cpu) ||
-	    sa->pcpu_acq_cpu == ev->cpu)
+	    (exchange_kind(sa) == OUT_CHILD && sa->x->cpu == ev->cpu))
 		return; /* up, queued or under way */
 	ike_sa_log(sa, IKB_LOG_INFO,
 		   "kernel: ACQUIRE for CPU %d: negotiating its Child SA",
@@ -359,30 +364,29 @@ int pcpu_acquire_start(struct ike_sa *sa)
 		if (!acq_has(sa, cpu))
 			continue;
 		sa->pcpu_acq[cpu / 64] &= ~(1ull << (cpu % 64));
-		sa->pcpu_acq_cpu = cpu;
-		if (!create_child_start(sa, NULL))
+		if (!create_child_start(sa, NULL, cpu))
 			return 0;
-		sa->pcpu_acq_cpu = -1; /* could not even ask: the next one */
+		/* could not even ask: the next one */
 	}
 	return -1;
 }
 
-int pcpu_acquired_child(struct ike_sa *sa, struct child_sa *c,
+int pcpu_acquired_child(struct ike_sa *sa, struct child_sa *c, int32_t cpu,
 			struct ikb_error *err)
 {
 	struct child_sa *fb = NULL;
 
 	for (struct child_sa *o = sa->children; o && !fb; o = o->next)
-		if (o->cpu < 0 && !o->failed && !o->replaced)
+		if (o->cpu < 0 && o->state != CHILD_FAILED &&
+		    o->state != CHILD_REPLACED)
 			fb = o;
 	if (!fb) {
 		snprintf(err->msg, sizeof(err->msg),
-			 "no fallback Child SA for CPU %d's clone",
-			 (int)sa->pcpu_acq_cpu);
+			 "no fallback Child SA for CPU %d's clone", (int)cpu);
 		return -ENOENT;
 	}
 	c->ts = fb->ts;
 	c->reqid = fb->reqid;
-	c->cpu = sa->pcpu_acq_cpu;
+	c->cpu = cpu;
 	return 0;
 }

@@ -16,6 +16,7 @@
 #include "crypto/crypto.h"
 #include "ike/child_sa.h"
 #include "ike/engine.h"
+#include "ike/conn.h"
 #include "ike/events.h"
 #include "ike/exchange.h"
 #include "ike/timers.h"
@@ -74,20 +75,13 @@ static void swap_sel(const struct ikb_selector *in, struct ikb_selector *out)
 static void child_mark(const struct ike_sa *ike, const struct child_sa *c,
 		       uint32_t *mark, uint32_t *mask)
 {
-	const struct ikb_section *conn = engine_conn(ike->e, ike->conn);
-	const struct ikb_value *v = conn ? cfg_get(conn, "mark") : NULL;
-	const char *slash;
+	const struct conn *conn = engine_conn(ike->e, ike->conn);
 
 	*mark = *mask = 0;
-	if (!v)
+	if (!conn || !conn->mark_set)
 		return;
-	slash = strchr(v->value, '/');
-	/* checked by the config loader: 32-bit numbers, or -1 */
-	if (!strncmp(v->value, "-1", 2) && (v->value[2] == '\0' || slash))
-		*mark = UNIQUE_MARK_BASE + c->reqid;
-	else
-		*mark = (uint32_t)strtoul(v->value, NULL, 0);
-	*mask = slash ? (uint32_t)strtoul(slash + 1, NULL, 0) : 0xffffffffu;
+	*mark = conn->mark_reqid ? UNIQUE_MARK_BASE + c->reqid : conn->mark;
+	*mask = conn->mark_mask;
 }
 
 /* out: this host → peer. The initiator's "i" keys protect i → r. */
@@ -214,6 +208,13 @@ int child_sa_add_in(struct ike_sa *ike, struct child_sa *c,
 	return rc;
 }
 
+/* The outbound SA is no longer waiting, whether it got in or not. */
+static void outbound_done(struct ike_sa *ike, struct child_sa *c)
+{
+	if (c->state == CHILD_INBOUND_ONLY)
+		child_set_state(ike, c, CHILD_INSTALLED);
+}
+
 int child_sa_add_out(struct ike_sa *ike, struct child_sa *c,
 		     struct ikb_error *err)
 {
@@ -223,7 +224,7 @@ int child_sa_add_out(struct ike_sa *ike, struct child_sa *c,
 
 	wipe_keys(&c->sa_out);
 	c->sa_out_done = rc == 0;
-	c->out_pending = false;
+	outbound_done(ike, c);
 	return rc;
 }
 
@@ -247,7 +248,7 @@ int child_sa_add_policies(struct ike_sa *ike, struct child_sa *c,
 int child_sa_prepare(struct ike_sa *ike, struct child_sa *c,
 		     const struct child_keyin *kin, struct ikb_error *err)
 {
-	const struct ikb_section *conn = engine_conn(ike->e, ike->conn);
+	const struct conn *conn = engine_conn(ike->e, ike->conn);
 	void *st;
 	const struct ikb_proposals_ops *ops = engine_proposals(ike->e, &st);
 	struct ikb_sa tmpl = { 0 };
@@ -271,11 +272,11 @@ int child_sa_prepare(struct ike_sa *ike, struct child_sa *c,
 	if (!rc) {
 		fill_sa(ike, c, &k, true, &c->sa_out);
 		fill_sa(ike, c, &k, false, &c->sa_in);
-		rc = plugin_set_child_tune(engine_plugins(ike->e), conn,
+		rc = plugin_set_child_tune(engine_plugins(ike->e), conn->s,
 					   &c->sa_out, err);
 	}
 	if (!rc)
-		rc = plugin_set_child_tune(engine_plugins(ike->e), conn,
+		rc = plugin_set_child_tune(engine_plugins(ike->e), conn->s,
 					   &c->sa_in, err);
 	child_keys_free(&k);
 	if (rc) {
@@ -321,7 +322,7 @@ static int add_at_once(struct ike_sa *ike, struct child_sa *c,
 	rc = k->child_add(st, &c->sa_in, &c->sa_out, c->pol, n, &done, err);
 	c->sa_in_done = done & 1;
 	c->sa_out_done = (done & 2) != 0;
-	c->out_pending = false;
+	outbound_done(ike, c);
 	if (!rc) {
 		c->npol = n;
 		return 0;
@@ -410,16 +411,6 @@ struct child_sa *child_by_spi_out(const struct ike_sa *sa, uint32_t spi)
 	return c;
 }
 
-/* Nonces compare as octet strings; a prefix is the lower. */
-int nonce_cmp(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen)
-{
-	int d = memcmp(a, b, alen < blen ? alen : blen);
-
-	if (d)
-		return d;
-	return alen < blen ? -1 : alen > blen;
-}
-
 void child_set_nonces(struct child_sa *c, const uint8_t *ni, size_t ni_len,
 		      const uint8_t *nr, size_t nr_len)
 {
@@ -429,20 +420,12 @@ void child_set_nonces(struct child_sa *c, const uint8_t *ni, size_t ni_len,
 	memcpy(c->nr, nr, c->nr_len);
 }
 
-static const uint8_t *lowest(const struct child_sa *c, size_t *len)
-{
-	bool i = nonce_cmp(c->ni, c->ni_len, c->nr, c->nr_len) < 0;
-
-	*len = i ? c->ni_len : c->nr_len;
-	return i ? c->ni : c->nr;
-}
-
 bool child_nonce_lower(const struct child_sa *x, const struct child_sa *y)
 {
-	size_t xl, yl;
-	const uint8_t *xn = lowest(x, &xl), *yn = lowest(y, &yl);
+	struct nonce_pair a = { x->ni, x->ni_len, x->nr, x->nr_len };
+	struct nonce_pair b = { y->ni, y->ni_len, y->nr, y->nr_len };
 
-	return nonce_cmp(xn, xl, yn, yl) < 0;
+	return nonce_pair_lower(&a, &b);
 }
 
 static int add_esn(struct ikb_proposal *p, uint16_t id)

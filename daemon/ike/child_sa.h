@@ -15,8 +15,25 @@ struct ike_sa;
 struct ike_engine;
 struct event;
 
+/*
+ * A Child SA's life, one value changed only by child_set_state(), which
+ * logs each change. What our exchange in flight does to it (a rekey or a
+ * Delete of ours is out) is the exchange's (child_rekeying(),
+ * child_deleting()); want_rekey and want_delete are requests to tasks.c.
+ */
+enum child_state {
+	CHILD_NEGOTIATING, /* its exchange is under way: not in the kernel */
+	CHILD_INSTALLED,
+	/* a rekey's successor, responder: outbound waits for old's Delete */
+	CHILD_INBOUND_ONLY,
+	CHILD_REPLACED, /* its successor is installed */
+	CHILD_REDUNDANT, /* lost a simultaneous rekey (§2.8.1) */
+	CHILD_FAILED, /* not installed: kept only for the Delete to the peer */
+};
+
 struct child_sa {
 	struct child_sa *next;
+	enum child_state state;
 	struct ike_sa *ike; /* owner; changes when the IKE SA is rekeyed */
 	uint32_t reqid;
 	enum ikb_mode mode;
@@ -39,12 +56,7 @@ struct child_sa {
 	/* Rekeying (RFC 7296 §2.8) and deletion (§1.4.1). */
 	uint32_t rekey_of; /* spi_in of the Child SA this one replaces */
 	bool peer_created; /* we answered its CREATE_CHILD_SA */
-	bool out_pending; /* sa_out (with keys) waits for the old's Delete */
-	bool redundant; /* lost a simultaneous rekey (§2.8.1) */
-	bool rekeying; /* our rekey request is outstanding */
-	bool replaced; /* its successor is installed */
-	bool want_rekey, want_delete, deleting;
-	bool failed; /* not installed: kept only for the Delete to the peer */
+	bool want_rekey, want_delete;
 	bool up_told; /* events.c: its CHILD_UP went out, its CHILD_DOWN will */
 	/* unique.c: the Child SA of a replaced IKE SA whose reqid and
 	 * policies this one takes over at install; NULL: none */
@@ -59,6 +71,13 @@ struct child_keyin {
 };
 
 struct child_sa *child_sa_new(struct ike_sa *sa, enum ikb_mode mode);
+/* child_state.c */
+void child_set_state(struct ike_sa *sa, struct child_sa *c,
+		     enum child_state st);
+const char *child_state_name(enum child_state st);
+/* Our rekey of c, or our Delete of it, is the request in flight. */
+bool child_rekeying(const struct child_sa *c);
+bool child_deleting(const struct child_sa *c);
 /* Inbound SPI from the kernel (a larval SA until installed). */
 int child_sa_alloc_spi(struct ike_sa *sa, struct child_sa *c,
 		       struct ikb_error *err);
@@ -94,8 +113,6 @@ void child_set_nonces(struct child_sa *c, const uint8_t *ni, size_t ni_len,
 		      const uint8_t *nr, size_t nr_len);
 /* Whether x's exchange had a lower nonce than y's (§2.8.1). */
 bool child_nonce_lower(const struct child_sa *x, const struct child_sa *y);
-/* Octet strings, a prefix the lower: <0, 0, >0. */
-int nonce_cmp(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen);
 /* The ESN transforms esn= and replay-window= ask to propose. */
 int child_esn_offer(const struct ikb_section *conn,
 		    struct ikb_proposal_list *l);
@@ -116,7 +133,7 @@ struct child_out {
 
 int child_out_init(struct child_out *o);
 void child_out_fini(struct child_out *o);
-/* Initiator: sa->pending with its SPI, and SA, TSi, TSr into m. */
+/* Initiator: sa->x->child with its SPI, and SA, TSi, TSr into m. */
 int child_offer(struct ike_sa *sa, const struct conn_view *v,
 		struct wire_msg *m, struct child_out *o, struct ikb_error *err);
 /*
@@ -127,14 +144,17 @@ void child_respond(struct ike_sa *sa, const struct conn_view *v,
 		   const struct wire_msg *req, struct wire_msg *resp,
 		   struct child_out *o);
 /* Initiator: the response's Child part; installs or logs why not. */
-void child_accept(struct ike_sa *sa, const struct wire_msg *resp);
+void child_accept(struct ike_sa *sa, struct child_sa *c,
+		  const struct wire_msg *resp);
 
-/* The ESP proposals to offer or accept, esn= applied. */
-int child_esp_list(struct ike_sa *sa, const struct ikb_section *conn,
-		   struct ikb_proposal_list *l, struct ikb_error *err);
-/* The conn's Child SA plan (child.plan hook); caller frees *out. */
-int child_plan(struct ike_sa *sa, const struct conn_view *v,
-	       struct ikb_child_plan **out, struct ikb_error *err);
+/* The compiler's: the ESP proposals to offer or accept, esn= applied. */
+struct ike_engine;
+int child_esp_build(const struct ike_engine *e, const struct ikb_section *conn,
+		    struct ikb_proposal_list *l, struct ikb_error *err);
+/* The compiler's: the view's Child SA plan (child.plan hook); caller
+ * frees *out. The engine reads the compiled one (conn_plan). */
+int child_plan_build(const struct ike_engine *e, const struct conn_view *v,
+		     struct ikb_child_plan **out, struct ikb_error *err);
 /*
  * Responder: the plan entry that takes the peer's TS as offered, else the
  * first they meet, narrowed.
@@ -192,8 +212,8 @@ bool child_shares_policies(struct ike_sa *sa, const struct child_sa *c);
 void pcpu_acquire(struct ike_engine *e, const struct ikb_kernel_event *ev);
 /* tasks.c: 0 when a CREATE_CHILD_SA for an acquired CPU went out. */
 int pcpu_acquire_start(struct ike_sa *sa);
-/* child_for: the acquired CPU's clone: its CPU id, selectors and reqid. */
-int pcpu_acquired_child(struct ike_sa *sa, struct child_sa *c,
+/* child_for: the clone for CPU id cpu: its CPU id, selectors and reqid. */
+int pcpu_acquired_child(struct ike_sa *sa, struct child_sa *c, int32_t cpu,
 			struct ikb_error *err);
 /* The fallback (no CPU id) of a selector set, whose reqid clones share. */
 struct child_sa *pcpu_fallback(struct ike_sa *sa,

@@ -146,26 +146,6 @@ int conn_view_init(const struct ikb_section *s, bool left_is_local,
 	return rc;
 }
 
-int conn_view_local(const struct ike_engine *e, const struct ikb_section *s,
-		    struct conn_view *v, struct ikb_error *err)
-{
-	int rc = conn_view_init(s, true, v, err);
-
-	if (!rc && v->local.addr.family &&
-	    e->io.is_local(e->io.ctx, &v->local.addr) && v->remote.addr.family)
-		return 0;
-	rc = conn_view_init(s, false, v, err);
-	if (!rc && v->local.addr.family &&
-	    e->io.is_local(e->io.ctx, &v->local.addr) && v->remote.addr.family)
-		return 0;
-	if (!rc)
-		snprintf(
-			err->msg, sizeof(err->msg),
-			"conn %s: neither left= nor right= is an address of this host with a known peer address",
-			s->name);
-	return -EADDRNOTAVAIL;
-}
-
 /* retransmit-interval: libreswan's kt_milliseconds, plain numbers are ms. */
 static unsigned long long ms_value(const char *t, unsigned long long plain)
 {
@@ -177,8 +157,8 @@ static unsigned long long ms_value(const char *t, unsigned long long plain)
 	return cfg_parse_duration_ms(t, &ms) ? ms : 0;
 }
 
-void conn_timing(const struct ikb_section *s, unsigned *interval_ms,
-		 unsigned long long *timeout_ms)
+void conn_parse_timing(const struct ikb_section *s, unsigned *interval_ms,
+		       unsigned long long *timeout_ms)
 {
 	const struct ikb_value *iv =
 		s ? cfg_get(s, "retransmit-interval") : NULL;
@@ -194,9 +174,9 @@ void conn_timing(const struct ikb_section *s, unsigned *interval_ms,
 		*timeout_ms = x;
 }
 
-int conn_proposals(const struct ike_engine *e, const struct ikb_section *s,
-		   enum ikb_protocol proto, struct ikb_proposal_list *out,
-		   struct ikb_error *err)
+int conn_parse_proposals(const struct ike_engine *e,
+			 const struct ikb_section *s, enum ikb_protocol proto,
+			 struct ikb_proposal_list *out, struct ikb_error *err)
 {
 	const struct ikb_value *v =
 		cfg_get(s, proto == IKB_PROTO_IKE ? "ike" : "esp");

@@ -33,36 +33,112 @@ struct conn_end {
 /* A conn seen from this host: which side is local decides everything. */
 struct conn_view {
 	const struct ikb_section *s;
+	const struct conn *conn; /* the compiled conn this view is of */
 	struct conn_end local, remote;
 	enum ikb_mode mode;
 	bool left_is_local;
 };
 
-/* conn.c */
+/* The Child SAs a conn asks for, from the child plan hook (trimmed). */
+struct conn_plan {
+	unsigned n;
+	struct ikb_child_spec *c;
+};
+
+struct conn_props; /* conn_props.c: a proposal list, shared */
+
+/*
+ * A conn compiled once per configuration (conn_compile.c), when the
+ * engine takes it: the engine reads these fields and never the config
+ * strings. An SA keeps its conn's name, not a pointer, so that a reload
+ * finds the new conn of the same name. A part that could not be compiled
+ * keeps its error, reported where the engine needs that part, as before.
+ */
+struct conn {
+	const struct ikb_section *s; /* for plugin hooks */
+	const char *name;
+	/* [1]: left is local, [0]: right is local; rc != 0: err says why */
+	struct conn_view view[2];
+	int view_rc[2];
+	char *view_err[2];
+	struct conn_plan plan[2]; /* per view that compiled */
+	int plan_rc[2];
+	char *plan_err[2];
+	const struct conn_props *ike, *esp; /* with the ESN offer */
+	int ike_rc, esp_rc;
+	char *ike_err, *esp_err;
+	bool ignored; /* auto=ignore */
+	bool auto_start; /* auto=start */
+	bool pfs, rekey;
+	/* mark=VALUE[/MASK]; mark_reqid: VALUE -1, a mark per reqid */
+	bool mark_set, mark_reqid;
+	uint32_t mark, mark_mask;
+	unsigned fuzz_pct; /* rekeyfuzz= */
+	unsigned long long ike_life_ms, child_life_ms, margin_ms;
+	unsigned long long dpd_delay_ms; /* 0: no liveness checks */
+	unsigned long long dpd_timeout_ms; /* 0: retransmit-timeout= */
+	unsigned long keyingtries; /* 0: %forever */
+	unsigned rtx_interval_ms;
+	unsigned long long rtx_timeout_ms;
+};
+
+/* Every conn of one configuration, in its order, and config setup. */
+struct conn_set {
+	const struct cfg *cfg;
+	size_t n;
+	struct conn *conns;
+	struct conn_props *props; /* the distinct proposal lists */
+	unsigned ddos_threshold, max_halfopen;
+	uint16_t ike_port; /* ikeport= */
+	bool uniqueids;
+};
+
+/* conn_compile.c */
+struct loaded_conf;
+/* NULL: out of memory (logged). */
+struct conn_set *conn_set_compile(const struct ike_engine *e,
+				  const struct loaded_conf *lc);
+void conn_set_free(struct conn_set *set);
+/* The conn of that name in the engine's configuration, or NULL. */
+const struct conn *engine_conn(const struct ike_engine *e, const char *name);
+/* Initiator: the view whose local side is ours, by io->is_local. */
+int conn_view_local(const struct ike_engine *e, const struct conn *c,
+		    struct conn_view *v, struct ikb_error *err);
+/* The plan of the view's side. */
+int conn_plan(const struct conn_view *v, const struct conn_plan **out,
+	      struct ikb_error *err);
+/* ike= or esp= (with the ESN offer): a copy the caller may change. */
+int conn_proposals(const struct conn *c, enum ikb_protocol proto,
+		   struct ikb_proposal_list *out, struct ikb_error *err);
+/* retransmit-interval= and retransmit-timeout=; c NULL: the defaults. */
+void conn_timing(const struct conn *c, unsigned *interval_ms,
+		 unsigned long long *timeout_ms);
+
+/* conn.c: the compiler's parsers */
 int conn_view_init(const struct ikb_section *s, bool left_is_local,
 		   struct conn_view *v, struct ikb_error *err);
-/* Initiator: which side is ours, by io->is_local. */
-int conn_view_local(const struct ike_engine *e, const struct ikb_section *s,
-		    struct conn_view *v, struct ikb_error *err);
-void conn_timing(const struct ikb_section *s, unsigned *interval_ms,
-		 unsigned long long *timeout_ms);
+void conn_parse_timing(const struct ikb_section *s, unsigned *interval_ms,
+		       unsigned long long *timeout_ms);
 /* ike= or esp= through the proposals hook; defaults when unset. */
-int conn_proposals(const struct ike_engine *e, const struct ikb_section *s,
-		   enum ikb_protocol proto, struct ikb_proposal_list *out,
-		   struct ikb_error *err);
+int conn_parse_proposals(const struct ike_engine *e,
+			 const struct ikb_section *s, enum ikb_protocol proto,
+			 struct ikb_proposal_list *out, struct ikb_error *err);
+
+/* conn_props.c: equal lists are kept once (1,000 conns, one esp=). */
+const struct conn_props *conn_props_intern(struct conn_props **pool,
+					   const struct ikb_proposal_list *l);
+void conn_props_copy(const struct conn_props *p, struct ikb_proposal_list *out);
+void conn_props_free(struct conn_props **pool);
+
 /* conn_match.c: responder. */
-const struct ikb_section *conn_match_addr(const struct ike_engine *e,
-					  const struct ike_path *p,
-					  struct conn_view *v);
+const struct conn *conn_match_addr(const struct ike_engine *e,
+				   const struct ike_path *p,
+				   struct conn_view *v);
 /* After IKE_AUTH: the conn whose remote ID accepts peer's; NULL if none. */
-const struct ikb_section *conn_match_id(const struct ike_engine *e,
-					const struct ike_path *p,
-					const struct ike_id *peer,
-					const char *current,
-					struct conn_view *v);
-/* Parses every conn's left= and right= for the two above (set_conf). */
-void conn_index_build(struct ike_engine *e);
-void conn_index_free(struct ike_engine *e);
+const struct conn *conn_match_id(const struct ike_engine *e,
+				 const struct ike_path *p,
+				 const struct ike_id *peer, const char *current,
+				 struct conn_view *v);
 
 /* id.c */
 int id_local(const struct conn_end *end, struct ike_id *id,

@@ -10,10 +10,11 @@
 #include <string.h>
 #include <strings.h>
 
-#include "config/config.h"
 #include "ike/child_sa.h"
 #include "ike/engine.h"
 #include "ike/events.h"
+#include "ike/exchange.h"
+#include "ike/conn.h"
 #include "ike/tasks.h"
 #include "log.h"
 
@@ -25,8 +26,8 @@ static void unlink_child(struct ike_sa *sa, struct child_sa *c)
 		pp = &(*pp)->next;
 	if (*pp)
 		*pp = c->next;
-	if (sa->pending == c)
-		sa->pending = NULL;
+	if (sa->x && sa->x->child == c)
+		sa->x->child = NULL;
 }
 
 static void successors_out(struct ike_sa *sa, const struct child_sa *c)
@@ -34,7 +35,7 @@ static void successors_out(struct ike_sa *sa, const struct child_sa *c)
 	struct ikb_error err = { "" };
 
 	for (struct child_sa *o = sa->children; o; o = o->next) {
-		if (o->rekey_of != c->spi_in || !o->out_pending || o->redundant)
+		if (o->rekey_of != c->spi_in || o->state != CHILD_INBOUND_ONLY)
 			continue;
 		if (child_sa_add_out(sa, o, &err))
 			ike_sa_log(sa, IKB_LOG_ERR,
@@ -72,10 +73,9 @@ void child_remove(struct ike_sa *sa, struct child_sa *c)
 
 bool conn_auto_start(const struct ike_engine *e, const char *conn)
 {
-	const struct ikb_section *s = engine_conn(e, conn);
-	const struct ikb_value *a = s ? cfg_get(s, "auto") : NULL;
+	const struct conn *c = engine_conn(e, conn);
 
-	return a && !strcasecmp(a->value, "start");
+	return c && c->auto_start;
 }
 
 void engine_reinit(struct ike_engine *e, const char *conn)

@@ -15,7 +15,6 @@
 #include <strings.h>
 #include <event2/event.h>
 
-#include "config/config.h"
 #include "ike/child_sa.h"
 #include "ike/engine.h"
 #include "ike/events.h"
@@ -26,12 +25,6 @@
 #include "ike/tasks.h"
 #include "log.h"
 #include "plugin/conf_load.h"
-
-const struct ikb_section *engine_conn(const struct ike_engine *e,
-				      const char *name)
-{
-	return cfg_conn_find(e->lc->cfg, name);
-}
 
 struct plugin_set *engine_plugins(const struct ike_engine *e)
 {
@@ -50,36 +43,16 @@ const struct ikb_kernel_ops *engine_kernel(const struct ike_engine *e,
 	return plugin_set_kernel(e->lc->plugins, state);
 }
 
-static unsigned setup_uint(const struct cfg *c, const char *key, unsigned dflt)
-{
-	const struct ikb_value *v = cfg_get(&c->setup, key);
-
-	return v ? (unsigned)strtoul(v->value, NULL, 10) : dflt;
-}
-
-/*
- * How many half-open IKE SAs we hold before asking for COOKIEs: libreswan's
- * ddos-mode= busy asks always, unlimited never, auto (the default) past
- * ddos-ike-threshold=.
- */
-static unsigned cookie_threshold(const struct cfg *c)
-{
-	const struct ikb_value *m = cfg_get(&c->setup, "ddos-mode");
-
-	if (m && !strcasecmp(m->value, "busy"))
-		return 0;
-	if (m && !strcasecmp(m->value, "unlimited"))
-		return UINT_MAX;
-	return setup_uint(c, "ddos-ike-threshold", 25000);
-}
-
 void ike_engine_set_conf(struct ike_engine *e, const struct loaded_conf *lc)
 {
+	struct conn_set *set;
+
 	e->lc = lc;
-	conn_index_build(e);
-	/* libreswan's defaults */
-	e->ddos_threshold = cookie_threshold(lc->cfg);
-	e->max_halfopen = setup_uint(lc->cfg, "max-halfopen-ike", 50000);
+	set = conn_set_compile(e, lc);
+	conn_set_free(e->conns);
+	e->conns = set;
+	e->ddos_threshold = set ? set->ddos_threshold : 25000;
+	e->max_halfopen = set ? set->max_halfopen : 50000;
 	if (e->base)
 		rekey_events_subscribe(e);
 }
@@ -97,8 +70,9 @@ struct ike_engine *ike_engine_new(struct event_base *base,
 		engine_clock_attach(base);
 	e->io = *io;
 	e->next_reqid = 1;
-	e->ike_port = (uint16_t)setup_uint(lc->cfg, "ikeport", 500);
 	ike_engine_set_conf(e, lc);
+	/* where the sockets listen: read at start only */
+	e->ike_port = e->conns ? e->conns->ike_port : 500;
 	rekey_events_subscribe(e);
 	if (cookie_init(e)) {
 		ike_engine_free(e);
@@ -115,7 +89,7 @@ void ike_engine_free(struct ike_engine *e)
 	retry_cancel(e, NULL);
 	ike_sa_free_all(e);
 	cookie_fini(e);
-	conn_index_free(e);
+	conn_set_free(e->conns);
 	engine_clock_detach(e->base);
 	free(e);
 }
@@ -135,7 +109,7 @@ int ike_engine_up_auto(struct ike_engine *e, const char *name,
 int engine_up(struct ike_engine *e, const char *name, unsigned attempt,
 	      struct ikb_error *err)
 {
-	const struct ikb_section *conn = engine_conn(e, name);
+	const struct conn *conn = engine_conn(e, name);
 	struct ike_path p = { 0 };
 	struct conn_view v;
 	struct ike_sa *sa;
@@ -221,83 +195,15 @@ int ike_engine_down(struct ike_engine *e, const char *name,
 
 void ike_engine_start_auto(struct ike_engine *e)
 {
-	const struct cfg *c = e->lc->cfg;
+	const struct conn_set *set = e->conns;
 
-	for (size_t i = 0; i < c->nconns; i++) {
-		const struct ikb_value *a = cfg_get(&c->conns[i], "auto");
+	for (size_t i = 0; set && i < set->n; i++) {
+		const struct conn *c = &set->conns[i];
 		struct ikb_error err = { "" };
 
-		if (a && !strcasecmp(a->value, "start") &&
-		    !ike_sa_find_conn(e, c->conns[i].name, NULL) &&
-		    engine_up(e, c->conns[i].name, 1, &err))
-			log_warn("conn %s: auto=start: %s", c->conns[i].name,
-				 err.msg);
-	}
-}
-
-static void on_response(struct ike_sa *sa, const struct wire_hdr *h,
-			const uint8_t *buf, size_t len)
-{
-	char why[96];
-
-	if (!sa->rtx.req) {
-		log_wire_drop(&sa->path, "response without a request", NULL);
-	} else if (h->msgid != sa->rtx.req_msgid) {
-		snprintf(why, sizeof(why),
-			 "response message id %" PRIu32 ", expected %" PRIu32,
-			 h->msgid, sa->rtx.req_msgid);
-		log_wire_drop(&sa->path, why, NULL);
-	} else if (h->exchange == WIRE_EXCH_IKE_SA_INIT &&
-		   sa->state == IKE_SA_INIT_I) {
-		ike_sa_init_response(sa, buf, len);
-	} else if (h->exchange == WIRE_EXCH_IKE_AUTH &&
-		   sa->state == IKE_SA_AUTH_I) {
-		ike_auth_response(sa, buf, len);
-	} else if (h->exchange == WIRE_EXCH_CREATE_CHILD_SA &&
-		   (sa->out == OUT_CHILD || sa->out == OUT_REKEY_CHILD ||
-		    sa->out == OUT_REKEY_IKE)) {
-		create_child_response(sa, buf, len);
-	} else if (h->exchange == WIRE_EXCH_INFORMATIONAL &&
-		   (sa->out == OUT_DELETE_CHILD || sa->out == OUT_DELETE_IKE ||
-		    sa->out == OUT_DPD)) {
-		informational_response(sa, buf, len);
-	} else {
-		snprintf(why, sizeof(why), "unexpected %s response (%s)",
-			 wire_exchange_name(h->exchange) ?: "unknown",
-			 ike_sa_state_name(sa->state));
-		log_wire_drop(&sa->path, why, NULL);
-	}
-}
-
-static void on_request(struct ike_sa *sa, const struct wire_hdr *h,
-		       const uint8_t *buf, size_t len)
-{
-	char why[96];
-
-	if (sa->rtx.resp && h->msgid == sa->rtx.resp_msgid &&
-	    h->msgid + 1 == sa->next_peer_msgid) {
-		rtx_replay(sa);
-	} else if (h->msgid != sa->next_peer_msgid) {
-		snprintf(why, sizeof(why),
-			 "request message id %" PRIu32 ", expected %" PRIu32,
-			 h->msgid, sa->next_peer_msgid);
-		log_wire_drop(&sa->path, why, NULL);
-	} else if (h->exchange == WIRE_EXCH_IKE_AUTH &&
-		   sa->state == IKE_SA_INIT_R) {
-		ike_auth_request(sa, buf, len);
-	} else if (h->exchange == WIRE_EXCH_CREATE_CHILD_SA &&
-		   (sa->state == IKE_SA_ESTABLISHED ||
-		    sa->state == IKE_SA_DELETING)) {
-		create_child_request(sa, buf, len);
-	} else if (h->exchange == WIRE_EXCH_INFORMATIONAL &&
-		   (sa->state == IKE_SA_ESTABLISHED ||
-		    sa->state == IKE_SA_DELETING)) {
-		informational_request(sa, buf, len);
-	} else {
-		snprintf(why, sizeof(why), "unexpected %s request (%s)",
-			 wire_exchange_name(h->exchange) ?: "unknown",
-			 ike_sa_state_name(sa->state));
-		log_wire_drop(&sa->path, why, NULL);
+		if (c->auto_start && !ike_sa_find_conn(e, c->name, NULL) &&
+		    engine_up(e, c->name, 1, &err))
+			log_warn("conn %s: auto=start: %s", c->name, err.msg);
 	}
 }
 
@@ -374,7 +280,7 @@ void ike_engine_input(struct ike_engine *e, const struct ike_path *p,
 		return;
 	sa->rx_path = *p;
 	if (h.flags & WIRE_FLAG_R)
-		on_response(sa, &h, buf, len);
+		dispatch_response(sa, &h, buf, len);
 	else
-		on_request(sa, &h, buf, len);
+		dispatch_request(sa, &h, buf, len);
 }

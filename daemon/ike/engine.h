@@ -46,8 +46,8 @@ struct ike_engine {
 	/* the kernel plugin instance whose events we subscribed to */
 	const void *events_state;
 	struct ike_bus *bus; /* events.c: the listeners, NULL: none yet */
-	/* conn_match.c: each conn's addresses, parsed once per config */
-	struct conn_index *conn_index;
+	/* conn_compile.c: the conns of lc, compiled */
+	struct conn_set *conns;
 };
 
 /* engine.c: the plugins and conns it runs with */
@@ -56,8 +56,6 @@ const struct ikb_proposals_ops *engine_proposals(const struct ike_engine *e,
 const struct ikb_kernel_ops *engine_kernel(const struct ike_engine *e,
 					   void **state);
 struct plugin_set *engine_plugins(const struct ike_engine *e);
-const struct ikb_section *engine_conn(const struct ike_engine *e,
-				      const char *name);
 
 /* engine.c: attempt 0 is `ikebana up`; 1 on are auto=start's */
 int engine_up(struct ike_engine *e, const char *name, unsigned attempt,
@@ -77,5 +75,11 @@ void engine_outcome(struct ike_sa *sa, int rc, const char *why,
 /* The conn's auto=start: re-initiate after a failure. */
 void engine_reinit(struct ike_engine *e, const char *conn);
 bool conn_auto_start(const struct ike_engine *e, const char *conn);
+
+/* dispatch.c: a message of sa whose header h ike_engine_input() checked */
+void dispatch_request(struct ike_sa *sa, const struct wire_hdr *h,
+		      const uint8_t *buf, size_t len);
+void dispatch_response(struct ike_sa *sa, const struct wire_hdr *h,
+		       const uint8_t *buf, size_t len);
 
 #endif

@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <ikebana/plugin.h>
 
+#include "ike/ike_sa.h"
 #include "wire/wire.h"
 
 struct secret;
@@ -22,6 +23,30 @@ struct ike_bytes;
 struct ike_engine;
 struct ike_path;
 struct child_sa;
+
+/*
+ * exchange.c: our request in flight (window 1, RFC 7296 §2.3), owned by
+ * sa->x from the moment it is built until its response is handled or it
+ * is given up; what it negotiates lives here, not on the IKE SA.
+ */
+struct exchange {
+	enum ike_out_kind kind;
+	uint32_t spi; /* our inbound SPI of the Child SA it concerns */
+	uint8_t ike_spi[8]; /* OUT_REKEY_IKE: our SPI of the new IKE SA */
+	struct ke *ke; /* our KE of a CREATE_CHILD_SA */
+	uint8_t nonce[IKE_SA_NONCE_LEN]; /* ours, of a CREATE_CHILD_SA */
+	struct child_sa *child; /* the Child SA it negotiates */
+	int32_t cpu; /* RFC 9611: the CPU id of the clone it asks for, or -1 */
+};
+
+/* sa->x of kind; NULL without memory or while another is out. */
+struct exchange *exchange_new(struct ike_sa *sa, enum ike_out_kind kind);
+/* Frees sa->x with its KE, nonce and Child SA, if any. */
+void exchange_end(struct ike_sa *sa);
+/* OUT_NONE when no request is out. */
+enum ike_out_kind exchange_kind(const struct ike_sa *sa);
+/* The Child SA it negotiates, now the caller's; NULL: none. */
+struct child_sa *exchange_take_child(struct ike_sa *sa);
 
 /* auth_psk.c: AUTH payload data, §2.15; *len gets the prf size. */
 int auth_psk_compute(const struct ike_sa *sa, bool for_initiator,
@@ -60,10 +85,44 @@ void ike_auth_response(struct ike_sa *sa, const uint8_t *buf, size_t len);
 
 /* exchange_create_child_sa.c: CREATE_CHILD_SA for Child SAs. */
 struct child_sa;
-/* Initiator: a new Child SA (the plan's next entry), or old's successor. */
-int create_child_start(struct ike_sa *sa, struct child_sa *old);
-void create_child_request(struct ike_sa *sa, const uint8_t *buf, size_t len);
-void create_child_response(struct ike_sa *sa, const uint8_t *buf, size_t len);
+/*
+ * Initiator: a new Child SA, the plan's next entry or (cpu >= 0) the
+ * clone for that CPU id; or old's successor (cpu -1).
+ */
+int create_child_start(struct ike_sa *sa, struct child_sa *old, int32_t cpu);
+/* A decrypted request or response (dispatch.c routes CREATE_CHILD_SA). */
+void create_child_request(struct ike_sa *sa, const struct wire_msg *m,
+			  uint32_t msgid);
+void create_child_response(struct ike_sa *sa, const struct wire_msg *m,
+			   bool rekey);
+
+/* nonce.c: §2.8.1's rule for exchanges that crossed. */
+struct nonce_pair {
+	const uint8_t *ni;
+	size_t ni_len;
+	const uint8_t *nr;
+	size_t nr_len;
+};
+/* Octet strings, a prefix the lower: <0, 0, >0. */
+int nonce_cmp(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen);
+/* Whether x's lowest nonce is lower than y's: x is the one that goes. */
+bool nonce_pair_lower(const struct nonce_pair *x, const struct nonce_pair *y);
+
+/* child_pfs.c: the ESP proposals with the PFS rule; *group our KE's. */
+struct conn;
+int child_pfs_list(struct ike_sa *sa, const struct conn *conn,
+		   struct ikb_proposal_list *l, uint16_t *group,
+		   struct ikb_error *err);
+
+/* child_rekey.c: a Child SA rekey's own parts (§2.8). */
+void child_rekey_notify(struct wire_msg *m, uint32_t spi);
+uint16_t child_rekey_old(struct ike_sa *sa, const struct wire_notify *rekey,
+			 struct child_sa **old);
+bool child_rekey_refused(struct ike_sa *sa, const struct wire_notify *n,
+			 struct child_sa *old);
+/* §2.8.1: our rekey c of old is up; the lowest nonce's pair goes. */
+void child_rekey_resolve(struct ike_sa *sa, struct child_sa *c,
+			 struct child_sa *old);
 /* rekey_ike.c: IKE SA rekeying (§1.3.2, §2.18). */
 int rekey_ike_start(struct ike_sa *sa);
 /* Responder: m carries an SA payload for protocol IKE. */
@@ -88,6 +147,18 @@ int delete_ike_start(struct ike_sa *sa);
 int dpd_start(struct ike_sa *sa);
 void informational_request(struct ike_sa *sa, const uint8_t *buf, size_t len);
 void informational_response(struct ike_sa *sa, const uint8_t *buf, size_t len);
+
+/*
+ * kex.c: INVALID_KE_PAYLOAD (§1.2, §1.3), one rule for every exchange:
+ * the peer names the group it wants; true when that is a 2-octet group,
+ * not the one we sent, one we offered (offered NULL: not checked), and
+ * the exchange has been tried again fewer than 3 times: r->group is it.
+ */
+struct ke_retry;
+bool ke_retry(struct ke_retry *r, const struct wire_notify *n, uint16_t sent,
+	      const struct ikb_proposal_list *offered);
+/* keys.c: whether a proposal of l has KE transform g. */
+bool prop_list_has_group(const struct ikb_proposal_list *l, uint16_t g);
 
 /* kex.c: a key exchange done on the loop (CREATE_CHILD_SA). */
 int kex_pair(struct ke **ke, uint16_t group, struct ikb_error *err);

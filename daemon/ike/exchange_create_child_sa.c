@@ -8,9 +8,10 @@
  * SA only when the old Child SA is deleted, so that it never sends on a
  * pair the initiator has not installed. A simultaneous rekey (§2.8.1)
  * leaves both new pairs up until the one whose exchange had the lowest
- * nonce is deleted by its initiator. PFS (pfs=, libreswan's default yes)
- * adds a KE payload: the first KE of the ESP proposal, else the IKE SA's
- * group. The IKE SA rekey lives in rekey_ike.c.
+ * nonce is deleted by its initiator. Around it: child_pfs.c has the PFS
+ * rule, child_rekey.c what only a rekey does, dispatch.c tells the uses
+ * of CREATE_CHILD_SA apart, msg.c sends the requests and responses, and
+ * the IKE SA rekey lives in rekey_ike.c.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -18,7 +19,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config/config.h"
 #include "crypto/crypto.h"
 #include "ike/child_sa.h"
 #include "ike/engine.h"
@@ -28,8 +28,6 @@
 #include "ike/timers.h"
 #include "ike/tasks.h"
 #include "ike/ts.h"
-
-#define MAX_CHILD_KE_RETRIES 3
 
 struct ccs_out {
 	struct wire_msg m;
@@ -58,112 +56,6 @@ static void ccs_out_free(struct ccs_out *o)
 	free(o);
 }
 
-int ccs_nonce(struct ike_sa *sa)
-{
-	return rng_bytes(sa->out_nonce, IKE_SA_NONCE_LEN, NULL);
-}
-
-int ccs_request(struct ike_sa *sa, struct wire_msg *m, uint8_t exch)
-{
-	struct wbuf out;
-	int rc;
-
-	wbuf_init(&out, 0);
-	msg_hdr(m, sa, exch, false, sa->next_req_msgid);
-	rc = msg_emit_sk(sa, m, &out);
-	if (!rc)
-		rc = rtx_request(sa, &out, sa->next_req_msgid++);
-	wbuf_free(&out);
-	return rc;
-}
-
-void ccs_respond(struct ike_sa *sa, struct wire_msg *m, uint8_t exch,
-		 uint32_t msgid)
-{
-	struct wbuf out;
-
-	wbuf_init(&out, 0);
-	msg_hdr(m, sa, exch, true, msgid);
-	if (!msg_emit_sk(sa, m, &out))
-		rtx_respond(sa, &out, msgid);
-	wbuf_free(&out);
-}
-
-static bool conn_pfs(const struct ikb_section *conn)
-{
-	const struct ikb_value *v = cfg_get(conn, "pfs");
-	bool yes = true; /* libreswan's default */
-
-	if (v)
-		cfg_parse_bool(v->value, &yes);
-	return yes;
-}
-
-static bool group_in(const struct ikb_proposal_list *l, uint16_t g)
-{
-	for (unsigned i = 0; i < l->n; i++) {
-		const struct ikb_transform *x = prop_xf(&l->p[i], IKB_XF_KE);
-
-		if (x && x->id == g)
-			return true;
-	}
-	return false;
-}
-
-static void strip_ke(struct ikb_proposal *p)
-{
-	unsigned j = 0;
-
-	for (unsigned i = 0; i < p->n; i++)
-		if (p->xf[i].type != IKB_XF_KE)
-			p->xf[j++] = p->xf[i];
-	p->n = j;
-}
-
-/*
- * The ESP proposals of a CREATE_CHILD_SA: with PFS every one has a KE
- * transform, without none has. *group: our KE payload's, 0 for none.
- */
-static int pfs_list(struct ike_sa *sa, const struct ikb_section *conn,
-		    struct ikb_proposal_list *l, uint16_t *group,
-		    struct ikb_error *err)
-{
-	const struct ikb_transform *first;
-	int rc = child_esp_list(sa, conn, l, err);
-
-	*group = 0;
-	if (rc)
-		return rc;
-	if (!conn_pfs(conn)) {
-		for (unsigned i = 0; i < l->n; i++)
-			strip_ke(&l->p[i]);
-		return 0;
-	}
-	first = l->n ? prop_xf(&l->p[0], IKB_XF_KE) : NULL;
-	*group = first && first->id ? first->id : sa->ke_group;
-	for (unsigned i = 0; i < l->n; i++) {
-		struct ikb_proposal *p = &l->p[i];
-
-		if (prop_xf(p, IKB_XF_KE) || p->n >= IKB_PROPOSAL_MAX_XFORMS)
-			continue;
-		p->xf[p->n++] = (struct ikb_transform){ IKB_XF_KE, *group, 0 };
-	}
-	if (sa->child_group && group_in(l, sa->child_group))
-		*group = sa->child_group;
-	return 0;
-}
-
-static void notify_spi(struct wire_msg *m, uint16_t type, uint32_t spi)
-{
-	struct wire_payload *p = msg_add(m, WIRE_PT_NOTIFY);
-	uint32_t n = htonl(spi);
-
-	p->u.notify.type = type;
-	p->u.notify.protocol = IKB_PROTO_ESP;
-	p->u.notify.spi_size = 4;
-	memcpy(p->u.notify.spi, &n, 4);
-}
-
 static void add_nonce_ke(struct wire_msg *m, const uint8_t *nonce,
 			 const struct ke *ke)
 {
@@ -184,7 +76,7 @@ static int child_for(struct ike_sa *sa, const struct conn_view *v,
 		     struct child_sa *old, struct child_sa *c,
 		     struct ikb_error *err)
 {
-	struct ikb_child_plan *plan;
+	const struct conn_plan *plan;
 	struct child_sa *fb;
 	int rc;
 
@@ -195,9 +87,9 @@ static int child_for(struct ike_sa *sa, const struct conn_view *v,
 		c->rekey_of = old->spi_in;
 		return 0;
 	}
-	if (sa->pcpu_acq_cpu >= 0)
-		return pcpu_acquired_child(sa, c, err);
-	rc = child_plan(sa, v, &plan, err);
+	if (sa->x->cpu >= 0)
+		return pcpu_acquired_child(sa, c, sa->x->cpu, err);
+	rc = conn_plan(v, &plan, err);
 	if (rc)
 		return rc;
 	if (sa->plan_next < plan->n) {
@@ -206,7 +98,6 @@ static int child_for(struct ike_sa *sa, const struct conn_view *v,
 	} else {
 		rc = -ENOENT;
 	}
-	free(plan);
 	/* a clone goes where the fallback's policies send: its reqid */
 	fb = !rc && c->cpu >= 0 ? pcpu_fallback(sa, &c->ts) : NULL;
 	if (fb)
@@ -220,61 +111,58 @@ static int build_request(struct ike_sa *sa, struct ccs_out *o,
 	int rc;
 
 	if (old)
-		notify_spi(&o->m, WIRE_N_REKEY_SA, old->spi_in);
+		child_rekey_notify(&o->m, old->spi_in);
 	if (c->mode == IKB_MODE_TRANSPORT)
 		msg_notify(&o->m, WIRE_N_USE_TRANSPORT_MODE, NULL, 0);
 	msg_notify(&o->m, WIRE_N_ESP_TFC_PADDING_NOT_SUPPORTED, NULL, 0);
 	if (!old && c->cpu >= 0)
 		pcpu_add_notify(&o->m, o->res, c->cpu);
 	rc = child_add_sa(&o->m, &o->child, &o->child.l, 1, c->spi_in);
-	add_nonce_ke(&o->m, sa->out_nonce, sa->out_ke);
+	add_nonce_ke(&o->m, sa->x->nonce, sa->x->ke);
 	child_add_ts(&o->m, &o->child, &c->ts, true);
 	return rc;
 }
 
-int create_child_start(struct ike_sa *sa, struct child_sa *old)
+int create_child_start(struct ike_sa *sa, struct child_sa *old, int32_t cpu)
 {
-	const struct ikb_section *conn = engine_conn(sa->e, sa->conn);
-	struct ccs_out *o = ccs_out_new();
+	const struct conn *conn = engine_conn(sa->e, sa->conn);
+	struct exchange *x =
+		exchange_new(sa, old ? OUT_REKEY_CHILD : OUT_CHILD);
+	struct ccs_out *o = x ? ccs_out_new() : NULL;
 	struct ikb_error err = { "" };
 	struct child_sa *c = NULL;
 	struct conn_view v;
 	uint16_t group = 0;
 	int rc = o && conn ? 0 : -ENOMEM;
 
+	if (x)
+		x->cpu = cpu;
 	if (!rc)
 		rc = conn_view_local(sa->e, conn, &v, &err);
 	if (!rc && !(c = child_sa_new(sa, old ? old->mode : v.mode)))
 		rc = -ENOMEM;
 	if (!rc)
-		sa->pending = c;
+		x->child = c;
 	if (!rc)
 		rc = child_for(sa, &v, old, c, &err);
 	if (!rc)
-		rc = pfs_list(sa, conn, &o->child.l, &group, &err);
+		rc = child_pfs_list(sa, conn, &o->child.l, &group, &err);
 	if (!rc)
 		rc = child_sa_alloc_spi(sa, c, &err);
 	if (!rc)
-		rc = ccs_nonce(sa);
+		rc = msg_nonce(sa);
 	if (!rc && group)
-		rc = kex_pair(&sa->out_ke, group, &err);
+		rc = kex_pair(&x->ke, group, &err);
 	if (!rc)
 		rc = build_request(sa, o, c, old);
 	if (!rc)
-		rc = ccs_request(sa, &o->m, WIRE_EXCH_CREATE_CHILD_SA);
+		rc = msg_request_sk(sa, &o->m, WIRE_EXCH_CREATE_CHILD_SA);
 	if (rc) {
 		ike_sa_log(sa, IKB_LOG_ERR, "CREATE_CHILD_SA: %s",
 			   err.msg[0] ? err.msg : "cannot build the request");
-		sa->pending = NULL;
-		if (c)
-			child_sa_free(sa, c);
-		ke_free(sa->out_ke);
-		sa->out_ke = NULL;
+		exchange_end(sa); /* c with it */
 	} else {
-		sa->out = old ? OUT_REKEY_CHILD : OUT_CHILD;
-		sa->out_spi = old ? old->spi_in : 0;
-		if (old)
-			old->rekeying = true;
+		x->spi = old ? old->spi_in : 0;
 		if (old)
 			ike_sa_log(sa, IKB_LOG_INFO,
 				   "CREATE_CHILD_SA: rekeying Child SA %08x%s",
@@ -292,7 +180,7 @@ int create_child_start(struct ike_sa *sa, struct child_sa *old)
 static int accept_ccs(struct ike_sa *sa, const struct wire_msg *m,
 		      struct child_sa *c, const struct child_sa *old)
 {
-	const struct ikb_section *conn = engine_conn(sa->e, sa->conn);
+	const struct conn *conn = engine_conn(sa->e, sa->conn);
 	const struct wire_payload *w = wire_find(m, WIRE_PT_SA);
 	const struct wire_payload *nr = wire_find(m, WIRE_PT_NONCE);
 	const struct wire_payload *ke = wire_find(m, WIRE_PT_KE);
@@ -315,7 +203,7 @@ static int accept_ccs(struct ike_sa *sa, const struct wire_msg *m,
 	    nr->u.nonce.len > 256)
 		snprintf(err.msg, sizeof(err.msg),
 			 "response lacks SA, Nonce, TSi or TSr");
-	else if (pfs_list(sa, conn, ours, &group, &err) ||
+	else if (child_pfs_list(sa, conn, ours, &group, &err) ||
 		 child_select(sa, ours, &w->u.sa, c, &num,
 			      "responder's choice"))
 		snprintf(err.msg, sizeof(err.msg),
@@ -330,14 +218,14 @@ static int accept_ccs(struct ike_sa *sa, const struct wire_msg *m,
 		rc = 0;
 	kx = rc ? NULL : prop_xf(&c->prop, IKB_XF_KE);
 	if (kx && kx->id)
-		rc = kex_gir(sa->out_ke, ke ? &ke->u.ke : NULL, &gir, &err);
+		rc = kex_gir(sa->x->ke, ke ? &ke->u.ke : NULL, &gir, &err);
 	if (!rc) {
 		c->ts = got;
-		child_set_nonces(c, sa->out_nonce, IKE_SA_NONCE_LEN,
+		child_set_nonces(c, sa->x->nonce, IKE_SA_NONCE_LEN,
 				 nr->u.nonce.data, nr->u.nonce.len);
 		kin = (struct child_keyin){
 			secret_view(&gir),
-			CBYTES(sa->out_nonce, IKE_SA_NONCE_LEN),
+			CBYTES(sa->x->nonce, IKE_SA_NONCE_LEN),
 			CBYTES(nr->u.nonce.data, nr->u.nonce.len),
 		};
 		rc = child_sa_prepare(sa, c, &kin, &err);
@@ -362,36 +250,6 @@ static int accept_ccs(struct ike_sa *sa, const struct wire_msg *m,
 	return rc;
 }
 
-/* §2.8.1: both ends rekeyed old; the lowest nonce's pair goes. */
-static void resolve_rekey(struct ike_sa *sa, struct child_sa *c,
-			  struct child_sa *old)
-{
-	struct child_sa *b = sa->children;
-
-	while (b && (b == c || !b->peer_created || b->redundant ||
-		     b->rekey_of != old->spi_in))
-		b = b->next;
-	if (b && child_nonce_lower(c, b)) {
-		ike_sa_log(
-			sa, IKB_LOG_NOTICE,
-			"simultaneous rekey of %08x: ours %08x has the lowest nonce: deleting it",
-			old->spi_in, c->spi_in);
-		c->redundant = true;
-		c->want_delete = true;
-		return;
-	}
-	if (b) {
-		ike_sa_log(
-			sa, IKB_LOG_NOTICE,
-			"simultaneous rekey of %08x: the peer's %08x has the lowest nonce: the peer deletes it",
-			old->spi_in, b->spi_in);
-		b->redundant = true;
-	}
-	child_sa_del_out(sa, old); /* c's outbound SA is in place */
-	old->replaced = true;
-	old->want_delete = true;
-}
-
 static const struct wire_payload *first_error(const struct wire_msg *m)
 {
 	const struct wire_payload *p = NULL;
@@ -408,46 +266,32 @@ static bool refused(struct ike_sa *sa, const struct wire_notify *n,
 {
 	const char *name = wire_notify_name(n->type) ?: "an error";
 
-	if (n->type == WIRE_N_INVALID_KE_PAYLOAD && n->len == 2 &&
-	    ++sa->child_ke_retries <= MAX_CHILD_KE_RETRIES) {
-		sa->child_group = (uint16_t)(n->data[0] << 8 | n->data[1]);
+	if (ke_retry(&sa->child_ke, n, sa->x->ke ? ke_group(sa->x->ke) : 0,
+		     NULL)) {
 		ike_sa_log(sa, IKB_LOG_INFO,
 			   "CREATE_CHILD_SA: peer wants KE group %u: again",
-			   sa->child_group);
+			   sa->child_ke.group);
 		if (old)
 			old->want_rekey = true;
 		return true;
 	}
-	if (old && n->type == WIRE_N_TEMPORARY_FAILURE) {
-		ike_sa_log(sa, IKB_LOG_INFO,
-			   "rekey of Child SA %08x: TEMPORARY_FAILURE: later",
-			   old->spi_in);
-		child_timer_retry(sa, old);
+	if (old && child_rekey_refused(sa, n, old))
 		return false;
-	}
-	if (old && n->type == WIRE_N_CHILD_SA_NOT_FOUND) {
-		ike_sa_log(sa, IKB_LOG_WARNING,
-			   "rekey of Child SA %08x: the peer has no such SA",
-			   old->spi_in);
-		child_remove(sa, old);
-		return false;
-	}
 	ike_sa_log(sa, IKB_LOG_WARNING,
 		   "Child SA refused by the peer: %s; the IKE SA stays up",
 		   name);
 	return false;
 }
 
-static void child_response(struct ike_sa *sa, const struct wire_msg *m,
+void create_child_response(struct ike_sa *sa, const struct wire_msg *m,
 			   bool rekey)
 {
-	struct child_sa *c = sa->pending, *old = NULL;
+	struct child_sa *c = exchange_take_child(sa), *old = NULL;
 	const struct wire_payload *n = first_error(m);
 	bool again = false;
 
-	sa->pending = NULL;
-	if (rekey && (old = child_by_spi_in(sa, sa->out_spi)))
-		old->rekeying = false;
+	if (rekey)
+		old = child_by_spi_in(sa, sa->x->spi);
 	if (!c)
 		return;
 	if (n) {
@@ -463,34 +307,15 @@ static void child_response(struct ike_sa *sa, const struct wire_msg *m,
 		c->ike = sa;
 		c->next = sa->children;
 		sa->children = c;
-		c->failed = true;
+		child_set_state(sa, c, CHILD_FAILED);
 		c->want_delete = true;
 	} else {
 		child_established(sa, c, old ? "rekeyed" : "established");
 		if (old)
-			resolve_rekey(sa, c, old);
+			child_rekey_resolve(sa, c, old);
 	}
-	if (!rekey && !again && sa->pcpu_acq_cpu < 0)
+	if (!rekey && !again && sa->x->cpu < 0)
 		sa->plan_next++;
-	sa->pcpu_acq_cpu = -1;
-}
-
-void create_child_response(struct ike_sa *sa, const uint8_t *buf, size_t len)
-{
-	struct wire_msg *m = calloc(1, sizeof(*m));
-	uint8_t *plain = NULL;
-
-	if (!m || msg_open_sk(sa, m, buf, len, &plain))
-		goto out; /* unauthenticated: keep waiting */
-	rtx_done(sa);
-	if (sa->out == OUT_REKEY_IKE)
-		rekey_ike_response(sa, m);
-	else if (sa->out == OUT_CHILD || sa->out == OUT_REKEY_CHILD)
-		child_response(sa, m, sa->out == OUT_REKEY_CHILD);
-	tasks_out_done(sa);
-out:
-	free(plain);
-	free(m);
 }
 
 /* Responder ------------------------------------------------------------ */
@@ -506,23 +331,6 @@ struct ccs_req {
 	bool pcpu; /* answer with SA_RESOURCE_INFO */
 	uint8_t nr[IKE_SA_NONCE_LEN];
 };
-
-static uint16_t find_old(struct ike_sa *sa, struct ccs_req *r)
-{
-	uint32_t spi;
-
-	if (!r->rekey)
-		return 0;
-	if (r->rekey->protocol != IKB_PROTO_ESP || r->rekey->spi_size != 4)
-		return WIRE_N_CHILD_SA_NOT_FOUND;
-	memcpy(&spi, r->rekey->spi, 4);
-	r->old = child_by_spi_out(sa, ntohl(spi));
-	if (!r->old)
-		return WIRE_N_CHILD_SA_NOT_FOUND;
-	if (r->old->replaced || r->old->deleting || r->old->redundant)
-		return WIRE_N_TEMPORARY_FAILURE;
-	return 0;
-}
 
 static uint16_t negotiate(struct ike_sa *sa, const struct conn_view *v,
 			  const struct wire_msg *m, struct ccs_req *r,
@@ -542,7 +350,7 @@ static uint16_t negotiate(struct ike_sa *sa, const struct conn_view *v,
 		n = WIRE_N_NO_PROPOSAL_CHOSEN;
 	} else if (!(r->c = child_sa_new(sa, mode))) {
 		n = WIRE_N_TEMPORARY_FAILURE;
-	} else if (pfs_list(sa, v->s, ours, &group, err)) {
+	} else if (child_pfs_list(sa, v->conn, ours, &group, err)) {
 		n = WIRE_N_NO_PROPOSAL_CHOSEN;
 	} else {
 		n = child_select(sa, ours, &r->sa->u.sa, r->c, &r->num,
@@ -610,7 +418,7 @@ static uint16_t install(struct ike_sa *sa, struct ccs_req *r,
 	if (!rc)
 		rc = child_sa_add_in(sa, c, err);
 	if (!rc && r->old)
-		c->out_pending = true;
+		child_set_state(sa, c, CHILD_INBOUND_ONLY);
 	if (!rc && !r->old)
 		rc = child_sa_add_out(sa, c, err);
 	if (!rc && !r->old && !child_shares_policies(sa, c))
@@ -628,7 +436,7 @@ static uint16_t install(struct ike_sa *sa, struct ccs_req *r,
 static uint16_t respond_child(struct ike_sa *sa, const struct wire_msg *m,
 			      struct ccs_req *r)
 {
-	const struct ikb_section *conn = engine_conn(sa->e, sa->conn);
+	const struct conn *conn = engine_conn(sa->e, sa->conn);
 	struct ikb_error err = { "" };
 	struct conn_view v;
 	uint16_t n;
@@ -646,7 +454,7 @@ static uint16_t respond_child(struct ike_sa *sa, const struct wire_msg *m,
 		return WIRE_N_INVALID_SYNTAX;
 	if (!r->tsi || !r->tsr)
 		return WIRE_N_TS_UNACCEPTABLE;
-	if ((n = find_old(sa, r)))
+	if ((n = child_rekey_old(sa, r->rekey, &r->old)))
 		return n;
 	n = negotiate(sa, &v, m, r, &err);
 	if (!n)
@@ -677,14 +485,21 @@ static void answer(struct ike_sa *sa, struct ccs_req *r, struct ccs_out *o,
 	memcpy(o->nonce, r->nr, sizeof(o->nonce));
 	add_nonce_ke(&o->m, o->nonce, r->ke_ours);
 	child_add_ts(&o->m, &o->child, &c->ts, false);
-	ccs_respond(sa, &o->m, WIRE_EXCH_CREATE_CHILD_SA, msgid);
+	msg_respond_sk(sa, &o->m, WIRE_EXCH_CREATE_CHILD_SA, msgid);
 }
 
-static void child_request(struct ike_sa *sa, const struct wire_msg *m,
-			  struct ccs_out *o, uint32_t msgid)
+void create_child_request(struct ike_sa *sa, const struct wire_msg *m,
+			  uint32_t msgid)
 {
-	struct ccs_req *r = calloc(1, sizeof(*r));
+	struct ccs_out *o = ccs_out_new();
+	struct ccs_req *r = o ? calloc(1, sizeof(*r)) : NULL;
 	uint16_t n = r ? respond_child(sa, m, r) : WIRE_N_TEMPORARY_FAILURE;
+
+	if (!o) {
+		ike_sa_log(sa, IKB_LOG_ERR,
+			   "CREATE_CHILD_SA: out of memory, no answer");
+		return;
+	}
 
 	if (n) {
 		if (n == WIRE_N_INVALID_KE_PAYLOAD) {
@@ -693,7 +508,7 @@ static void child_request(struct ike_sa *sa, const struct wire_msg *m,
 		}
 		msg_notify(&o->m, n, o->group,
 			   n == WIRE_N_INVALID_KE_PAYLOAD ? 2 : 0);
-		ccs_respond(sa, &o->m, WIRE_EXCH_CREATE_CHILD_SA, msgid);
+		msg_respond_sk(sa, &o->m, WIRE_EXCH_CREATE_CHILD_SA, msgid);
 		if (r && r->c)
 			child_sa_free(sa, r->c);
 	} else {
@@ -706,32 +521,5 @@ static void child_request(struct ike_sa *sa, const struct wire_msg *m,
 		secret_wipe(r, sizeof(*r));
 	}
 	free(r);
-}
-
-void create_child_request(struct ike_sa *sa, const uint8_t *buf, size_t len)
-{
-	struct wire_msg *m = calloc(1, sizeof(*m));
-	struct ccs_out *o = ccs_out_new();
-	const struct wire_payload *w;
-	uint32_t msgid = sa->next_peer_msgid;
-	uint8_t *plain = NULL;
-
-	if (!m || !o || msg_open_sk(sa, m, buf, len, &plain))
-		goto out;
-	sa->next_peer_msgid++;
-	w = wire_find(m, WIRE_PT_SA);
-	if (sa->state != IKE_SA_ESTABLISHED || sa->rekeyed) {
-		/* §2.8: nothing new on an IKE SA that is going away */
-		msg_notify(&o->m, WIRE_N_TEMPORARY_FAILURE, NULL, 0);
-		ccs_respond(sa, &o->m, WIRE_EXCH_CREATE_CHILD_SA, msgid);
-	} else if (w && w->u.sa.n_prop &&
-		   w->u.sa.prop[0].protocol == IKB_PROTO_IKE) {
-		rekey_ike_request(sa, m, msgid);
-	} else {
-		child_request(sa, m, o, msgid);
-	}
-out:
-	free(plain);
-	free(m);
 	ccs_out_free(o);
 }

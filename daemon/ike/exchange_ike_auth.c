@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config/config.h"
 #include "ike/child_sa.h"
 #include "ike/engine.h"
 #include "ike/events.h"
@@ -137,8 +136,9 @@ static int send_request(struct ike_sa *sa, struct auth_out *o)
 
 int ike_auth_start(struct ike_sa *sa)
 {
-	const struct ikb_section *conn = engine_conn(sa->e, sa->conn);
-	struct auth_out *o = auth_out_new();
+	const struct conn *conn = engine_conn(sa->e, sa->conn);
+	struct exchange *x = exchange_new(sa, OUT_AUTH);
+	struct auth_out *o = x ? auth_out_new() : NULL;
 	struct ikb_error err = { "" };
 	struct conn_view v;
 	struct ike_id rid;
@@ -159,11 +159,13 @@ int ike_auth_start(struct ike_sa *sa)
 	}
 	if (!rc)
 		rc = send_request(sa, o);
-	if (rc)
+	if (rc) {
 		ike_sa_log(sa, IKB_LOG_ERR, "IKE_AUTH: %s",
 			   err.msg[0] ? err.msg : "cannot build the request");
-	else
+		exchange_end(sa);
+	} else {
 		ike_sa_set_state(sa, IKE_SA_AUTH_I);
+	}
 	auth_out_free(o);
 	return rc;
 }
@@ -187,7 +189,7 @@ static uint16_t authenticate(struct ike_sa *sa, const struct wire_msg *m,
 {
 	const struct wire_payload *idi = wire_find(m, WIRE_PT_IDI);
 	const struct wire_payload *auth = wire_find(m, WIRE_PT_AUTH);
-	const struct ikb_section *conn;
+	const struct conn *conn;
 	struct ike_id peer;
 
 	if (!idi || !auth) {
@@ -268,7 +270,7 @@ static int check_response(struct ike_sa *sa, const struct wire_msg *m,
 {
 	const struct wire_payload *idr = wire_find(m, WIRE_PT_IDR);
 	const struct wire_payload *auth = wire_find(m, WIRE_PT_AUTH);
-	const struct ikb_section *conn = engine_conn(sa->e, sa->conn);
+	const struct conn *conn = engine_conn(sa->e, sa->conn);
 	struct conn_view v;
 	struct ike_id peer;
 
@@ -301,6 +303,7 @@ static int check_response(struct ike_sa *sa, const struct wire_msg *m,
 void ike_auth_response(struct ike_sa *sa, const uint8_t *buf, size_t len)
 {
 	struct wire_msg *m = calloc(1, sizeof(*m));
+	struct child_sa *c = NULL;
 	struct ike_sa *stays;
 	struct ikb_error err = { "" };
 	uint8_t *plain = NULL;
@@ -308,7 +311,12 @@ void ike_auth_response(struct ike_sa *sa, const uint8_t *buf, size_t len)
 	if (!m || msg_open_sk(sa, m, buf, len, &plain))
 		goto out; /* unauthenticated: keep waiting, retransmitting */
 	rtx_done(sa);
+	/* the exchange ends here; its Child SA is ours to settle */
+	c = exchange_take_child(sa);
+	exchange_end(sa);
 	if (check_response(sa, m, &err)) {
+		if (c)
+			child_sa_free(sa, c);
 		ike_sa_delete(sa, err.msg);
 		goto out;
 	}
@@ -319,10 +327,12 @@ void ike_auth_response(struct ike_sa *sa, const uint8_t *buf, size_t len)
 	if (stays) {
 		/* the conn is up, through the IKE SA that stays */
 		engine_outcome(sa, 0, NULL, stays->children);
+		if (c)
+			child_sa_free(sa, c);
 		unique_crossed(sa, stays);
 		goto out;
 	}
-	child_accept(sa, m);
+	child_accept(sa, c, m);
 	unique_sweep(sa);
 	ike_sa_established(sa);
 out:

@@ -17,7 +17,6 @@
 #include "ike/exchange.h"
 #include "log.h"
 
-#define MAX_KE_RETRIES 3
 #define MAX_COOKIE_RETRIES 3
 
 /* RFC 7427 hash algorithms SHA2-256, SHA2-384, SHA2-512. */
@@ -95,14 +94,14 @@ static int build_request(struct ike_sa *sa, const struct ikb_proposal_list *l,
 
 static int send_init(struct ike_sa *sa, struct ikb_error *err)
 {
-	const struct ikb_section *conn = engine_conn(sa->e, sa->conn);
+	const struct conn *conn = engine_conn(sa->e, sa->conn);
 	struct ikb_proposal_list *l = malloc(sizeof(*l));
 	struct wbuf out;
 	int rc = l && conn ? 0 : -ENOENT;
 
 	wbuf_init(&out, 0);
 	if (!rc)
-		rc = conn_proposals(sa->e, conn, IKB_PROTO_IKE, l, err);
+		rc = conn_proposals(conn, IKB_PROTO_IKE, l, err);
 	if (!rc)
 		rc = build_request(sa, l, &out);
 	if (!rc)
@@ -126,13 +125,13 @@ static void on_key_pair(struct ike_sa *sa, int rc, const char *why)
 
 int ike_sa_init_start(struct ike_sa *sa, struct ikb_error *err)
 {
-	const struct ikb_section *conn = engine_conn(sa->e, sa->conn);
+	const struct conn *conn = engine_conn(sa->e, sa->conn);
 	struct ikb_proposal_list *l = malloc(sizeof(*l));
 	struct crypto_err cerr = { 0 };
 	int rc = l && conn ? 0 : -ENOENT;
 
 	if (!rc)
-		rc = conn_proposals(sa->e, conn, IKB_PROTO_IKE, l, err);
+		rc = conn_proposals(conn, IKB_PROTO_IKE, l, err);
 	if (!rc && !sa->ke_group && first_group(l) <= 0) {
 		snprintf(err->msg, sizeof(err->msg), "ike= has no KE group");
 		rc = -EINVAL;
@@ -153,16 +152,6 @@ int ike_sa_init_start(struct ike_sa *sa, struct ikb_error *err)
 }
 
 /* Initiator ------------------------------------------------------------ */
-
-static bool group_offered(const struct ikb_proposal_list *l, uint16_t g)
-{
-	for (unsigned i = 0; i < l->n; i++)
-		for (unsigned j = 0; j < l->p[i].n; j++)
-			if (l->p[i].xf[j].type == IKB_XF_KE &&
-			    l->p[i].xf[j].id == g)
-				return true;
-	return false;
-}
 
 static void restart(struct ike_sa *sa, const char *why)
 {
@@ -186,8 +175,7 @@ static void on_invalid_ke(struct ike_sa *sa, const struct wire_notify *n,
 		return;
 	}
 	g = (uint16_t)(n->data[0] << 8 | n->data[1]);
-	if (g == sa->ke_group || !group_offered(ours, g) ||
-	    ++sa->ke_retries > MAX_KE_RETRIES) {
+	if (!ke_retry(&sa->init_ke, n, sa->ke_group, ours)) {
 		snprintf(
 			why, sizeof(why),
 			"INVALID_KE_PAYLOAD asks for group %u, which we cannot use",
@@ -211,7 +199,7 @@ static bool init_notifies(struct ike_sa *sa, const struct wire_msg *m,
 	char why[96];
 
 	if ((n = wire_find_notify(m, WIRE_N_COOKIE))) {
-		if (++sa->ke_retries > MAX_COOKIE_RETRIES ||
+		if (++sa->cookie_tries > MAX_COOKIE_RETRIES ||
 		    ike_bytes_set(&sa->cookie, n->data, n->len))
 			ike_sa_delete(sa, "too many COOKIE requests");
 		else
@@ -294,12 +282,12 @@ void ike_sa_init_response(struct ike_sa *sa, const uint8_t *buf, size_t len)
 {
 	struct wire_msg *m = calloc(1, sizeof(*m));
 	struct ikb_proposal_list *ours = calloc(1, sizeof(*ours));
-	const struct ikb_section *conn = engine_conn(sa->e, sa->conn);
+	const struct conn *conn = engine_conn(sa->e, sa->conn);
 	struct wire_error werr;
 	struct ikb_error err = { "" };
 
 	if (!m || !ours || !conn ||
-	    conn_proposals(sa->e, conn, IKB_PROTO_IKE, ours, &err)) {
+	    conn_proposals(conn, IKB_PROTO_IKE, ours, &err)) {
 		ike_sa_delete(sa, conn ? err.msg : "conn was removed");
 	} else if (wire_parse(m, buf, len, NULL, &werr)) {
 		log_wire_drop(&sa->path, "malformed IKE_SA_INIT response",

@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config/config.h"
 #include "crypto/crypto.h"
 #include "ike/engine.h"
 #include "ike/conn.h"
@@ -29,7 +28,7 @@ struct resp_out {
 struct init_req {
 	const struct wire_msg *m;
 	const struct wire_payload *sa, *ke, *ni;
-	const struct ikb_section *conn;
+	const struct conn *conn;
 	struct ikb_proposal chosen;
 	uint8_t num; /* the accepted proposal's wire number */
 };
@@ -68,7 +67,7 @@ static uint16_t choose(struct ike_engine *e, const struct ike_path *p,
 	uint16_t n = WIRE_N_NO_PROPOSAL_CHOSEN;
 
 	if (ours && offered &&
-	    !conn_proposals(e, r->conn, IKB_PROTO_IKE, ours, &err) &&
+	    !conn_proposals(r->conn, IKB_PROTO_IKE, ours, &err) &&
 	    wire_sa_to_proposals(&r->sa->u.sa, offered, nums) > 0 &&
 	    !ops->select(st, ours, offered, &r->chosen, &num, &err) && num &&
 	    num <= offered->n) {

@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config/config.h"
 #include "ike/child_sa.h"
 #include "ike/engine.h"
 #include "ike/conn.h"
@@ -38,63 +37,66 @@ static void add_delete(struct wire_msg *m, uint8_t proto, const uint8_t *spis,
 					 n, spis };
 }
 
+/* o's message as our request of kind: 0, or -1 and nothing is out. */
+static int request(struct ike_sa *sa, struct info_out *o,
+		   enum ike_out_kind kind, uint32_t spi)
+{
+	struct exchange *x = o ? exchange_new(sa, kind) : NULL;
+	int rc = x ? msg_request_sk(sa, &o->m, WIRE_EXCH_INFORMATIONAL) : -1;
+
+	if (rc)
+		exchange_end(sa);
+	else
+		x->spi = spi;
+	free(o);
+	return rc;
+}
+
 int delete_child_start(struct ike_sa *sa, struct child_sa *c)
 {
 	struct info_out *o = calloc(1, sizeof(*o));
 	uint32_t spi = htonl(c->spi_in);
-	int rc = o ? 0 : -1;
+	int rc;
 
-	if (!rc) {
+	if (o) {
 		memcpy(o->spis, &spi, 4);
 		add_delete(&o->m, IKB_PROTO_ESP, o->spis, 1);
-		rc = ccs_request(sa, &o->m, WIRE_EXCH_INFORMATIONAL);
 	}
-	if (!rc) {
-		sa->out = OUT_DELETE_CHILD;
-		sa->out_spi = c->spi_in;
-		c->deleting = true;
+	/* child_deleting(c) from now */
+	rc = request(sa, o, OUT_DELETE_CHILD, c->spi_in);
+	if (!rc)
 		ike_sa_log(sa, IKB_LOG_INFO, "sending Delete for Child SA %08x",
 			   c->spi_in);
-	}
-	free(o);
 	return rc;
 }
 
 int delete_ike_start(struct ike_sa *sa)
 {
 	struct info_out *o = calloc(1, sizeof(*o));
-	int rc = o ? 0 : -1;
+	int rc;
 
-	if (!rc) {
+	if (o)
 		add_delete(&o->m, IKB_PROTO_IKE, NULL, 0);
-		rc = ccs_request(sa, &o->m, WIRE_EXCH_INFORMATIONAL);
-	}
+	rc = request(sa, o, OUT_DELETE_IKE, 0);
 	if (!rc) {
-		sa->out = OUT_DELETE_IKE;
 		ike_sa_set_state(sa, IKE_SA_DELETING);
 		ike_sa_log(sa, IKB_LOG_INFO, "sending Delete for the IKE SA");
 	}
-	free(o);
 	return rc;
 }
 
 int dpd_start(struct ike_sa *sa)
 {
-	struct info_out *o = calloc(1, sizeof(*o));
-	int rc = o ? 0 : -1;
+	const struct conn *c = engine_conn(sa->e, sa->conn);
+	int rc;
 
 	/* dpdtimeout= bounds this exchange, retransmit-timeout= the others */
-	if (!rc) {
-		sa->rtx.timeout_ms = conn_ms(sa->e, sa->conn, "dpdtimeout",
-					     sa->rtx.timeout_ms);
-		rc = ccs_request(sa, &o->m, WIRE_EXCH_INFORMATIONAL);
-	}
-	if (!rc) {
-		sa->out = OUT_DPD;
+	if (c && c->dpd_timeout_ms)
+		sa->rtx.timeout_ms = c->dpd_timeout_ms;
+	rc = request(sa, calloc(1, sizeof(struct info_out)), OUT_DPD, 0);
+	if (!rc)
 		ike_sa_log(sa, IKB_LOG_INFO,
 			   "peer idle: sending a liveness check");
-	}
-	free(o);
 	return rc;
 }
 
@@ -103,20 +105,20 @@ int dpd_start(struct ike_sa *sa)
 void informational_response(struct ike_sa *sa, const uint8_t *buf, size_t len)
 {
 	struct wire_msg *m = calloc(1, sizeof(*m));
-	const struct ikb_section *conn;
+	const struct conn *conn;
 	uint8_t *plain = NULL;
 	struct child_sa *c;
 
 	if (!m || msg_open_sk(sa, m, buf, len, &plain))
 		goto out;
 	rtx_done(sa);
-	switch (sa->out) {
+	switch (exchange_kind(sa)) {
 	case OUT_DELETE_IKE:
 		ike_sa_delete(sa, "Delete answered");
 		goto out;
 	case OUT_DELETE_CHILD:
 		/* the old inbound SA stayed until now for in-flight packets */
-		c = child_by_spi_in(sa, sa->out_spi);
+		c = child_by_spi_in(sa, sa->x->spi);
 		if (c)
 			child_remove(sa, c);
 		break;
@@ -154,7 +156,7 @@ static uint16_t delete_children(struct ike_sa *sa, const struct wire_delete *d,
 			continue;
 		}
 		/* §1.4.1: both sides deleting: no pair in the answer */
-		if (!c->deleting && n < MAX_DELETE_SPIS) {
+		if (!child_deleting(c) && n < MAX_DELETE_SPIS) {
 			uint32_t ours = htonl(c->spi_in);
 
 			memcpy(o->spis + 4 * n++, &ours, 4);
@@ -187,7 +189,7 @@ void informational_request(struct ike_sa *sa, const uint8_t *buf, size_t len)
 		add_delete(&o->m, IKB_PROTO_ESP, o->spis, n);
 	if (!del_ike && !wire_find(m, WIRE_PT_DELETE))
 		ike_sa_log(sa, IKB_LOG_DEBUG, "answering a liveness check");
-	ccs_respond(sa, &o->m, WIRE_EXCH_INFORMATIONAL, msgid);
+	msg_respond_sk(sa, &o->m, WIRE_EXCH_INFORMATIONAL, msgid);
 	if (del_ike)
 		ike_sa_delete(sa, "the peer deleted it");
 out:

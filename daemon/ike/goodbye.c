@@ -14,8 +14,7 @@ bool ike_sa_goodbye(struct ike_sa *sa)
 {
 	/* window 1: a request of ours is outstanding, the peer would drop
 	 * a second one; and before IKE_AUTH it has nothing to delete */
-	if (sa->state != IKE_SA_ESTABLISHED || sa->out != OUT_NONE ||
-	    sa->rtx.req)
+	if (sa->state != IKE_SA_ESTABLISHED || sa->x || sa->rtx.req)
 		return false;
 	return delete_ike_start(sa) == 0;
 }

@@ -72,7 +72,6 @@ static struct ike_sa *sa_alloc(struct ike_engine *e, const char *conn,
 	sa->path = *p;
 	sa->created = wall_s();
 	sa->last_recv_ms = mono_ms();
-	sa->pcpu_acq_cpu = -1;
 	sa->kick = evtimer_new(e->base, on_kick, sa);
 	if (!sa->kick) {
 		free(sa);
@@ -137,7 +136,7 @@ struct ike_sa *ike_sa_new_rekeyed(struct ike_sa *old, bool initiator,
 	sa->pcpu_kmax = old->pcpu_kmax;
 	sa->pcpu_on = old->pcpu_on;
 	memcpy(sa->pcpu_acq, old->pcpu_acq, sizeof(sa->pcpu_acq));
-	sa->child_group = old->child_group;
+	sa->child_ke = old->child_ke;
 	return sa;
 }
 
@@ -240,8 +239,7 @@ void ike_sa_delete(struct ike_sa *sa, const char *why)
 		retry_after_failure(sa, why);
 	unlink_sa(sa);
 	rtx_free(sa);
-	if (sa->pending)
-		child_sa_free(sa, sa->pending);
+	exchange_end(sa); /* with the Child SA it negotiates */
 	while (sa->children) {
 		struct child_sa *c = sa->children;
 
@@ -254,7 +252,6 @@ void ike_sa_delete(struct ike_sa *sa, const char *why)
 	events_ike_down(sa, why);
 	keys_cancel(sa);
 	ke_free(sa->ke);
-	ke_free(sa->out_ke);
 	free_ev(&sa->kick);
 	free_ev(&sa->timer);
 	free_ev(&sa->dpd);
@@ -270,7 +267,6 @@ void ike_sa_delete(struct ike_sa *sa, const char *why)
 	free_bytes(&sa->init_resp);
 	secret_wipe(sa->ni, sizeof(sa->ni));
 	secret_wipe(sa->nr, sizeof(sa->nr));
-	secret_wipe(sa->out_nonce, sizeof(sa->out_nonce));
 	free(sa);
 	if (why) /* not while the engine frees every SA */
 		opening_resume(e);

@@ -18,6 +18,7 @@
 struct event;
 struct ke;
 struct ke_job;
+struct exchange;
 struct sk_ctx;
 struct child_sa;
 struct ike_sa_keys;
@@ -35,13 +36,20 @@ enum ike_sa_state {
 	IKE_SA_DELETING,
 };
 
-/* The request this SA has outstanding after IKE_AUTH (window 1). */
+/* A group INVALID_KE_PAYLOAD asked for, and how often (kex.c). */
+struct ke_retry {
+	uint16_t group; /* 0: none asked for */
+	unsigned tries;
+};
+
+/* What the request this SA has outstanding is (window 1): exchange.h. */
 enum ike_out_kind {
 	OUT_NONE,
-	OUT_CHILD, /* CREATE_CHILD_SA: a new Child SA (sa->pending) */
-	OUT_REKEY_CHILD, /* CREATE_CHILD_SA: successor of out_spi */
-	OUT_REKEY_IKE, /* CREATE_CHILD_SA: a new IKE SA, our SPI out_ike_spi */
-	OUT_DELETE_CHILD, /* INFORMATIONAL: Delete of out_spi */
+	OUT_AUTH, /* IKE_AUTH with the first Child SA */
+	OUT_CHILD, /* CREATE_CHILD_SA: a new Child SA */
+	OUT_REKEY_CHILD, /* CREATE_CHILD_SA: successor of the spi's */
+	OUT_REKEY_IKE, /* CREATE_CHILD_SA: a new IKE SA */
+	OUT_DELETE_CHILD, /* INFORMATIONAL: Delete of the spi's */
 	OUT_DELETE_IKE, /* INFORMATIONAL: Delete of this IKE SA */
 	OUT_DPD, /* INFORMATIONAL: empty, liveness (§2.4) */
 };
@@ -97,8 +105,8 @@ struct ike_sa {
 	/* IKE_SA_INIT */
 	struct ikb_proposal prop; /* chosen IKE proposal */
 	uint16_t ke_group;
-	uint32_t ke_tried; /* bit per group index we were told to use */
-	unsigned ke_retries;
+	struct ke_retry init_ke; /* INVALID_KE_PAYLOAD to IKE_SA_INIT */
+	unsigned cookie_tries;
 	struct ke *ke;
 	struct ke_job *job; /* key exchange running on the helper pool */
 	uint8_t prop_num; /* responder: the accepted proposal's number */
@@ -121,15 +129,11 @@ struct ike_sa {
 
 	/* IKE_AUTH */
 	struct ike_id local_id, remote_id;
-	struct child_sa *pending; /* the Child SA being negotiated */
 	struct child_sa *children;
 
-	/* After IKE_AUTH: one exchange at a time, picked by tasks.c. */
-	enum ike_out_kind out;
-	uint32_t out_spi; /* our inbound SPI of the Child SA concerned */
-	uint8_t out_ike_spi[8];
-	struct ke *out_ke; /* our KE of the outstanding CREATE_CHILD_SA */
-	uint8_t out_nonce[IKE_SA_NONCE_LEN];
+	/* Our request in flight, from IKE_AUTH on; after IKE_AUTH tasks.c
+	 * picks the next one. NULL: none. */
+	struct exchange *x;
 	unsigned plan_next, plan_n; /* Child SAs of the plan created */
 	/*
 	 * RFC 9611: clones this host makes, of pcpu_want asked for and
@@ -137,13 +141,11 @@ struct ike_sa {
 	 */
 	unsigned pcpu_count, pcpu_want, pcpu_kmax;
 	bool pcpu_on;
-	/* CPU ids the kernel acquired an SA for (bit per id), and the one
-	 * CREATE_CHILD_SA is under way for (-1: a plan entry) */
+	/* CPU ids the kernel acquired an SA for (bit per id) */
 	uint64_t pcpu_acq[IKB_CHILD_PLAN_MAX / 64];
-	int32_t pcpu_acq_cpu;
-	uint16_t child_group; /* a group INVALID_KE_PAYLOAD asked for */
-	uint16_t ike_group; /* the same for an IKE SA rekey */
-	unsigned child_ke_retries;
+	/* INVALID_KE_PAYLOAD to a Child SA's CREATE_CHILD_SA, and to ours
+	 * for the IKE SA: the group the next one uses */
+	struct ke_retry child_ke, rekey_ke;
 	bool want_rekey, want_delete, want_dpd;
 	bool rekeyed; /* replaced by a new IKE SA: its children moved */
 	/* unique.c: the peer's new IKE SA that replaces this one, and

@@ -57,13 +57,12 @@ static void put_in(struct json_object *o, const char *k, time_t t)
 static const char *child_state(const struct child_sa *c)
 {
 	/* nothing in the kernel; the Delete to the peer is pending */
-	return c->failed      ? "failed, deleting" :
-	       c->deleting    ? "deleting" :
-	       c->redundant   ? "redundant" :
-	       c->replaced    ? "replaced" :
-	       c->rekeying    ? "rekeying" :
-	       c->out_pending ? "inbound only" :
-				"installed";
+	if (c->state != CHILD_FAILED && child_deleting(c))
+		return "deleting";
+	if (c->state == CHILD_INSTALLED || c->state == CHILD_INBOUND_ONLY)
+		return child_rekeying(c) ? "rekeying" :
+					   child_state_name(c->state);
+	return child_state_name(c->state);
 }
 
 /* pcrypt as installed: on, fallback (asked, the kernel cannot) or off. */

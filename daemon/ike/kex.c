@@ -13,6 +13,24 @@
 #include "ike/engine.h"
 #include "ike/exchange.h"
 
+#define KE_RETRIES_MAX 3
+
+bool ke_retry(struct ke_retry *r, const struct wire_notify *n, uint16_t sent,
+	      const struct ikb_proposal_list *offered)
+{
+	uint16_t g;
+
+	if (n->type != WIRE_N_INVALID_KE_PAYLOAD || n->len != 2)
+		return false;
+	g = (uint16_t)(n->data[0] << 8 | n->data[1]);
+	if (g == sent || (offered && !prop_list_has_group(offered, g)) ||
+	    r->tries >= KE_RETRIES_MAX)
+		return false;
+	r->tries++;
+	r->group = g;
+	return true;
+}
+
 int kex_pair(struct ke **ke, uint16_t group, struct ikb_error *err)
 {
 	struct crypto_err cerr = { 0 };

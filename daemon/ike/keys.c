@@ -22,6 +22,17 @@ const struct ikb_transform *prop_xf(const struct ikb_proposal *p, uint8_t type)
 	return NULL;
 }
 
+/* Any KE transform of any proposal: a proposal lists alternatives. */
+bool prop_list_has_group(const struct ikb_proposal_list *l, uint16_t g)
+{
+	for (unsigned i = 0; i < l->n; i++)
+		for (unsigned j = 0; j < l->p[i].n; j++)
+			if (l->p[i].xf[j].type == IKB_XF_KE &&
+			    l->p[i].xf[j].id == g)
+				return true;
+	return false;
+}
+
 void prop_render(const struct ikb_proposal *p, char *buf, size_t len)
 {
 	size_t off = 0;

@@ -10,6 +10,7 @@
 #include <event2/event.h>
 
 #include "ike/engine.h"
+#include "ike/conn.h"
 #include "ike/timers.h"
 #include "ike/tasks.h"
 
@@ -21,10 +22,18 @@ static void arm(struct ike_sa *sa, unsigned long long ms)
 	evtimer_add(sa->dpd, &tv);
 }
 
+/* dpddelay=, 0: none (or the conn is gone) */
+static unsigned long long dpd_delay(const struct ike_sa *sa)
+{
+	const struct conn *c = engine_conn(sa->e, sa->conn);
+
+	return c ? c->dpd_delay_ms : 0;
+}
+
 static void on_dpd(evutil_socket_t fd, short what, void *arg)
 {
 	struct ike_sa *sa = arg;
-	unsigned long long delay = conn_ms(sa->e, sa->conn, "dpddelay", 0);
+	unsigned long long delay = dpd_delay(sa);
 	unsigned long long idle = mono_ms() - sa->last_recv_ms;
 
 	if (!delay || sa->state != IKE_SA_ESTABLISHED)
@@ -40,7 +49,7 @@ static void on_dpd(evutil_socket_t fd, short what, void *arg)
 
 void dpd_arm(struct ike_sa *sa)
 {
-	unsigned long long delay = conn_ms(sa->e, sa->conn, "dpddelay", 0);
+	unsigned long long delay = dpd_delay(sa);
 
 	if (!delay)
 		return;

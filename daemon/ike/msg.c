@@ -12,6 +12,7 @@
 
 #include "crypto/crypto.h"
 #include "ike/engine.h"
+#include "ike/exchange.h"
 #include "ike/msg.h"
 #include "ike/timers.h"
 #include "log.h"
@@ -257,5 +258,49 @@ void msg_reply_notify(struct ike_engine *e, const struct ike_path *p,
 	if (!msg_emit(m, &out))
 		engine_send(e, p, out.data, out.len);
 	wbuf_free(&out);
+	free(m);
+}
+
+/* Encrypted requests and responses after IKE_AUTH. */
+int msg_nonce(struct ike_sa *sa)
+{
+	return rng_bytes(sa->x->nonce, IKE_SA_NONCE_LEN, NULL);
+}
+
+int msg_request_sk(struct ike_sa *sa, struct wire_msg *m, uint8_t exch)
+{
+	struct wbuf out;
+	int rc;
+
+	wbuf_init(&out, 0);
+	msg_hdr(m, sa, exch, false, sa->next_req_msgid);
+	rc = msg_emit_sk(sa, m, &out);
+	if (!rc)
+		rc = rtx_request(sa, &out, sa->next_req_msgid++);
+	wbuf_free(&out);
+	return rc;
+}
+
+void msg_respond_sk(struct ike_sa *sa, struct wire_msg *m, uint8_t exch,
+		    uint32_t msgid)
+{
+	struct wbuf out;
+
+	wbuf_init(&out, 0);
+	msg_hdr(m, sa, exch, true, msgid);
+	if (!msg_emit_sk(sa, m, &out))
+		rtx_respond(sa, &out, msgid);
+	wbuf_free(&out);
+}
+
+void msg_respond_notify_sk(struct ike_sa *sa, uint8_t exch, uint16_t type,
+			   uint32_t msgid)
+{
+	struct wire_msg *m = calloc(1, sizeof(*m));
+
+	if (!m)
+		return;
+	msg_notify(m, type, NULL, 0);
+	msg_respond_sk(sa, m, exch, msgid);
 	free(m);
 }

@@ -71,12 +71,15 @@ int rtx_respond(struct ike_sa *sa, struct wbuf *buf, uint32_t msgid);
 void rtx_replay(struct ike_sa *sa);
 void rtx_free(struct ike_sa *sa);
 
-/* Our nonce for a CREATE_CHILD_SA request into sa->out_nonce. */
-int ccs_nonce(struct ike_sa *sa);
+/* Our nonce for the request in flight, into sa->x->nonce. */
+int msg_nonce(struct ike_sa *sa);
+/* Send m as our request of exchange exch: 0 or -errno. */
+int msg_request_sk(struct ike_sa *sa, struct wire_msg *m, uint8_t exch);
 /* An encrypted response with m's payloads, kept for retransmits. */
-void ccs_respond(struct ike_sa *sa, struct wire_msg *m, uint8_t exch,
-		 uint32_t msgid);
-/* Send m as our request msgid; 0 or -errno. */
-int ccs_request(struct ike_sa *sa, struct wire_msg *m, uint8_t exch);
+void msg_respond_sk(struct ike_sa *sa, struct wire_msg *m, uint8_t exch,
+		    uint32_t msgid);
+/* The same with one notify of type and no data. */
+void msg_respond_notify_sk(struct ike_sa *sa, uint8_t exch, uint16_t type,
+			   uint32_t msgid);
 
 #endif

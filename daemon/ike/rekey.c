@@ -15,51 +15,30 @@
 #include <strings.h>
 #include <event2/event.h>
 
-#include "config/config.h"
 #include "crypto/crypto.h"
 #include "ike/child_sa.h"
 #include "ike/engine.h"
+#include "ike/conn.h"
 #include "ike/timers.h"
 #include "ike/tasks.h"
 #include "log.h"
 
 #define HOUR_MS (3600ULL * 1000)
 
-unsigned long long conn_ms(const struct ike_engine *e, const char *conn,
-			   const char *key, unsigned long long dflt)
-{
-	const struct ikb_section *s = engine_conn(e, conn);
-	const struct ikb_value *v = s ? cfg_get(s, key) : NULL;
-	unsigned long long ms;
-
-	return v && cfg_parse_duration_ms(v->value, &ms) ? ms : dflt;
-}
-
 bool conn_rekey(const struct ike_engine *e, const char *conn)
 {
-	const struct ikb_section *s = engine_conn(e, conn);
-	const struct ikb_value *v = s ? cfg_get(s, "rekey") : NULL;
-	bool yes = true;
+	const struct conn *c = engine_conn(e, conn);
 
-	if (v)
-		cfg_parse_bool(v->value, &yes);
-	return yes;
-}
-
-static unsigned fuzz_percent(const struct ike_engine *e, const char *conn)
-{
-	const struct ikb_section *s = engine_conn(e, conn);
-	const struct ikb_value *v = s ? cfg_get(s, "rekeyfuzz") : NULL;
-
-	return v ? (unsigned)strtoul(v->value, NULL, 10) : 100;
+	return !c || c->rekey;
 }
 
 /* How long after creation the rekey starts. */
 static unsigned long long rekey_after(const struct ike_engine *e,
 				      const char *conn, unsigned long long life)
 {
-	unsigned long long margin = conn_ms(e, conn, "rekeymargin", 540000);
-	unsigned long long fuzz = margin * fuzz_percent(e, conn) / 100;
+	const struct conn *c = engine_conn(e, conn);
+	unsigned long long margin = c ? c->margin_ms : 540000;
+	unsigned long long fuzz = margin * (c ? c->fuzz_pct : 100) / 100;
 	uint32_t r = 0;
 
 	if (fuzz && !rng_bytes(&r, sizeof(r), NULL))
@@ -85,7 +64,9 @@ struct child_times {
 
 static void child_times(const struct ike_sa *sa, struct child_times *t)
 {
-	t->life = conn_ms(sa->e, sa->conn, "ipsec-lifetime", 8 * HOUR_MS);
+	const struct conn *c = engine_conn(sa->e, sa->conn);
+
+	t->life = c ? c->child_life_ms : 8 * HOUR_MS;
 	t->rekey = conn_rekey(sa->e, sa->conn) ?
 			   rekey_after(sa->e, sa->conn, t->life) :
 			   0;
@@ -128,7 +109,8 @@ static void on_child_timer(evutil_socket_t fd, short what, void *arg)
 			   c->spi_in);
 		c->want_delete = true;
 	} else {
-		if (!c->replaced && !c->rekeying && !c->redundant)
+		if (c->state != CHILD_REPLACED && c->state != CHILD_REDUNDANT &&
+		    !child_rekeying(c))
 			c->want_rekey = true;
 		c->timer_expires = true;
 		arm(c->timer, left(c->born_ms, c->life_ms));
@@ -193,8 +175,8 @@ void ike_timer_retry(struct ike_sa *sa)
 
 void ike_timer_arm(struct ike_sa *sa)
 {
-	unsigned long long life =
-		conn_ms(sa->e, sa->conn, "ikelifetime", 8 * HOUR_MS);
+	const struct conn *c = engine_conn(sa->e, sa->conn);
+	unsigned long long life = c ? c->ike_life_ms : 8 * HOUR_MS;
 	unsigned long long rekey = conn_rekey(sa->e, sa->conn) ?
 					   rekey_after(sa->e, sa->conn, life) :
 					   0;
@@ -224,10 +206,11 @@ static void expire(struct ike_sa *sa, struct child_sa *c, bool in, bool hard)
 			c->sa_in_done = false;
 		else
 			c->sa_out_done = false;
-		if (!c->deleting)
+		if (!child_deleting(c))
 			c->want_delete = true;
-	} else if (!c->replaced && !c->rekeying && !c->redundant &&
-		   !c->deleting && conn_rekey(sa->e, sa->conn)) {
+	} else if (c->state != CHILD_REPLACED && c->state != CHILD_REDUNDANT &&
+		   !child_rekeying(c) && !child_deleting(c) &&
+		   conn_rekey(sa->e, sa->conn)) {
 		c->want_rekey = true;
 	}
 	tasks_schedule(sa);

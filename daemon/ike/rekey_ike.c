@@ -54,41 +54,41 @@ static void add_nonce_ke(struct wire_msg *m, const uint8_t *nonce,
 
 int rekey_ike_start(struct ike_sa *sa)
 {
-	const struct ikb_section *conn = engine_conn(sa->e, sa->conn);
-	struct rk_out *o = calloc(1, sizeof(*o));
+	const struct conn *conn = engine_conn(sa->e, sa->conn);
+	struct exchange *x = exchange_new(sa, OUT_REKEY_IKE);
+	struct rk_out *o = x ? calloc(1, sizeof(*o)) : NULL;
 	struct ikb_error err = { "" };
 	struct wire_payload *p;
 	uint16_t group = 0;
 	int rc = o && conn ? 0 : -ENOMEM;
 
 	if (!rc)
-		rc = conn_proposals(sa->e, conn, IKB_PROTO_IKE, &o->l, &err);
+		rc = conn_proposals(conn, IKB_PROTO_IKE, &o->l, &err);
 	if (!rc)
-		group = sa->ike_group ? sa->ike_group : first_group(&o->l);
+		group = sa->rekey_ke.group ? sa->rekey_ke.group :
+					     first_group(&o->l);
 	if (!rc && !group)
 		rc = -EINVAL;
 	if (!rc)
-		rc = ike_sa_new_spi(sa->e, sa->out_ike_spi);
+		rc = ike_sa_new_spi(sa->e, x->ike_spi);
 	if (!rc)
-		rc = ccs_nonce(sa);
+		rc = msg_nonce(sa);
 	if (!rc)
-		rc = kex_pair(&sa->out_ke, group, &err);
+		rc = kex_pair(&x->ke, group, &err);
 	if (!rc) {
 		p = msg_add(&o->m, WIRE_PT_SA);
-		rc = wire_sa_from_proposals(&o->store, &o->l, 1,
-					    sa->out_ike_spi, 8, &p->u.sa);
+		rc = wire_sa_from_proposals(&o->store, &o->l, 1, x->ike_spi, 8,
+					    &p->u.sa);
 	}
 	if (!rc) {
-		add_nonce_ke(&o->m, sa->out_nonce, sa->out_ke);
-		rc = ccs_request(sa, &o->m, WIRE_EXCH_CREATE_CHILD_SA);
+		add_nonce_ke(&o->m, x->nonce, x->ke);
+		rc = msg_request_sk(sa, &o->m, WIRE_EXCH_CREATE_CHILD_SA);
 	}
 	if (rc) {
 		ike_sa_log(sa, IKB_LOG_ERR, "IKE SA rekey: %s",
 			   err.msg[0] ? err.msg : "cannot build the request");
-		ke_free(sa->out_ke);
-		sa->out_ke = NULL;
+		exchange_end(sa);
 	} else {
-		sa->out = OUT_REKEY_IKE;
 		ike_sa_log(sa, IKB_LOG_INFO, "rekeying the IKE SA");
 	}
 	free(o);
@@ -116,7 +116,7 @@ static uint16_t choose(struct ike_sa *sa, const struct wire_sa *w,
 		       struct ikb_proposal *chosen, uint8_t *num,
 		       uint8_t spi[8])
 {
-	const struct ikb_section *conn = engine_conn(sa->e, sa->conn);
+	const struct conn *conn = engine_conn(sa->e, sa->conn);
 	struct ikb_proposal_list *ours = calloc(1, sizeof(*ours));
 	struct ikb_proposal_list *got = calloc(1, sizeof(*got));
 	uint8_t nums[IKB_PROPOSALS_MAX];
@@ -127,7 +127,7 @@ static uint16_t choose(struct ike_sa *sa, const struct wire_sa *w,
 	unsigned n = 0;
 
 	if (ours && got && conn &&
-	    !conn_proposals(sa->e, conn, IKB_PROTO_IKE, ours, &err) &&
+	    !conn_proposals(conn, IKB_PROTO_IKE, ours, &err) &&
 	    wire_sa_to_proposals(w, got, nums) > 0 &&
 	    !ops->select(st, ours, got, chosen, &n, &err) && n && n <= got->n &&
 	    prop_xf(chosen, IKB_XF_KE)) {
@@ -166,7 +166,7 @@ static uint16_t rekey_respond(struct ike_sa *sa, const struct wire_msg *m,
 
 	if (!ni || ni->u.nonce.len < 16 || ni->u.nonce.len > 256)
 		return WIRE_N_INVALID_SYNTAX;
-	if (sa->out == OUT_REKEY_IKE)
+	if (exchange_kind(sa) == OUT_REKEY_IKE)
 		return WIRE_N_TEMPORARY_FAILURE; /* see the file comment */
 	if ((rc = choose(sa, &w->u.sa, &chosen, &num, spi)))
 		return rc;
@@ -226,7 +226,7 @@ void rekey_ike_request(struct ike_sa *sa, const struct wire_msg *m,
 		msg_notify(&o->m, rc, o->group,
 			   rc == WIRE_N_INVALID_KE_PAYLOAD ? 2 : 0);
 	}
-	ccs_respond(sa, &o->m, WIRE_EXCH_CREATE_CHILD_SA, msgid);
+	msg_respond_sk(sa, &o->m, WIRE_EXCH_CREATE_CHILD_SA, msgid);
 	ke_free(mine); /* its public value was in the response */
 	free(o);
 	if (rc)
@@ -256,17 +256,17 @@ static int accept_new(struct ike_sa *sa, const struct wire_msg *m,
 			 "the response lacks a usable SA or Nonce");
 		return -EBADMSG;
 	}
-	rc = kex_gir(sa->out_ke, ke ? &ke->u.ke : NULL, &gir, err);
+	rc = kex_gir(sa->x->ke, ke ? &ke->u.ke : NULL, &gir, err);
 	if (rc)
 		return rc;
-	n = ike_sa_new_rekeyed(sa, true, sa->out_ike_spi, spi);
+	n = ike_sa_new_rekeyed(sa, true, sa->x->ike_spi, spi);
 	if (!n) {
 		secret_free(&gir);
 		return -ENOMEM;
 	}
 	n->prop = chosen;
-	n->ke_group = ke_group(sa->out_ke);
-	memcpy(n->ni, sa->out_nonce, IKE_SA_NONCE_LEN);
+	n->ke_group = ke_group(sa->x->ke);
+	memcpy(n->ni, sa->x->nonce, IKE_SA_NONCE_LEN);
 	n->ni_len = IKE_SA_NONCE_LEN;
 	memcpy(n->nr, nr->u.nonce.data, nr->u.nonce.len);
 	n->nr_len = nr->u.nonce.len;
@@ -289,14 +289,10 @@ void rekey_ike_response(struct ike_sa *sa, const struct wire_msg *m)
 
 		if (!wire_notify_is_error(n->type))
 			continue;
-		if (n->type == WIRE_N_INVALID_KE_PAYLOAD && n->len == 2 &&
-		    !sa->ike_group) {
-			sa->ike_group =
-				(uint16_t)(n->data[0] << 8 | n->data[1]);
+		if (ke_retry(&sa->rekey_ke, n, ke_group(sa->x->ke), NULL))
 			sa->want_rekey = true;
-		} else if (n->type == WIRE_N_TEMPORARY_FAILURE) {
+		else if (n->type == WIRE_N_TEMPORARY_FAILURE)
 			ike_timer_retry(sa);
-		}
 		ike_sa_log(sa, IKB_LOG_WARNING,
 			   "IKE SA rekey: peer answered %s",
 			   wire_notify_name(n->type) ?: "an error");

@@ -16,7 +16,6 @@
 #include <string.h>
 #include <event2/event.h>
 
-#include "config/config.h"
 #include "ike/engine.h"
 #include "ike/conn.h"
 #include "ike/timers.h"
@@ -36,12 +35,9 @@ struct retry {
 /* 0: no limit */
 static unsigned long keyingtries(const struct ike_engine *e, const char *conn)
 {
-	const struct ikb_section *s = engine_conn(e, conn);
-	const struct ikb_value *v = s ? cfg_get(s, "keyingtries") : NULL;
+	const struct conn *c = engine_conn(e, conn);
 
-	if (!v || !strcmp(v->value, "%forever"))
-		return 0;
-	return strtoul(v->value, NULL, 10);
+	return c ? c->keyingtries : 0;
 }
 
 static void unlink_retry(struct retry *r)

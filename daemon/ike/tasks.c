@@ -26,10 +26,7 @@ void tasks_schedule(struct ike_sa *sa)
 
 void tasks_out_done(struct ike_sa *sa)
 {
-	sa->out = OUT_NONE;
-	sa->out_spi = 0;
-	ke_free(sa->out_ke);
-	sa->out_ke = NULL;
+	exchange_end(sa);
 	tasks_schedule(sa);
 }
 
@@ -46,7 +43,7 @@ static int child_tasks(struct ike_sa *sa)
 	struct child_sa *c;
 
 	for (c = sa->children; c; c = c->next) {
-		if (!c->want_delete || c->deleting)
+		if (!c->want_delete || child_deleting(c))
 			continue;
 		c->want_delete = false;
 		if (!delete_child_start(sa, c))
@@ -59,9 +56,10 @@ static int child_tasks(struct ike_sa *sa)
 		if (!c->want_rekey)
 			continue;
 		c->want_rekey = false;
-		if (c->replaced || c->deleting || c->redundant || c->rekeying)
+		if (c->state == CHILD_REPLACED || c->state == CHILD_REDUNDANT ||
+		    child_rekeying(c) || child_deleting(c))
 			continue;
-		if (!create_child_start(sa, c))
+		if (!create_child_start(sa, c, -1))
 			return 0;
 	}
 	return -1;
@@ -69,8 +67,7 @@ static int child_tasks(struct ike_sa *sa)
 
 void tasks_run(struct ike_sa *sa)
 {
-	if (sa->state != IKE_SA_ESTABLISHED || sa->out != OUT_NONE ||
-	    sa->rtx.req || sa->job)
+	if (sa->state != IKE_SA_ESTABLISHED || sa->x || sa->rtx.req || sa->job)
 		return;
 	if (sa->want_delete) {
 		sa->want_delete = false;
@@ -86,7 +83,7 @@ void tasks_run(struct ike_sa *sa)
 	if (!child_tasks(sa))
 		return;
 	while (sa->plan_next < sa->plan_n) {
-		if (!create_child_start(sa, NULL))
+		if (!create_child_start(sa, NULL, -1))
 			return;
 		sa->plan_next++; /* could not even ask: the next one */
 	}

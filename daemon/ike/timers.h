@@ -41,9 +41,6 @@ void ike_timer_retry(struct ike_sa *sa);
 void rekey_events_subscribe(struct ike_engine *e);
 /* conn's rekey= (default yes). */
 bool conn_rekey(const struct ike_engine *e, const char *conn);
-/* A duration key of the conn in ms, or dflt. */
-unsigned long long conn_ms(const struct ike_engine *e, const char *conn,
-			   const char *key, unsigned long long dflt);
 
 /* liveness.c: dpddelay= */
 void dpd_arm(struct ike_sa *sa);

@@ -33,21 +33,15 @@
 #include <string.h>
 #include <strings.h>
 
-#include "config/config.h"
 #include "ike/child_sa.h"
 #include "ike/engine.h"
+#include "ike/conn.h"
 #include "ike/exchange.h"
 #include "plugin/conf_load.h"
 
 static bool uniqueids(const struct ike_engine *e)
 {
-	const struct ikb_value *v = cfg_get(&e->lc->cfg->setup, "uniqueids");
-
-	bool yes = true;
-
-	if (v)
-		cfg_parse_bool(v->value, &yes);
-	return yes;
+	return !e->conns || e->conns->uniqueids;
 }
 
 static bool same_peer(const struct ike_sa *a, const struct ike_sa *b)
@@ -56,21 +50,13 @@ static bool same_peer(const struct ike_sa *a, const struct ike_sa *b)
 	       !strcmp(a->remote_id.text, b->remote_id.text);
 }
 
-static const uint8_t *lowest(const struct ike_sa *sa, size_t *len)
-{
-	bool i = nonce_cmp(sa->ni, sa->ni_len, sa->nr, sa->nr_len) < 0;
-
-	*len = i ? sa->ni_len : sa->nr_len;
-	return i ? sa->ni : sa->nr;
-}
-
 /* RFC 7296 2.8.1: of two crossed SAs, the one with the lowest nonce goes. */
 static bool loses_to(const struct ike_sa *sa, const struct ike_sa *o)
 {
-	size_t sl, ol;
-	const uint8_t *sn = lowest(sa, &sl), *on = lowest(o, &ol);
+	struct nonce_pair a = { sa->ni, sa->ni_len, sa->nr, sa->nr_len };
+	struct nonce_pair b = { o->ni, o->ni_len, o->nr, o->nr_len };
 
-	return nonce_cmp(sn, sl, on, ol) < 0;
+	return nonce_pair_lower(&a, &b);
 }
 
 static void unmark(struct ike_sa *sa)

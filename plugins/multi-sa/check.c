@@ -16,17 +16,16 @@ static void key_name(char *buf, size_t len, int side, bool list)
 	snprintf(buf, len, "%sprotoport%s", side_name[side], list ? "s" : "");
 }
 
-/* Parse one side's list; *has says whether it is set and valid. */
+/* Parse one side's list; l->n = 0 when it is unset or not valid. */
 static int check_list(const struct ms_state *st, const struct ikb_section *conn,
-		      int side, struct ms_pp_list *l, bool *has,
-		      struct ikb_diag *d)
+		      int side, struct ms_pp_list *l, struct ikb_diag *d)
 {
 	char key[32], why[128];
 	const struct ikb_value *v, *single;
 
 	key_name(key, sizeof(key), side, true);
 	v = st->host->get(conn, key);
-	*has = false;
+	l->n = 0;
 	if (!v)
 		return 0;
 	key_name(key, sizeof(key), side, false);
@@ -43,38 +42,32 @@ static int check_list(const struct ms_state *st, const struct ikb_section *conn,
 			d, conn, v, IKB_SEV_ERROR,
 			"expected PROTO/PORT entries separated by commas or spaces (such as tcp/443, udp/53), got '%s': %s",
 			v->value, why);
+		l->n = 0;
 		return -1;
 	}
-	*has = true;
 	return 0;
 }
 
-/* Both lists pair up entry by entry, so they must agree. */
+/*
+ * Left's and right's lists of one kind by the one rule (pair.c): not more
+ * pairs than a plan holds, and each pair one selector. Reported at the
+ * right-hand list, else the left-hand one.
+ */
 static int check_pairs(const struct ms_state *st,
 		       const struct ikb_section *conn,
-		       const struct ms_pp_list *l, const struct ms_pp_list *r,
-		       struct ikb_diag *d)
+		       const struct ms_lists *ls, struct ikb_diag *d)
 {
-	const struct ikb_value *v = st->host->get(conn, "rightprotoports");
+	const struct ikb_value *v = st->host->get(conn, ls->key[1]);
+	/* the core's selector is not known here: families and protocol 0 */
+	const struct ikb_child_spec zero = { .cpu = -1 };
+	char why[256];
 
-	if (l->n != r->n) {
-		st->host->report(
-			d, conn, v, IKB_SEV_ERROR,
-			"has %u entries but leftprotoports has %u; the lists pair up one Child SA per entry",
-			r->n, l->n);
-		return -1;
-	}
-	for (unsigned i = 0; i < l->n; i++) {
-		if (l->e[i].proto == r->e[i].proto || !l->e[i].proto ||
-		    !r->e[i].proto)
-			continue;
-		st->host->report(
-			d, conn, v, IKB_SEV_ERROR,
-			"entry %u has protocol %u but leftprotoports' entry %u has %u",
-			i + 1, r->e[i].proto, i + 1, l->e[i].proto);
-		return -1;
-	}
-	return 0;
+	if (!v)
+		v = st->host->get(conn, ls->key[0]);
+	if (!v || ms_pairs(ls, true, &zero, NULL, why, sizeof(why)) == 0)
+		return 0;
+	st->host->report(d, conn, v, IKB_SEV_ERROR, "%s", why);
+	return -1;
 }
 
 /*
@@ -109,15 +102,17 @@ static int check_clones(const struct ms_state *st,
 	return -1;
 }
 
-/* leftsubnets=: its syntax, and not together with leftsubnet=. */
+/*
+ * leftsubnets=: its syntax, and not together with leftsubnet=; l->n = 0
+ * when it is unset or not valid.
+ */
 static int check_nets(const struct ms_state *st, const struct ikb_section *conn,
-		      int side, struct ikb_diag *d)
+		      int side, struct ms_net_list *l, struct ikb_diag *d)
 {
 	char key[32], why[160];
 	const struct ikb_value *v, *single;
-	struct ms_net_list *l;
-	int rc = 0;
 
+	l->n = 0;
 	snprintf(key, sizeof(key), "%ssubnets", side_name[side]);
 	if (!(v = st->host->get(conn, key)))
 		return 0;
@@ -130,14 +125,12 @@ static int check_nets(const struct ms_state *st, const struct ikb_section *conn,
 			key, side_name[side], key, single->file, single->line);
 		return -1;
 	}
-	l = malloc(sizeof(*l));
-	if (!l || ms_parse_net_list(v->value, l, why, sizeof(why)) < 0) {
-		st->host->report(d, conn, v, IKB_SEV_ERROR, "%s",
-				 l ? why : "out of memory");
-		rc = -1;
+	if (ms_parse_net_list(v->value, l, why, sizeof(why)) < 0) {
+		st->host->report(d, conn, v, IKB_SEV_ERROR, "%s", why);
+		l->n = 0;
+		return -1;
 	}
-	free(l);
-	return rc;
+	return 0;
 }
 
 /* One way of making several Child SAs per conn. */
@@ -166,22 +159,55 @@ static int check_one_way(const struct ms_state *st,
 	return -1;
 }
 
+/* Both subnets lists, and their pairs. */
+static int check_subnets(const struct ms_state *st,
+			 const struct ikb_section *conn, struct ikb_diag *d)
+{
+	struct ms_net_list *l = calloc(2, sizeof(*l));
+	struct ms_lists ls;
+	int rc = 0;
+
+	if (!l) {
+		st->host->report(d, conn, NULL, IKB_SEV_ERROR, "out of memory");
+		return -1;
+	}
+	if (check_nets(st, conn, 0, &l[0], d) < 0 ||
+	    check_nets(st, conn, 1, &l[1], d) < 0)
+		rc = -1;
+	ms_net_lists(&ls, &l[0], &l[1]);
+	if (!rc && check_pairs(st, conn, &ls, d) < 0)
+		rc = -1;
+	free(l);
+	return rc;
+}
+
+/* Both protoports lists, and their pairs. */
+static int check_protoports(const struct ms_state *st,
+			    const struct ikb_section *conn, struct ikb_diag *d)
+{
+	struct ms_pp_list l, r;
+	struct ms_lists ls;
+	int rc = 0;
+
+	if (check_list(st, conn, 0, &l, d) < 0)
+		rc = -1;
+	if (check_list(st, conn, 1, &r, d) < 0)
+		rc = -1;
+	ms_pp_lists(&ls, &l, &r);
+	if (!rc && check_pairs(st, conn, &ls, d) < 0)
+		rc = -1;
+	return rc;
+}
+
 int ms_check_conn(void *state, const struct ikb_section *conn,
 		  struct ikb_diag *d)
 {
 	const struct ms_state *st = state;
-	struct ms_pp_list l, r;
-	bool has_l, has_r;
 	int rc = check_clones(st, conn, d);
 
-	if (check_nets(st, conn, 0, d) < 0 || check_nets(st, conn, 1, d) < 0 ||
-	    check_one_way(st, conn, d) < 0)
+	if (check_subnets(st, conn, d) < 0 || check_one_way(st, conn, d) < 0)
 		rc = -1;
-	if (check_list(st, conn, 0, &l, &has_l, d) < 0)
-		rc = -1;
-	if (check_list(st, conn, 1, &r, &has_r, d) < 0)
-		rc = -1;
-	if (has_l && has_r && check_pairs(st, conn, &l, &r, d) < 0)
+	if (check_protoports(st, conn, d) < 0)
 		rc = -1;
 	return rc;
 }

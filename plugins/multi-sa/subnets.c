@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * leftsubnets= and rightsubnets=, as libreswan's: one Child SA for each
- * pair of a left and a right subnet, under one IKE SA. A side without a
- * list keeps the conn's own selector (leftsubnet=, or the host). Each
- * Child SA's selector is the core's c[0] with the pair's subnets; the
- * responder finds the entry that takes the initiator's TS as offered.
+ * pair of a left and a right subnet, under one IKE SA, by the rule of
+ * pair.c (a side without a list keeps the conn's own selector,
+ * leftsubnet= or the host). Each Child SA's selector is the core's c[0]
+ * with the pair's subnets; the responder finds the entry that takes the
+ * initiator's TS as offered.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -112,50 +113,59 @@ bool ms_has_subnets(const struct ms_state *st, const struct ikb_section *conn)
 	       st->host->get(conn, "rightsubnets");
 }
 
+static int narrow(struct ikb_child_spec *c, const void *loc, const void *rem,
+		  char *why, size_t len)
+{
+	const struct ms_net *l = loc, *r = rem;
+
+	if (l) {
+		c->ts.src = l->addr;
+		c->ts.src_plen = l->plen;
+	}
+	if (r) {
+		c->ts.dst = r->addr;
+		c->ts.dst_plen = r->plen;
+	}
+	/* a family of 0 is a side not known yet (checking the lists alone) */
+	if (c->ts.src.family && c->ts.dst.family &&
+	    c->ts.src.family != c->ts.dst.family) {
+		snprintf(why, len, "they mix IPv4 and IPv6");
+		return -1;
+	}
+	return 0;
+}
+
+void ms_net_lists(struct ms_lists *ls, const struct ms_net_list *l,
+		  const struct ms_net_list *r)
+{
+	*ls = (struct ms_lists){
+		.key = { "leftsubnets", "rightsubnets" },
+		.e = { l->e, r->e },
+		.n = { l->n, r->n },
+		.size = sizeof(l->e[0]),
+		.narrow = narrow,
+	};
+}
+
 int ms_plan_subnets(const struct ms_state *st, const struct ikb_section *conn,
 		    struct ikb_child_plan *plan, struct ikb_error *err)
 {
-	struct ms_net_list *l = calloc(2, sizeof(*l)), *loc, *rem;
-	struct ikb_child_spec base = plan->c[0];
-	unsigned n = 0;
+	struct ms_net_list *l = calloc(2, sizeof(*l));
+	struct ms_lists ls;
+	char why[256];
 	int rc = l ? 0 : -ENOMEM;
 
 	if (!rc)
 		rc = side_nets(st, conn, "leftsubnets", &l[0], err);
 	if (!rc)
 		rc = side_nets(st, conn, "rightsubnets", &l[1], err);
-	if (rc) {
-		free(l);
-		return rc;
+	if (!rc) {
+		ms_net_lists(&ls, &l[0], &l[1]);
+		rc = ms_pairs(&ls, plan->left_is_local, &plan->c[0], plan, why,
+			      sizeof(why));
+		if (rc)
+			rc = ikb_error_set(err, -rc, "%s", why);
 	}
-	loc = plan->left_is_local ? &l[0] : &l[1];
-	rem = plan->left_is_local ? &l[1] : &l[0];
-	/* a side without a list: the core's selector for it */
-	if (!loc->n)
-		loc->e[loc->n++] =
-			(struct ms_net){ base.ts.src, base.ts.src_plen };
-	if (!rem->n)
-		rem->e[rem->n++] =
-			(struct ms_net){ base.ts.dst, base.ts.dst_plen };
-	if (loc->e[0].addr.family != rem->e[0].addr.family)
-		rc = ikb_error_set(
-			err, EINVAL,
-			"leftsubnets and rightsubnets (or the other side's subnet) mix IPv4 and IPv6");
-	else if ((unsigned long)loc->n * rem->n > IKB_CHILD_PLAN_MAX)
-		rc = ikb_error_set(
-			err, E2BIG,
-			"leftsubnets and rightsubnets make %u x %u Child SAs, at most %u",
-			l[0].n, l[1].n, IKB_CHILD_PLAN_MAX);
-	for (unsigned i = 0; !rc && i < loc->n; i++)
-		for (unsigned j = 0; j < rem->n; j++, n++) {
-			plan->c[n] = base;
-			plan->c[n].ts.src = loc->e[i].addr;
-			plan->c[n].ts.src_plen = loc->e[i].plen;
-			plan->c[n].ts.dst = rem->e[j].addr;
-			plan->c[n].ts.dst_plen = rem->e[j].plen;
-		}
-	if (!rc)
-		plan->n = n;
 	free(l);
 	return rc;
 }

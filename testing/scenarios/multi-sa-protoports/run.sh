@@ -3,7 +3,12 @@
 # west (default plugins, multi-sa among them) initiates one conn to each
 # of three responders, strongSwan (east), ikebana (north, the same conn
 # text, where right is the local side) and libreswan (south), each conn
-# with rightprotoports=tcp/5201,tcp/5202,tcp/5203,tcp/5204. Per responder:
+# with leftprotoports=tcp and rightprotoports=tcp/5201,tcp/5202,tcp/5203,
+# tcp/5204: the one left entry pairs with each right entry (multi-sa's
+# rule for lists, as libreswan's leftsubnets=), which the entry-by-entry
+# rule of before refused. strongSwan and libreswan express the same four
+# Child SAs as four children or conns, each "tcp on west, one port on the
+# responder". Per responder:
 #   - 4 Child SAs, 8 ESP states on both hosts, and ikebana on west lists 4
 #     Child SAs for the conn;
 #   - each port has its own pair of states and policies on both hosts, the

@@ -22,6 +22,7 @@
 #include "config/diag.h"
 #include "daemon.h"
 #include "log.h"
+#include "log_conf.h"
 #include "opts.h"
 
 struct fx {
@@ -261,12 +262,46 @@ static void test_plutodebug(void **state)
 			 IKB_LOG_DEBUG);
 }
 
+/* The one parser of plutodebug=: the level's words and keylog's. */
+static void test_plutodebug_words(void **state)
+{
+	static const struct {
+		const char *v;
+		bool debug, private;
+	} cases[] = {
+		{ "none", false, false },
+		{ "private", false, true },
+		{ "PRIVATE", false, false },
+		{ "all", true, false },
+		{ "none,private", false, true },
+		{ "private\tcrypt", true, true },
+		{ "noprivate", true, false },
+		{ "", false, false },
+	};
+	struct plutodebug pd;
+
+	plutodebug_parse(NULL, &pd);
+	assert_false(pd.debug || pd.private);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct ikb_value v = { "plutodebug", cases[i].v, "t.conf", 2 };
+
+		plutodebug_parse(&v, &pd);
+		assert_int_equal(pd.debug, cases[i].debug);
+		assert_int_equal(pd.private, cases[i].private);
+	}
+}
+
 int main(void)
 {
 #define T(t) cmocka_unit_test_setup_teardown(t, setup, teardown)
 	const struct CMUnitTest tests[] = {
-		T(test_line),	    T(test_append),    T(test_reopen),
-		T(test_open_fails), T(test_not_stdio), T(test_plutodebug),
+		T(test_line),
+		T(test_append),
+		T(test_reopen),
+		T(test_open_fails),
+		T(test_not_stdio),
+		T(test_plutodebug),
+		T(test_plutodebug_words),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -246,7 +246,7 @@ static void test_peer_without(void **state)
 static struct child_sa *child_cpu(struct net *n, int who, int32_t cpu)
 {
 	for (struct child_sa *c = n->p[who].e->all->children; c; c = c->next)
-		if (c->cpu == cpu && !c->replaced)
+		if (c->cpu == cpu && c->state != CHILD_REPLACED)
 			return c;
 	return NULL;
 }

@@ -126,6 +126,9 @@ static void test_rekey_timer(void **state)
 	assert_true(net_run(n, watching, 5000));
 	assert_watch();
 	assert_true(log_has("rekeying Child SA"));
+	/* each change of a Child SA's state is logged */
+	assert_true(log_has(": negotiating -> installed"));
+	assert_true(log_has(": installed -> replaced"));
 	assert_one_pair(n, wt.old);
 	net_free(n);
 }

@@ -11,6 +11,7 @@
 #include "crypto/nss_init.h"
 #include "ike/engine.h"
 #include "ike/conn.h"
+#include "ike/exchange.h"
 #include "ike/msg.h"
 #include "ike/ts.h"
 
@@ -127,12 +128,45 @@ static void test_nat_detect(void **state)
 	assert_false(sa.nat_remote);
 }
 
+/* INVALID_KE_PAYLOAD: one rule for IKE_SA_INIT, Child SAs, IKE rekey. */
+static void test_ke_retry(void **state)
+{
+	struct ikb_proposal_list offered = { .n = 1 };
+	uint8_t g31[2] = { 0, 31 }, g19[2] = { 0, 19 }, g14[2] = { 0, 14 };
+	struct wire_notify n = { .type = WIRE_N_INVALID_KE_PAYLOAD,
+				 .data = g31,
+				 .len = 2 };
+	struct ke_retry r = { 0 };
+
+	offered.p[0].n = 2;
+	offered.p[0].xf[0] = (struct ikb_transform){ IKB_XF_KE, 19, 0 };
+	offered.p[0].xf[1] = (struct ikb_transform){ IKB_XF_KE, 31, 0 };
+	n.len = 1; /* not a group */
+	assert_false(ke_retry(&r, &n, 19, &offered));
+	n.len = 2;
+	n.data = g14; /* not offered */
+	assert_false(ke_retry(&r, &n, 19, &offered));
+	assert_true(ke_retry(&r, &n, 19, NULL)); /* nothing to check */
+	assert_int_equal(r.group, 14);
+	n.data = g19; /* the one we sent */
+	assert_false(ke_retry(&r, &n, 19, &offered));
+	n.data = g31;
+	assert_true(ke_retry(&r, &n, 19, &offered));
+	assert_int_equal(r.group, 31);
+	assert_true(ke_retry(&r, &n, 19, &offered));
+	assert_int_equal(r.tries, 3);
+	assert_false(ke_retry(&r, &n, 19, &offered)); /* three is enough */
+	n.type = WIRE_N_NO_PROPOSAL_CHOSEN;
+	assert_false(ke_retry(&(struct ke_retry){ 0 }, &n, 19, NULL));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ids),
 		cmocka_unit_test(test_narrow),
 		cmocka_unit_test(test_nat_detect),
+		cmocka_unit_test(test_ke_retry),
 	};
 
 	struct crypto_err err;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* multi-sa: clones= and protoports lists, and the plan they make. */
+/* multi-sa: clones=, protoports and subnets lists, and the plan they make. */
+#include <errno.h>
 #include <netinet/in.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -120,23 +121,105 @@ static void test_protoport_and_protoports(void **state)
 	assert_int_equal(fake_msgs[0].line, 11);
 }
 
+/*
+ * Every left entry with every right entry: a one-entry list pairs with
+ * all of the other side's, lists of any lengths pair up.
+ */
 static void test_pairs(void **state)
 {
-	const char *len[] = { "leftprotoports", "tcp/1 tcp/2",
-			      "rightprotoports", "tcp/3", NULL };
-	const char *proto[] = { "leftprotoports", "tcp/1 tcp/2",
+	const char *one_n[] = { "leftprotoports", "tcp", "rightprotoports",
+				"tcp/1 tcp/2 tcp/3 tcp/4", NULL };
+	const char *n_one[] = { "leftprotoports", "tcp/1 udp/2 %any",
+				"rightprotoports", "%any", NULL };
+	const char *n_m[] = { "leftprotoports", "tcp/1 tcp/2",
+			      "rightprotoports", "tcp/3 tcp/4 tcp", NULL };
+	const char *proto[] = { "leftprotoports", "tcp/1 %any",
 				"rightprotoports", "tcp/3 udp/4", NULL };
-	const char *ok[] = { "leftprotoports", "tcp/1 %any", "rightprotoports",
-			     "tcp/3 udp/4", NULL };
 
-	assert_int_equal(fake_check_conn(&fx, len), -1);
-	assert_non_null(strstr(fake_msgs[0].text,
-			       "has 1 entries but leftprotoports has 2"));
+	assert_int_equal(fake_check_conn(&fx, one_n), 0);
+	assert_int_equal(fake_check_conn(&fx, n_one), 0);
+	assert_int_equal(fake_check_conn(&fx, n_m), 0);
+	/* tcp/1 with udp/4 would be a selector of two protocols */
 	assert_int_equal(fake_check_conn(&fx, proto), -1);
+	assert_int_equal(fake_nmsgs, 1);
+	assert_string_equal(fake_msgs[0].key, "rightprotoports");
 	assert_non_null(strstr(
 		fake_msgs[0].text,
-		"entry 2 has protocol 17 but leftprotoports' entry 2 has 6"));
-	assert_int_equal(fake_check_conn(&fx, ok), 0);
+		"leftprotoports entry 1 and rightprotoports entry 2 cannot be one Child SA: protocols 6 and 17 differ"));
+}
+
+/* "PRE1POST PRE2POST ... PREnPOST " into buf. */
+static void many(char *buf, size_t len, const char *pre, const char *post,
+		 unsigned n)
+{
+	size_t at = 0;
+
+	for (unsigned i = 0; i < n; i++)
+		at += (size_t)snprintf(buf + at, len - at, "%s%u%s ", pre,
+				       i + 1, post);
+}
+
+/* A cross product over IKB_CHILD_PLAN_MAX is a config error, not cut. */
+static void test_pairs_limit(void **state)
+{
+	static char l[4096], r[4096];
+	const char *pp[] = { "leftprotoports", l, "rightprotoports", r, NULL };
+	const char *nets[] = { "leftsubnets", l, "rightsubnets", r, NULL };
+
+	many(l, sizeof(l), "tcp/", "", 2);
+	many(r, sizeof(r), "tcp/", "", 128);
+	assert_int_equal(fake_check_conn(&fx, pp), 0);
+	many(r, sizeof(r), "tcp/", "", 129);
+	assert_int_equal(fake_check_conn(&fx, pp), -1);
+	assert_int_equal(fake_nmsgs, 1);
+	assert_string_equal(fake_msgs[0].key, "rightprotoports");
+	assert_non_null(strstr(
+		fake_msgs[0].text,
+		"leftprotoports (2) and rightprotoports (129) make 258 Child SAs, more than 256: every left entry pairs with every right entry"));
+
+	many(l, sizeof(l), "10.1.", ".0/24", 16);
+	many(r, sizeof(r), "10.2.", ".0/24", 16);
+	assert_int_equal(fake_check_conn(&fx, nets), 0);
+	many(r, sizeof(r), "10.2.", ".0/24", 17);
+	assert_int_equal(fake_check_conn(&fx, nets), -1);
+	assert_int_equal(
+		fake_count(
+			IKB_SEV_ERROR,
+			"leftsubnets (16) and rightsubnets (17) make 272 Child SAs, more than 256"),
+		1);
+}
+
+/* IPv4 subnets do not pair with IPv6 ones, in the lists or the core's. */
+static void test_pairs_family(void **state)
+{
+	const char *mixed[] = { "leftsubnets", "10.0.1.0/24", "rightsubnets",
+				"2001:db8::/32", NULL };
+	const char *left6[] = { "leftsubnets",
+				"2001:db8:1::/48 2001:db8:2::/48", NULL };
+	static struct ikb_child_plan plan;
+	struct ikb_error err = { { 0 } };
+	struct ikb_section s;
+
+	assert_int_equal(fake_check_conn(&fx, mixed), -1);
+	assert_int_equal(
+		fake_count(
+			IKB_SEV_ERROR,
+			"leftsubnets entry 1 and rightsubnets entry 1 cannot be one Child SA: they mix IPv4 and IPv6"),
+		1);
+	/* the core's selector for right is IPv4: known when planning */
+	memset(&plan, 0, sizeof(plan));
+	plan.n = 1;
+	plan.left_is_local = true;
+	plan.c[0].ts.src = (struct ikb_addr){ AF_INET, { 192, 0, 2, 1 } };
+	plan.c[0].ts.dst = (struct ikb_addr){ AF_INET, { 192, 0, 2, 2 } };
+	plan.c[0].ts.src_plen = plan.c[0].ts.dst_plen = 32;
+	fake_conn(&s, "c", left6);
+	assert_int_equal(fake_check_conn(&fx, left6), 0);
+	assert_int_equal(fx.p->child->plan(fx.st, &s, &plan, &err), -EINVAL);
+	fake_section_free(&s);
+	assert_string_equal(
+		err.msg,
+		"leftsubnets entry 1 and the conn's own right side (no rightsubnets) cannot be one Child SA: they mix IPv4 and IPv6");
 }
 
 static void base_plan(struct ikb_child_plan *plan)
@@ -152,11 +235,25 @@ static void base_plan(struct ikb_child_plan *plan)
 	plan->c[0].cpu = -1;
 }
 
+/* The plan's n entries: tcp, sport and dport each, and no CPU id. */
+static void assert_pp(const struct ikb_child_plan *plan, unsigned n,
+		      const uint16_t (*ports)[2])
+{
+	assert_int_equal(plan->n, n);
+	for (unsigned i = 0; i < n; i++) {
+		assert_int_equal(plan->c[i].ts.proto, IPPROTO_TCP);
+		assert_int_equal(plan->c[i].ts.sport, ports[i][0]);
+		assert_int_equal(plan->c[i].ts.dport, ports[i][1]);
+		assert_int_equal(plan->c[i].ts.dst_plen, 16);
+		assert_int_equal(plan->c[i].cpu, -1);
+	}
+}
+
 static void test_plan(void **state)
 {
 	const char *none[] = { "clones", "4", NULL };
 	const char *left[] = { "leftprotoports", "tcp/443 udp/53", NULL };
-	const char *both[] = { "leftprotoports", "tcp/1,udp/2",
+	const char *both[] = { "leftprotoports", "tcp/1,tcp/2",
 			       "rightprotoports", "tcp/3,%any", NULL };
 	const char *rest[] = { "rightprotoports", "tcp/5201 udp %any", NULL };
 	static struct ikb_child_plan plan;
@@ -189,16 +286,14 @@ static void test_plan(void **state)
 	assert_int_equal(plan.c[1].ts.dst_plen, 16);
 	assert_int_equal(plan.c[1].cpu, -1);
 
+	/* 2 x 2: this host's (left's) entries in the outer loop */
 	base_plan(&plan);
 	fake_conn(&s, "c", both);
 	assert_int_equal(fx.p->child->plan(fx.st, &s, &plan, &err), 0);
 	fake_section_free(&s);
-	assert_int_equal(plan.n, 2);
-	assert_int_equal(plan.c[0].ts.sport, 1);
-	assert_int_equal(plan.c[0].ts.dport, 3);
-	assert_int_equal(plan.c[1].ts.proto, IPPROTO_UDP);
-	assert_int_equal(plan.c[1].ts.sport, 2);
-	assert_int_equal(plan.c[1].ts.dport, 0);
+	assert_pp(&plan, 4,
+		  (const uint16_t[][2]){
+			  { 1, 3 }, { 1, 0 }, { 2, 3 }, { 2, 0 } });
 
 	/* each entry narrows the core's selector, not the one before */
 	base_plan(&plan);
@@ -221,12 +316,47 @@ static void test_plan(void **state)
 	fake_conn(&s, "c", both);
 	assert_int_equal(fx.p->child->plan(fx.st, &s, &plan, &err), 0);
 	fake_section_free(&s);
+	/* right's entries in the outer loop, as src */
+	assert_pp(&plan, 4,
+		  (const uint16_t[][2]){
+			  { 3, 1 }, { 3, 2 }, { 0, 1 }, { 0, 2 } });
+}
+
+/* 1 x N and N x 1: the one entry (or no list) pairs with every entry. */
+static void test_plan_one(void **state)
+{
+	const char *one_n[] = { "leftprotoports", "tcp/7", "rightprotoports",
+				"tcp/1 tcp/2 tcp", NULL };
+	const char *n_one[] = { "leftprotoports", "tcp/1 tcp/2",
+				"rightprotoports", "tcp/9", NULL };
+	const char *nets[] = { "leftsubnets", "10.0.1.0/24", "rightsubnets",
+			       "10.0.3.0/24 10.0.4.0/24", NULL };
+	static struct ikb_child_plan plan;
+	struct ikb_error err = { { 0 } };
+	struct ikb_section s;
+
+	base_plan(&plan);
+	fake_conn(&s, "c", one_n);
+	assert_int_equal(fx.p->child->plan(fx.st, &s, &plan, &err), 0);
+	fake_section_free(&s);
+	assert_pp(&plan, 3,
+		  (const uint16_t[][2]){ { 7, 1 }, { 7, 2 }, { 7, 0 } });
+
+	base_plan(&plan);
+	fake_conn(&s, "c", n_one);
+	assert_int_equal(fx.p->child->plan(fx.st, &s, &plan, &err), 0);
+	fake_section_free(&s);
+	assert_pp(&plan, 2, (const uint16_t[][2]){ { 1, 9 }, { 2, 9 } });
+
+	base_plan(&plan);
+	fake_conn(&s, "c", nets);
+	assert_int_equal(fx.p->child->plan(fx.st, &s, &plan, &err), 0);
+	fake_section_free(&s);
 	assert_int_equal(plan.n, 2);
-	assert_int_equal(plan.c[0].ts.sport, 3);
-	assert_int_equal(plan.c[0].ts.dport, 1);
-	assert_int_equal(plan.c[1].ts.proto, IPPROTO_UDP);
-	assert_int_equal(plan.c[1].ts.sport, 0);
-	assert_int_equal(plan.c[1].ts.dport, 2);
+	assert_int_equal(plan.c[0].ts.src.bytes[2], 1);
+	assert_int_equal(plan.c[0].ts.dst.bytes[2], 3);
+	assert_int_equal(plan.c[1].ts.src.bytes[2], 1);
+	assert_int_equal(plan.c[1].ts.dst.bytes[2], 4);
 }
 
 static void test_subnets_values(void **state)
@@ -353,7 +483,10 @@ int main(void)
 		cmocka_unit_test(test_protoports_values),
 		cmocka_unit_test(test_protoport_and_protoports),
 		cmocka_unit_test(test_pairs),
+		cmocka_unit_test(test_pairs_limit),
+		cmocka_unit_test(test_pairs_family),
 		cmocka_unit_test(test_plan),
+		cmocka_unit_test(test_plan_one),
 		cmocka_unit_test(test_subnets_values),
 		cmocka_unit_test(test_subnets_conflicts),
 		cmocka_unit_test(test_plan_subnets),

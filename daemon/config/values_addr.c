@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Checks of addresses, host names, IDs and subnets (left=, leftnexthop=,
+ * leftid=, leftsubnet=, listen=). As values.c's: false with what was
+ * expected in `why`.
+ */
+#include <arpa/inet.h>
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/socket.h>
+
+#include "config/internal.h"
+#include "config/values.h"
+
+int addr_family(const char *s)
+{
+	unsigned char buf[16];
+
+	if (inet_pton(AF_INET, s, buf) == 1)
+		return AF_INET;
+	if (inet_pton(AF_INET6, s, buf) == 1)
+		return AF_INET6;
+	return 0;
+}
+
+/* A DNS name by syntax only: labels of letters, digits and '-'. */
+static bool dns_name(const char *s)
+{
+	size_t n = strlen(s), label = 0;
+	bool alpha = false;
+
+	if (n == 0 || n > 253 || s[0] == '.' || s[0] == '-')
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = s[i];
+
+		if (c == '.') {
+			if (label == 0 || s[i - 1] == '-')
+				return false;
+			label = 0;
+			continue;
+		}
+		if (!isalnum(c) && c != '-')
+			return false;
+		if (isalpha(c))
+			alpha = true;
+		if (++label > 63)
+			return false;
+	}
+	/* all digits and dots is a broken IPv4 address, not a name */
+	return alpha && s[n - 1] != '-';
+}
+
+bool check_host(const char *v, char *why, size_t len)
+{
+	static const char *const ok[] = {
+		"%any",		  "%any4",	    "%any6", "%defaultroute",
+		"%defaultroute4", "%defaultroute6", NULL
+	};
+	static const char *const oppo[] = {
+		"%opportunistic", "%oppo",  "%opportunisticgroup",
+		"%oppogroup",	  "%group", NULL
+	};
+
+	if (values_one_of(v, ok) || addr_family(v) || dns_name(v))
+		return true;
+	if (values_one_of(v, oppo))
+		FAIL("opportunistic encryption is not supported by ikebana");
+	if (v[0] == '%')
+		FAIL("expected an IP address, a DNS name, %%any, %%any4, %%any6 or %%defaultroute (interface names like %s are not supported)",
+		     v);
+	FAIL("expected an IP address, a DNS name, %%any or %%defaultroute");
+}
+
+bool check_nexthop(const char *v, char *why, size_t len)
+{
+	if (addr_family(v) || !strcasecmp(v, "%defaultroute") ||
+	    !strcasecmp(v, "%direct"))
+		return true;
+	FAIL("expected an IP address, %%defaultroute or %%direct");
+}
+
+bool check_id(const char *v, char *why, size_t len)
+{
+	if (!strcmp(v, "%fromcert"))
+		FAIL("%%fromcert is not implemented by ikebana yet (certificates are not supported)");
+	if (!strcmp(v, "%any") || !strcmp(v, "%none") || !strcmp(v, "%null"))
+		return true;
+	if (v[0] == '@') {
+		if (v[1] == '[') {
+			if (strlen(v) < 4 || v[strlen(v) - 1] != ']')
+				FAIL("expected @[KEY-ID] with a closing ]");
+			return true;
+		}
+		if (v[1] == '#' || v[1] == '~')
+			return v[2] ? true :
+				      (snprintf(
+					       why, len,
+					       "expected hex digits after %.2s",
+					       v),
+				       false);
+		if (!v[1])
+			FAIL("expected a name after @");
+		return true;
+	}
+	if (addr_family(v))
+		return true;
+	/* a DN: "C=CH, O=Example, CN=west" */
+	if (strchr(v, '=') && isalpha((unsigned char)v[0]))
+		return true;
+	if (dns_name(v))
+		return true;
+	FAIL("expected @FQDN, @[KEY-ID], an IP address, a DN like \"C=CH, O=Example, CN=west\" or %%any");
+}
+
+/* "ADDR/BITS" or a bare address; *host_bits set if bits beyond BITS. */
+static int parse_cidr(const char *s, bool *host_bits)
+{
+	char addr[64];
+	const char *slash = strchr(s, '/');
+	size_t alen = slash ? (size_t)(slash - s) : strlen(s);
+	unsigned char buf[16];
+
+	*host_bits = false;
+	if (alen == 0 || alen >= sizeof(addr))
+		return 0;
+	memcpy(addr, s, alen);
+	addr[alen] = '\0';
+	int af = addr_family(addr);
+
+	if (!af)
+		return 0;
+	unsigned max = af == AF_INET ? 32 : 128, bits = max;
+
+	if (slash) {
+		char *end;
+
+		if (!isdigit((unsigned char)slash[1]))
+			return 0;
+		errno = 0;
+		unsigned long b = strtoul(slash + 1, &end, 10);
+
+		if (*end || errno || b > max)
+			return 0;
+		bits = (unsigned)b;
+	}
+	inet_pton(af, addr, buf);
+	for (unsigned i = bits; i < max; i++)
+		if (buf[i / 8] & (0x80 >> (i % 8)))
+			*host_bits = true;
+	return af;
+}
+
+int subnet_family(const char *s)
+{
+	bool hb;
+
+	return parse_cidr(s, &hb);
+}
+
+bool check_subnet(const char *v, char *why, size_t len)
+{
+	bool hb;
+	int af;
+
+	if (!strncmp(v, "vhost:", 6) || !strncmp(v, "vnet:", 5))
+		FAIL("vhost: and vnet: are IKEv1-only; ikebana speaks IKEv2 only");
+	af = parse_cidr(v, &hb);
+	if (!af)
+		FAIL("expected a subnet ADDRESS/PREFIX, e.g. 192.0.2.0/24 or 2001:db8::/32");
+	/*
+	 * libreswan masks IPv4 host bits with a warning and refuses them for
+	 * IPv6 (ttosubnet() clash mode '6'); ikebana refuses both, as a typo
+	 * in a traffic selector is not something to guess about.
+	 */
+	if (hb)
+		FAIL("host bits are set after the prefix length; expected a network address");
+	return true;
+}
+
+bool check_listen(const char *v, char *why, size_t len)
+{
+	if (addr_family(v))
+		return true;
+	FAIL("expected an IP address");
+}

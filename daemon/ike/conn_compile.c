@@ -1,0 +1,322 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The conns of a configuration, compiled once when the engine takes it
+ * (ike_engine_set_conf): both views, the proposals, the child plan of
+ * each view and every value the exchanges and timers need. This is the
+ * only engine file that reads config strings, with conn.c's parsers; the
+ * config checker has refused bad syntax before, so what fails here is
+ * what ikebana cannot use yet (a DNS name for left=, say), kept as the
+ * error of that part and reported where the engine needs the part.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "config/config.h"
+#include "ike/child_sa.h"
+#include "ike/conn.h"
+#include "ike/engine.h"
+#include "log.h"
+#include "plugin/conf_load.h"
+
+#define HOUR_MS (3600ULL * 1000)
+
+static const char *value(const struct ikb_section *s, const char *key)
+{
+	const struct ikb_value *v = cfg_get(s, key);
+
+	return v ? v->value : NULL;
+}
+
+static bool flag(const struct ikb_section *s, const char *key, bool dflt)
+{
+	const char *v = value(s, key);
+	bool yes = dflt;
+
+	if (v)
+		cfg_parse_bool(v, &yes);
+	return yes;
+}
+
+static unsigned long long ms(const struct ikb_section *s, const char *key,
+			     unsigned long long dflt)
+{
+	const char *v = value(s, key);
+	unsigned long long x;
+
+	return v && cfg_parse_duration_ms(v, &x) ? x : dflt;
+}
+
+static unsigned setup_uint(const struct ikb_section *s, const char *key,
+			   unsigned dflt)
+{
+	const char *v = value(s, key);
+
+	return v ? (unsigned)strtoul(v, NULL, 10) : dflt;
+}
+
+/* 0 or rc; a failure's message is kept (NULL without memory: generic). */
+static int keep(int rc, const struct ikb_error *err, char **msg)
+{
+	*msg = rc ? strdup(err->msg) : NULL;
+	return rc;
+}
+
+static const char *kept(const char *msg)
+{
+	return msg ? msg : "out of memory";
+}
+
+/*
+ * mark=VALUE[/MASK], as libreswan's: checked by the config loader,
+ * 32-bit numbers, or VALUE -1 for a mark of each reqid's own.
+ */
+static void compile_mark(const struct ikb_section *s, struct conn *c)
+{
+	const char *v = value(s, "mark");
+	const char *slash;
+
+	if (!v)
+		return;
+	c->mark_set = true;
+	slash = strchr(v, '/');
+	if (!strncmp(v, "-1", 2) && (v[2] == '\0' || slash))
+		c->mark_reqid = true;
+	else
+		c->mark = (uint32_t)strtoul(v, NULL, 0);
+	c->mark_mask =
+		slash ? (uint32_t)strtoul(slash + 1, NULL, 0) : 0xffffffffu;
+}
+
+static void compile_values(const struct ikb_section *s, struct conn *c)
+{
+	const char *a = value(s, "auto"), *t = value(s, "keyingtries");
+	const char *fuzz = value(s, "rekeyfuzz");
+
+	c->ignored = a && !strcasecmp(a, "ignore");
+	c->auto_start = a && !strcasecmp(a, "start");
+	c->pfs = flag(s, "pfs", true); /* libreswan's default */
+	c->rekey = flag(s, "rekey", true);
+	compile_mark(s, c);
+	c->fuzz_pct = fuzz ? (unsigned)strtoul(fuzz, NULL, 10) : 100;
+	c->ike_life_ms = ms(s, "ikelifetime", 8 * HOUR_MS);
+	c->child_life_ms = ms(s, "ipsec-lifetime", 8 * HOUR_MS);
+	c->margin_ms = ms(s, "rekeymargin", 540000);
+	c->dpd_delay_ms = ms(s, "dpddelay", 0);
+	c->dpd_timeout_ms = ms(s, "dpdtimeout", 0);
+	c->keyingtries =
+		!t || !strcmp(t, "%forever") ? 0 : strtoul(t, NULL, 10);
+	conn_parse_timing(s, &c->rtx_interval_ms, &c->rtx_timeout_ms);
+}
+
+static int compile_props(const struct ike_engine *e, struct conn_set *set,
+			 struct conn *c, enum ikb_protocol proto)
+{
+	struct ikb_proposal_list *l = calloc(1, sizeof(*l));
+	struct ikb_error err = { "" };
+	const struct conn_props **out =
+		proto == IKB_PROTO_IKE ? &c->ike : &c->esp;
+	int rc = l ? 0 : -ENOMEM;
+
+	if (!rc)
+		rc = proto == IKB_PROTO_IKE ?
+			     conn_parse_proposals(e, c->s, proto, l, &err) :
+			     child_esp_build(e, c->s, l, &err);
+	if (!rc && !(*out = conn_props_intern(&set->props, l)))
+		rc = -ENOMEM;
+	if (rc == -ENOMEM && !err.msg[0])
+		snprintf(err.msg, sizeof(err.msg), "out of memory");
+	free(l);
+	return keep(rc, &err,
+		    proto == IKB_PROTO_IKE ? &c->ike_err : &c->esp_err);
+}
+
+/* The plan hook's answer, trimmed to its entries: 10 KB as declared. */
+static int compile_plan(const struct ike_engine *e, struct conn *c, int side)
+{
+	struct ikb_child_plan *plan = NULL;
+	struct ikb_error err = { "" };
+	int rc = child_plan_build(e, &c->view[side], &plan, &err);
+
+	if (!rc) {
+		c->plan[side].c = malloc(plan->n * sizeof(plan->c[0]));
+		if (c->plan[side].c) {
+			memcpy(c->plan[side].c, plan->c,
+			       plan->n * sizeof(plan->c[0]));
+			c->plan[side].n = plan->n;
+		} else {
+			rc = -ENOMEM;
+		}
+	}
+	free(plan);
+	return keep(rc, &err, &c->plan_err[side]);
+}
+
+static void compile_conn(const struct ike_engine *e, struct conn_set *set,
+			 const struct ikb_section *s, struct conn *c)
+{
+	c->s = s;
+	c->name = s->name;
+	compile_values(s, c);
+	for (int side = 0; side < 2; side++) {
+		struct ikb_error err = { "" };
+
+		c->view_rc[side] =
+			keep(conn_view_init(s, side == 1, &c->view[side], &err),
+			     &err, &c->view_err[side]);
+		c->view[side].conn = c;
+		c->plan_rc[side] = c->view_rc[side] ? c->view_rc[side] :
+						      compile_plan(e, c, side);
+	}
+	c->ike_rc = compile_props(e, set, c, IKB_PROTO_IKE);
+	c->esp_rc = compile_props(e, set, c, IKB_PROTO_ESP);
+}
+
+/*
+ * How many half-open IKE SAs we hold before asking for COOKIEs: libreswan's
+ * ddos-mode= busy asks always, unlimited never, auto (the default) past
+ * ddos-ike-threshold=.
+ */
+static unsigned cookie_threshold(const struct ikb_section *setup)
+{
+	const char *m = value(setup, "ddos-mode");
+
+	if (m && !strcasecmp(m, "busy"))
+		return 0;
+	if (m && !strcasecmp(m, "unlimited"))
+		return UINT_MAX;
+	return setup_uint(setup, "ddos-ike-threshold", 25000);
+}
+
+static void compile_setup(const struct ikb_section *setup, struct conn_set *set)
+{
+	/* libreswan's defaults */
+	set->ddos_threshold = cookie_threshold(setup);
+	set->max_halfopen = setup_uint(setup, "max-halfopen-ike", 50000);
+	set->ike_port = (uint16_t)setup_uint(setup, "ikeport", 500);
+	set->uniqueids = flag(setup, "uniqueids", true);
+}
+
+struct conn_set *conn_set_compile(const struct ike_engine *e,
+				  const struct loaded_conf *lc)
+{
+	const struct cfg *cfg = lc->cfg;
+	struct conn_set *set = calloc(1, sizeof(*set));
+
+	if (set && cfg->nconns &&
+	    !(set->conns = calloc(cfg->nconns, sizeof(set->conns[0])))) {
+		free(set);
+		set = NULL;
+	}
+	if (!set) {
+		log_err("out of memory compiling %zu conns", cfg->nconns);
+		return NULL;
+	}
+	set->cfg = cfg;
+	set->n = cfg->nconns;
+	compile_setup(&cfg->setup, set);
+	for (size_t i = 0; i < cfg->nconns; i++)
+		compile_conn(e, set, &cfg->conns[i], &set->conns[i]);
+	return set;
+}
+
+void conn_set_free(struct conn_set *set)
+{
+	if (!set)
+		return;
+	for (size_t i = 0; i < set->n; i++) {
+		struct conn *c = &set->conns[i];
+
+		for (int side = 0; side < 2; side++) {
+			free(c->view_err[side]);
+			free(c->plan_err[side]);
+			free(c->plan[side].c);
+		}
+		free(c->ike_err);
+		free(c->esp_err);
+	}
+	conn_props_free(&set->props);
+	free(set->conns);
+	free(set);
+}
+
+const struct conn *engine_conn(const struct ike_engine *e, const char *name)
+{
+	const struct conn_set *set = e->conns;
+	const struct ikb_section *s =
+		set ? cfg_conn_find(set->cfg, name) : NULL;
+
+	return s ? &set->conns[s - set->cfg->conns] : NULL;
+}
+
+static bool ours(const struct ike_engine *e, const struct conn *c, int side)
+{
+	const struct conn_view *v = &c->view[side];
+
+	return !c->view_rc[side] && v->local.addr.family &&
+	       e->io.is_local(e->io.ctx, &v->local.addr) &&
+	       v->remote.addr.family;
+}
+
+int conn_view_local(const struct ike_engine *e, const struct conn *c,
+		    struct conn_view *v, struct ikb_error *err)
+{
+	/* left first, as libreswan looks */
+	for (int side = 1; side >= 0; side--)
+		if (ours(e, c, side)) {
+			*v = c->view[side];
+			return 0;
+		}
+	if (c->view_rc[0])
+		snprintf(err->msg, sizeof(err->msg), "%s",
+			 kept(c->view_err[0]));
+	else
+		snprintf(
+			err->msg, sizeof(err->msg),
+			"conn %s: neither left= nor right= is an address of this host with a known peer address",
+			c->name);
+	return -EADDRNOTAVAIL;
+}
+
+int conn_plan(const struct conn_view *v, const struct conn_plan **out,
+	      struct ikb_error *err)
+{
+	const struct conn *c = v->conn;
+	int side = v->left_is_local;
+
+	*out = &c->plan[side];
+	if (c->plan_rc[side])
+		snprintf(err->msg, sizeof(err->msg), "%s",
+			 kept(c->plan_err[side]));
+	return c->plan_rc[side];
+}
+
+int conn_proposals(const struct conn *c, enum ikb_protocol proto,
+		   struct ikb_proposal_list *out, struct ikb_error *err)
+{
+	bool ike = proto == IKB_PROTO_IKE;
+	int rc = ike ? c->ike_rc : c->esp_rc;
+
+	if (rc) {
+		memset(out, 0, sizeof(*out));
+		snprintf(err->msg, sizeof(err->msg), "%s",
+			 kept(ike ? c->ike_err : c->esp_err));
+		return rc;
+	}
+	conn_props_copy(ike ? c->ike : c->esp, out);
+	return 0;
+}
+
+void conn_timing(const struct conn *c, unsigned *interval_ms,
+		 unsigned long long *timeout_ms)
+{
+	if (c) {
+		*interval_ms = c->rtx_interval_ms;
+		*timeout_ms = c->rtx_timeout_ms;
+	} else {
+		conn_parse_timing(NULL, interval_ms, timeout_ms);
+	}
+}
