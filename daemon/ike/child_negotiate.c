@@ -38,9 +38,10 @@ int child_esp_build(const struct ike_engine *e, const struct ikb_section *conn,
 {
 	int rc = conn_parse_proposals(e, conn, IKB_PROTO_ESP, l, err);
 
-	if (!rc && (rc = child_esn_offer(conn, l)))
-		snprintf(err->msg, sizeof(err->msg),
-			 "esn: too many transforms");
+	if (!rc)
+		rc = plugin_set_child_offer(engine_plugins(e), conn, l, err);
+	if (!rc)
+		rc = child_esn_default(l, err);
 	return rc;
 }
 

@@ -22,7 +22,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config/config.h"
 #include "ike/child_sa.h"
 #include "ike/engine.h"
 #include "ike/conn.h"
@@ -31,13 +30,6 @@
 #include "ike/tasks.h"
 #include "ike/pcpu.h"
 #include "log.h"
-
-static const char *clones_value(const struct ikb_section *conn)
-{
-	const struct ikb_value *v = conn ? cfg_get(conn, "clones") : NULL;
-
-	return v ? v->value : "?";
-}
 
 /*
  * How many clones this host makes for the conn: *want from the plan
@@ -70,25 +62,26 @@ static void pcpu_count(struct ike_sa *sa, const struct conn_view *v,
 
 /*
  * One line when the kernel has fewer CPU ids than clones= asks for, once
- * the peer agreed: where it did not, its line is the only one.
+ * the peer agreed: where it did not, its line is the only one. The count
+ * is the plan's (multi-sa exports clones= as the per-CPU entries): the
+ * core never reads the key.
  */
-static void log_clamp(struct ike_sa *sa, const struct ikb_section *conn)
+static void log_clamp(struct ike_sa *sa)
 {
 	unsigned eff = sa->pcpu_count;
 
 	if (eff < sa->pcpu_want)
 		ike_sa_log(
 			sa, IKB_LOG_NOTICE,
-			"clones=%s: the kernel takes CPU ids 0..%u only: %u per-CPU Child SA%s and the fallback",
-			clones_value(conn), sa->pcpu_kmax - 1, eff,
+			"clones=%u: the kernel takes CPU ids 0..%u only: %u per-CPU Child SA%s and the fallback",
+			sa->pcpu_want, sa->pcpu_kmax - 1, eff,
 			eff == 1 ? "" : "s");
 }
 
-static void log_one(struct ike_sa *sa, const struct ikb_section *conn,
-		    const char *why)
+static void log_one(struct ike_sa *sa, const char *why)
 {
-	ike_sa_log(sa, IKB_LOG_NOTICE, "clones=%s: %s, one Child SA",
-		   clones_value(conn), why);
+	ike_sa_log(sa, IKB_LOG_NOTICE, "clones=%u: %s, one Child SA",
+		   sa->pcpu_want, why);
 }
 
 void pcpu_add_notify(struct wire_msg *m, uint8_t buf[4], int32_t cpu)
@@ -108,7 +101,7 @@ bool pcpu_offer(struct ike_sa *sa, const struct conn_view *v)
 	sa->pcpu_want = want;
 	sa->pcpu_kmax = kmax;
 	if (want && !sa->pcpu_count)
-		log_one(sa, v->s, why.msg);
+		log_one(sa, why.msg);
 	return sa->pcpu_count > 0;
 }
 
@@ -137,8 +130,7 @@ static int peer_res(struct ike_sa *sa, const struct wire_msg *m, char *why,
 	return 1;
 }
 
-static void log_peer(struct ike_sa *sa, const struct ikb_section *conn, int res,
-		     const char *field)
+static void log_peer(struct ike_sa *sa, int res, const char *field)
 {
 	char why[200];
 
@@ -148,12 +140,11 @@ static void log_peer(struct ike_sa *sa, const struct ikb_section *conn, int res,
 	else
 		snprintf(why, sizeof(why),
 			 "peer did not offer SA_RESOURCE_INFO (RFC 9611)");
-	log_one(sa, conn, why);
+	log_one(sa, why);
 }
 
 void pcpu_accept(struct ike_sa *sa, const struct wire_msg *resp)
 {
-	const struct conn *conn = engine_conn(sa->e, sa->conn);
 	char field[128] = "";
 	int res;
 
@@ -161,13 +152,13 @@ void pcpu_accept(struct ike_sa *sa, const struct wire_msg *resp)
 		return;
 	res = peer_res(sa, resp, field, sizeof(field));
 	if (res <= 0) {
-		log_peer(sa, conn ? conn->s : NULL, res, field);
+		log_peer(sa, res, field);
 		sa->pcpu_count = 0;
 		return;
 	}
 	sa->pcpu_on = true;
 	sa->plan_n = 1 + sa->pcpu_count;
-	log_clamp(sa, conn ? conn->s : NULL);
+	log_clamp(sa);
 	ike_sa_log(
 		sa, IKB_LOG_INFO,
 		"RFC 9611: the peer takes per-CPU Child SAs: %u clones follow",
@@ -194,11 +185,11 @@ bool pcpu_respond(struct ike_sa *sa, const struct conn_view *v,
 		return false;
 	}
 	if (!sa->pcpu_count)
-		log_one(sa, v->s, why.msg);
+		log_one(sa, why.msg);
 	else if (res <= 0)
-		log_peer(sa, v->s, res, field);
+		log_peer(sa, res, field);
 	else
-		log_clamp(sa, v->s);
+		log_clamp(sa);
 	sa->pcpu_on = sa->pcpu_count && res > 0;
 	return sa->pcpu_on;
 }

@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <event2/event.h>
 
 #include "config/config.h"
@@ -383,6 +382,12 @@ int child_sa_install(struct ike_sa *ike, struct child_sa *c,
 	return rc;
 }
 
+void child_sa_drop(struct child_sa *c)
+{
+	secret_wipe(c, sizeof(*c));
+	free(c);
+}
+
 void child_sa_free(struct ike_sa *sa, struct child_sa *c)
 {
 	events_child_down(sa, c);
@@ -428,34 +433,26 @@ bool child_nonce_lower(const struct child_sa *x, const struct child_sa *y)
 	return nonce_pair_lower(&a, &b);
 }
 
-static int add_esn(struct ikb_proposal *p, uint16_t id)
+/*
+ * RFC 7296 §3.3.3: an ESP proposal carries the ESN type. What to offer is
+ * up to the plugins' child.offer (replay-window's esn=); a proposal they
+ * left without one gets "no ESN", which every ESP peer takes.
+ */
+int child_esn_default(struct ikb_proposal_list *l, struct ikb_error *err)
 {
-	if (p->n >= IKB_PROPOSAL_MAX_XFORMS)
-		return -E2BIG;
-	p->xf[p->n++] = (struct ikb_transform){ IKB_XF_ESN, id, 0 };
-	return 0;
-}
+	for (unsigned i = 0; i < l->n; i++) {
+		struct ikb_proposal *p = &l->p[i];
 
-int child_esn_offer(const struct ikb_section *conn, struct ikb_proposal_list *l)
-{
-	const struct ikb_value *esn = cfg_get(conn, "esn");
-	const struct ikb_value *w = cfg_get(conn, "replay-window");
-	bool yes = esn && (!strcasecmp(esn->value, "yes") ||
-			   !strcasecmp(esn->value, "either"));
-	bool no = !esn || strcasecmp(esn->value, "yes");
-	int rc = 0;
-
-	/* the kernel refuses ESN without a replay window; base 10 as the
-	 * replay-window plugin parses it ("08" is 8, not 0) */
-	if (w && strtoul(w->value, NULL, 10) == 0)
-		yes = false, no = true;
-	for (unsigned i = 0; !rc && i < l->n; i++) {
-		if (prop_xf(&l->p[i], IKB_XF_ESN))
-			continue; /* esp= said it */
-		if (yes)
-			rc = add_esn(&l->p[i], 1);
-		if (!rc && no)
-			rc = add_esn(&l->p[i], 0);
+		if (prop_xf(p, IKB_XF_ESN))
+			continue;
+		if (p->n >= IKB_PROPOSAL_MAX_XFORMS) {
+			snprintf(
+				err->msg, sizeof(err->msg),
+				"ESP proposal %u has %u transforms, the most there can be: no room for its ESN transform",
+				i + 1, (unsigned)p->n);
+			return -E2BIG;
+		}
+		p->xf[p->n++] = (struct ikb_transform){ IKB_XF_ESN, 0, 0 };
 	}
-	return rc;
+	return 0;
 }

@@ -105,6 +105,8 @@ void child_sa_del_out(struct ike_sa *sa, struct child_sa *c);
 /* Remove whatever of c is in the kernel (policies, SAs, larval SA). */
 void child_sa_uninstall(struct ike_sa *sa, struct child_sa *c);
 /* Remove from the kernel (whatever was installed) and free. */
+/* A Child SA never in the kernel, of an IKE SA that is gone. */
+void child_sa_drop(struct child_sa *c);
 void child_sa_free(struct ike_sa *sa, struct child_sa *c);
 struct child_sa *child_by_spi_in(const struct ike_sa *sa, uint32_t spi);
 struct child_sa *child_by_spi_out(const struct ike_sa *sa, uint32_t spi);
@@ -113,9 +115,8 @@ void child_set_nonces(struct child_sa *c, const uint8_t *ni, size_t ni_len,
 		      const uint8_t *nr, size_t nr_len);
 /* Whether x's exchange had a lower nonce than y's (§2.8.1). */
 bool child_nonce_lower(const struct child_sa *x, const struct child_sa *y);
-/* The ESN transforms esn= and replay-window= ask to propose. */
-int child_esn_offer(const struct ikb_section *conn,
-		    struct ikb_proposal_list *l);
+/* "No ESN" in each proposal that child.offer left without ESN. */
+int child_esn_default(struct ikb_proposal_list *l, struct ikb_error *err);
 
 /* child_negotiate.c: the Child SA payloads of IKE_AUTH. */
 struct conn_view;
@@ -147,7 +148,7 @@ void child_respond(struct ike_sa *sa, const struct conn_view *v,
 void child_accept(struct ike_sa *sa, struct child_sa *c,
 		  const struct wire_msg *resp);
 
-/* The compiler's: the ESP proposals to offer or accept, esn= applied. */
+/* The compiler's: the ESP proposals to offer or accept, as child.offer adjusted them. */
 struct ike_engine;
 int child_esp_build(const struct ike_engine *e, const struct ikb_section *conn,
 		    struct ikb_proposal_list *l, struct ikb_error *err);

@@ -48,12 +48,11 @@ static void ccs_response(struct ike_sa *sa, const uint8_t *buf, size_t len)
 	if (!m || msg_open_sk(sa, m, buf, len, &plain))
 		goto out; /* unauthenticated: keep waiting */
 	rtx_done(sa);
-	if (exchange_kind(sa) == OUT_REKEY_IKE)
-		rekey_ike_response(sa, m);
-	else
-		create_child_response(sa, m,
-				      exchange_kind(sa) == OUT_REKEY_CHILD);
-	tasks_out_done(sa);
+	if (exchange_kind(sa) == OUT_REKEY_IKE ?
+		    rekey_ike_response(sa, m) :
+		    create_child_response(sa, m,
+					  exchange_kind(sa) == OUT_REKEY_CHILD))
+		tasks_out_done(sa);
 out:
 	free(plain);
 	free(m);

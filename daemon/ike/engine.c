@@ -86,6 +86,7 @@ void ike_engine_free(struct ike_engine *e)
 	if (!e)
 		return;
 	events_free(e);
+	rekey_events_unsubscribe(e);
 	retry_cancel(e, NULL);
 	ike_sa_free_all(e);
 	cookie_fini(e);
@@ -278,6 +279,10 @@ void ike_engine_input(struct ike_engine *e, const struct ike_path *p,
 	sa = lookup(e, p, &h);
 	if (!sa)
 		return;
+	if (sa->kex) { /* in order, once the key exchange is done */
+		hold_msg(sa, p, buf, len);
+		return;
+	}
 	sa->rx_path = *p;
 	if (h.flags & WIRE_FLAG_R)
 		dispatch_response(sa, &h, buf, len);

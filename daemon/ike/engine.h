@@ -44,7 +44,8 @@ struct ike_engine {
 	uint8_t cookie_version;
 	struct event *cookie_timer;
 	/* the kernel plugin instance whose events we subscribed to */
-	const void *events_state;
+	void *events_state;
+	const struct ikb_kernel_ops *events_ops;
 	struct ike_bus *bus; /* events.c: the listeners, NULL: none yet */
 	/* conn_compile.c: the conns of lc, compiled */
 	struct conn_set *conns;

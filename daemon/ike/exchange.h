@@ -12,6 +12,8 @@
 #include <stdint.h>
 #include <ikebana/plugin.h>
 
+#include "crypto/secret.h"
+#include "ike/child_sa.h"
 #include "ike/ike_sa.h"
 #include "wire/wire.h"
 
@@ -90,11 +92,23 @@ struct child_sa;
  * clone for that CPU id; or old's successor (cpu -1).
  */
 int create_child_start(struct ike_sa *sa, struct child_sa *old, int32_t cpu);
-/* A decrypted request or response (dispatch.c routes CREATE_CHILD_SA). */
+/* A decrypted request (exchange_create_child_sa_r.c) or response;
+ * dispatch.c routes CREATE_CHILD_SA. false: the response is still being
+ * handled (the key exchange), which ends the exchange itself. */
 void create_child_request(struct ike_sa *sa, const struct wire_msg *m,
 			  uint32_t msgid);
-void create_child_response(struct ike_sa *sa, const struct wire_msg *m,
+bool create_child_response(struct ike_sa *sa, const struct wire_msg *m,
 			   bool rekey);
+/* The messages of both roles. */
+struct ccs_out {
+	struct wire_msg m;
+	struct child_out child;
+	uint8_t nonce[IKE_SA_NONCE_LEN];
+	uint8_t group[2];
+	uint8_t res[4]; /* SA_RESOURCE_INFO's Resource Identifier */
+};
+struct ccs_out *ccs_out_new(void);
+void ccs_out_free(struct ccs_out *o);
 
 /* nonce.c: §2.8.1's rule for exchanges that crossed. */
 struct nonce_pair {
@@ -128,7 +142,8 @@ int rekey_ike_start(struct ike_sa *sa);
 /* Responder: m carries an SA payload for protocol IKE. */
 void rekey_ike_request(struct ike_sa *sa, const struct wire_msg *m,
 		       uint32_t msgid);
-void rekey_ike_response(struct ike_sa *sa, const struct wire_msg *m);
+/* false: still being handled (the key exchange), see above */
+bool rekey_ike_response(struct ike_sa *sa, const struct wire_msg *m);
 
 /* unique.c: one IKE SA per peer (uniqueids=, INITIAL_CONTACT, §2.4). */
 struct ike_sa *unique_mark(struct ike_sa *sa, bool initial_contact);
@@ -160,7 +175,33 @@ bool ke_retry(struct ke_retry *r, const struct wire_notify *n, uint16_t sent,
 /* keys.c: whether a proposal of l has KE transform g. */
 bool prop_list_has_group(const struct ikb_proposal_list *l, uint16_t g);
 
-/* kex.c: a key exchange done on the loop (CREATE_CHILD_SA). */
+/*
+ * kex.c: a CREATE_CHILD_SA's key exchange on the helper pool. The result
+ * is then()'s to take (set ke or gir to empty to keep them); sa NULL: the
+ * IKE SA went, free arg only. ours NULL: a pair of group is made; peer
+ * given: g^ir too. then() may run before kex_start() returns (no helper
+ * pool): call it last. 0 or -errno, and then then() is not called.
+ */
+struct kex_result {
+	int rc;
+	struct ke *ke;
+	struct secret gir;
+	char why[160];
+};
+typedef void kex_then_fn(struct ike_sa *sa, void *arg, struct kex_result *r);
+int kex_start(struct ike_sa *sa, uint16_t group, struct ke *ours,
+	      const struct wire_ke *peer, kex_then_fn *then, void *arg,
+	      struct ikb_error *err);
+void kex_cancel(struct ike_sa *sa);
+
+/* hold.c: messages that wait while a key exchange of sa runs. */
+void hold_msg(struct ike_sa *sa, const struct ike_path *p, const uint8_t *buf,
+	      size_t len);
+/* The key exchanges are done: handle them, in order, from the loop. */
+void hold_resume(struct ike_sa *sa);
+void hold_free(struct ike_sa *sa);
+
+/* kex.c: the same on the loop (the helper thread's half). */
 int kex_pair(struct ke **ke, uint16_t group, struct ikb_error *err);
 int kex_gir(struct ke *ke, const struct wire_ke *peer, struct secret *gir,
 	    struct ikb_error *err);

@@ -19,6 +19,8 @@ struct event;
 struct ke;
 struct ke_job;
 struct exchange;
+struct kex_job;
+struct held_msg;
 struct sk_ctx;
 struct child_sa;
 struct ike_sa_keys;
@@ -109,6 +111,9 @@ struct ike_sa {
 	unsigned cookie_tries;
 	struct ke *ke;
 	struct ke_job *job; /* key exchange running on the helper pool */
+	struct kex_job *kex; /* CREATE_CHILD_SA's, running there (kex.c) */
+	struct held_msg *held; /* hold.c: what arrived meanwhile */
+	struct event *resume;
 	uint8_t prop_num; /* responder: the accepted proposal's number */
 	uint8_t ni[256], nr[256];
 	size_t ni_len, nr_len;

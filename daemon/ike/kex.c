@@ -1,15 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The key exchanges of CREATE_CHILD_SA (PFS, IKE SA rekey). Unlike
- * IKE_SA_INIT's they run on the loop, between receiving a message and
- * answering it: one ECP/X25519 operation costs well under a millisecond,
- * a MODP one a few. Moving them to the helper pool means splitting each
- * exchange handler in two, as keys.c does for IKE_SA_INIT.
+ * The key exchanges of CREATE_CHILD_SA (PFS, IKE SA rekey) run on the
+ * helper pool, as IKE_SA_INIT's do (keys.c): a MODP operation costs a
+ * few milliseconds, and 1,000 rekeys at once would hold the loop for
+ * seconds, retransmits and DPD included. Each exchange handler is split
+ * in two around kex_start(); the second half runs on the loop when the
+ * job is done, and not at all once the IKE SA is gone.
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "crypto/crypto.h"
+#include "crypto/helpers.h"
 #include "ike/engine.h"
 #include "ike/exchange.h"
 
@@ -62,4 +66,101 @@ int kex_gir(struct ke *ke, const struct wire_ke *peer, struct secret *gir,
 		snprintf(err->msg, sizeof(err->msg), "KE payload: %s",
 			 cerr.msg);
 	return rc;
+}
+
+struct kex_job {
+	struct kex_job *next; /* the SA's jobs */
+	struct ike_sa *sa; /* NULL: the SA went, drop the result */
+	kex_then_fn *then;
+	void *arg;
+	uint16_t group, peer_group;
+	uint8_t *peer; /* the peer's public value, a copy */
+	size_t peer_len;
+	struct kex_result res;
+};
+
+/* On a helper thread: nothing of the loop's is touched. */
+static void kex_run(void *arg)
+{
+	struct kex_job *j = arg;
+	struct ikb_error err = { "" };
+	struct wire_ke peer = { j->peer_group, j->peer, j->peer_len };
+
+	if (!j->res.ke)
+		j->res.rc = kex_pair(&j->res.ke, j->group, &err);
+	if (!j->res.rc && j->peer)
+		j->res.rc = kex_gir(j->res.ke, &peer, &j->res.gir, &err);
+	if (j->res.rc)
+		snprintf(j->res.why, sizeof(j->res.why), "%s", err.msg);
+}
+
+static void unlink_job(struct kex_job *j)
+{
+	struct kex_job **pp = j->sa ? &j->sa->kex : NULL;
+
+	while (pp && *pp && *pp != j)
+		pp = &(*pp)->next;
+	if (pp && *pp)
+		*pp = j->next;
+}
+
+static void kex_done(void *arg, int status)
+{
+	struct kex_job *j = arg;
+
+	unlink_job(j);
+	if (j->sa)
+		hold_resume(j->sa); /* runs after then(), from the loop */
+	if (status && !j->res.rc) {
+		j->res.rc = status;
+		snprintf(j->res.why, sizeof(j->res.why),
+			 "key exchange cancelled");
+	}
+	j->then(j->sa, j->arg, &j->res);
+	ke_free(j->res.ke); /* what then() did not take */
+	secret_free(&j->res.gir);
+	free(j->peer);
+	secret_wipe(j, sizeof(*j));
+	free(j);
+}
+
+int kex_start(struct ike_sa *sa, uint16_t group, struct ke *ours,
+	      const struct wire_ke *peer, kex_then_fn *then, void *arg,
+	      struct ikb_error *err)
+{
+	struct kex_job *j = calloc(1, sizeof(*j));
+
+	if (j && peer && !(j->peer = malloc(peer->len ? peer->len : 1))) {
+		free(j);
+		j = NULL;
+	}
+	if (!j) {
+		snprintf(err->msg, sizeof(err->msg), "out of memory");
+		return -ENOMEM;
+	}
+	if (peer) {
+		memcpy(j->peer, peer->data, peer->len);
+		j->peer_len = peer->len;
+		j->peer_group = peer->group;
+	}
+	j->group = group;
+	j->sa = sa;
+	j->then = then;
+	j->arg = arg;
+	j->res.ke = ours; /* the job owns our key pair while it runs */
+	j->next = sa->kex;
+	sa->kex = j;
+	/* without a helper pool (checkconfig, some tests) run it here */
+	if (helpers_submit(kex_run, kex_done, j) == -ESHUTDOWN) {
+		kex_run(j);
+		kex_done(j, 0);
+	}
+	return 0;
+}
+
+void kex_cancel(struct ike_sa *sa)
+{
+	for (struct kex_job *j = sa->kex; j; j = j->next)
+		j->sa = NULL;
+	sa->kex = NULL;
 }

@@ -304,3 +304,17 @@ void msg_respond_notify_sk(struct ike_sa *sa, uint8_t exch, uint16_t type,
 	msg_respond_sk(sa, m, exch, msgid);
 	free(m);
 }
+
+void msg_add_nonce_ke(struct wire_msg *m, const uint8_t *nonce,
+		      const struct ke *ke)
+{
+	struct wire_payload *p = msg_add(m, WIRE_PT_NONCE);
+
+	p->u.nonce = (struct wire_opaque){ nonce, IKE_SA_NONCE_LEN };
+	if (ke) {
+		struct cbytes pub = ke_public(ke);
+
+		p = msg_add(m, WIRE_PT_KE);
+		p->u.ke = (struct wire_ke){ ke_group(ke), pub.ptr, pub.len };
+	}
+}

@@ -78,6 +78,10 @@ int msg_request_sk(struct ike_sa *sa, struct wire_msg *m, uint8_t exch);
 /* An encrypted response with m's payloads, kept for retransmits. */
 void msg_respond_sk(struct ike_sa *sa, struct wire_msg *m, uint8_t exch,
 		    uint32_t msgid);
+/* Our Nonce (IKE_SA_NONCE_LEN octets) and, with ke, our KE payload. */
+struct ke;
+void msg_add_nonce_ke(struct wire_msg *m, const uint8_t *nonce,
+		      const struct ke *ke);
 /* The same with one notify of type and no data. */
 void msg_respond_notify_sk(struct ike_sa *sa, uint8_t exch, uint16_t type,
 			   uint32_t msgid);

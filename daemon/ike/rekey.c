@@ -245,17 +245,34 @@ static void on_kernel_event(void *ctx, const struct ikb_kernel_event *ev)
 	log_debug("kernel: EXPIRE of SA %08x that no Child SA owns", ev->spi);
 }
 
+void rekey_events_unsubscribe(struct ike_engine *e)
+{
+	const struct ikb_kernel_ops *k = e->events_ops;
+
+	if (k && k->events_unsubscribe)
+		k->events_unsubscribe(e->events_state, on_kernel_event, e);
+	e->events_ops = NULL;
+	e->events_state = NULL;
+}
+
+/*
+ * A reload that switched plugin instances lets go of the old one here,
+ * while it is still loaded (the old configuration is freed after).
+ */
 void rekey_events_subscribe(struct ike_engine *e)
 {
-	void *st;
+	void *st = NULL;
 	const struct ikb_kernel_ops *k = engine_kernel(e, &st);
 	struct ikb_error err = { "" };
 
-	if (!k || !k->events_subscribe || st == e->events_state)
+	if (k == e->events_ops && st == e->events_state)
+		return; /* the same instance, or none again */
+	rekey_events_unsubscribe(e);
+	if (!k || !k->events_subscribe)
 		return;
 	if (k->events_subscribe(st, on_kernel_event, e, &err))
 		log_warn("kernel events: %s; soft EXPIRE will not rekey",
 			 err.msg);
 	else
-		e->events_state = st;
+		e->events_ops = k, e->events_state = st;
 }

@@ -41,15 +41,46 @@ static uint16_t first_group(const struct ikb_proposal_list *l)
 	return ke ? ke->id : 0;
 }
 
-static void add_nonce_ke(struct wire_msg *m, const uint8_t *nonce,
-			 const struct ke *ke)
+/* The request, our KE made: 0 or -errno. */
+static int send_request(struct ike_sa *sa, struct rk_out *o,
+			struct ikb_error *err)
 {
-	struct wire_payload *p = msg_add(m, WIRE_PT_NONCE);
-	struct cbytes pub = ke_public(ke);
+	struct exchange *x = sa->x;
+	struct wire_payload *p = msg_add(&o->m, WIRE_PT_SA);
+	int rc = wire_sa_from_proposals(&o->store, &o->l, 1, x->ike_spi, 8,
+					&p->u.sa);
 
-	p->u.nonce = (struct wire_opaque){ nonce, IKE_SA_NONCE_LEN };
-	p = msg_add(m, WIRE_PT_KE);
-	p->u.ke = (struct wire_ke){ ke_group(ke), pub.ptr, pub.len };
+	if (!rc) {
+		msg_add_nonce_ke(&o->m, x->nonce, x->ke);
+		rc = msg_request_sk(sa, &o->m, WIRE_EXCH_CREATE_CHILD_SA);
+	}
+	if (rc) {
+		ike_sa_log(sa, IKB_LOG_ERR, "IKE SA rekey: %s",
+			   err->msg[0] ? err->msg : "cannot build the request");
+		exchange_end(sa);
+	} else {
+		ike_sa_log(sa, IKB_LOG_INFO, "rekeying the IKE SA");
+	}
+	return rc;
+}
+
+/* On the loop: our key pair is made. */
+static void paired(struct ike_sa *sa, void *arg, struct kex_result *res)
+{
+	struct rk_out *o = arg;
+	struct ikb_error err = { "" };
+
+	if (sa && res->rc) {
+		ike_sa_log(sa, IKB_LOG_ERR, "IKE SA rekey: %s", res->why);
+		exchange_end(sa);
+	} else if (sa) {
+		sa->x->ke = res->ke;
+		res->ke = NULL;
+		send_request(sa, o, &err);
+	}
+	if (sa && !sa->x)
+		tasks_schedule(sa); /* it failed: the other tasks */
+	free(o);
 }
 
 int rekey_ike_start(struct ike_sa *sa)
@@ -58,10 +89,12 @@ int rekey_ike_start(struct ike_sa *sa)
 	struct exchange *x = exchange_new(sa, OUT_REKEY_IKE);
 	struct rk_out *o = x ? calloc(1, sizeof(*o)) : NULL;
 	struct ikb_error err = { "" };
-	struct wire_payload *p;
 	uint16_t group = 0;
-	int rc = o && conn ? 0 : -ENOMEM;
+	int rc;
 
+	if (!x)
+		return -ENOMEM;
+	rc = o && conn ? 0 : -ENOMEM;
 	if (!rc)
 		rc = conn_proposals(conn, IKB_PROTO_IKE, &o->l, &err);
 	if (!rc)
@@ -73,24 +106,12 @@ int rekey_ike_start(struct ike_sa *sa)
 		rc = ike_sa_new_spi(sa->e, x->ike_spi);
 	if (!rc)
 		rc = msg_nonce(sa);
-	if (!rc)
-		rc = kex_pair(&x->ke, group, &err);
-	if (!rc) {
-		p = msg_add(&o->m, WIRE_PT_SA);
-		rc = wire_sa_from_proposals(&o->store, &o->l, 1, x->ike_spi, 8,
-					    &p->u.sa);
-	}
-	if (!rc) {
-		add_nonce_ke(&o->m, x->nonce, x->ke);
-		rc = msg_request_sk(sa, &o->m, WIRE_EXCH_CREATE_CHILD_SA);
-	}
-	if (rc) {
-		ike_sa_log(sa, IKB_LOG_ERR, "IKE SA rekey: %s",
-			   err.msg[0] ? err.msg : "cannot build the request");
-		exchange_end(sa);
-	} else {
-		ike_sa_log(sa, IKB_LOG_INFO, "rekeying the IKE SA");
-	}
+	/* the request goes out once our key pair is made (kex.c) */
+	if (!rc && !(rc = kex_start(sa, group, NULL, NULL, paired, o, &err)))
+		return 0;
+	ike_sa_log(sa, IKB_LOG_ERR, "IKE SA rekey: %s",
+		   err.msg[0] ? err.msg : "cannot build the request");
+	exchange_end(sa);
 	free(o);
 	return rc;
 }
@@ -150,55 +171,48 @@ static uint16_t choose(struct ike_sa *sa, const struct wire_sa *w,
 
 /* Responder ------------------------------------------------------------ */
 
-static uint16_t rekey_respond(struct ike_sa *sa, const struct wire_msg *m,
-			      struct rk_out *o, struct ike_sa **out,
-			      struct ke **mine)
-{
-	const struct wire_payload *w = wire_find(m, WIRE_PT_SA);
-	const struct wire_payload *ni = wire_find(m, WIRE_PT_NONCE);
-	const struct wire_payload *ke = wire_find(m, WIRE_PT_KE);
-	struct ikb_error err = { "" };
-	struct secret gir = { 0 };
+/* The peer's request, from its checks to the answer. */
+struct rk_req {
+	struct rk_out o;
+	uint32_t msgid;
 	struct ikb_proposal chosen;
-	struct ike_sa *n = NULL;
-	uint8_t spi[8], num;
-	uint16_t g, rc;
+	uint8_t num, spi[8];
+	uint8_t ni[256];
+	size_t ni_len;
+};
 
-	if (!ni || ni->u.nonce.len < 16 || ni->u.nonce.len > 256)
-		return WIRE_N_INVALID_SYNTAX;
-	if (exchange_kind(sa) == OUT_REKEY_IKE)
-		return WIRE_N_TEMPORARY_FAILURE; /* see the file comment */
-	if ((rc = choose(sa, &w->u.sa, &chosen, &num, spi)))
-		return rc;
-	g = prop_xf(&chosen, IKB_XF_KE)->id;
-	if (!ke || ke->u.ke.group != g) {
-		o->group[0] = (uint8_t)(g >> 8);
-		o->group[1] = (uint8_t)g;
-		return WIRE_N_INVALID_KE_PAYLOAD;
-	}
-	if (kex_pair(mine, g, &err) || kex_gir(*mine, &ke->u.ke, &gir, &err) ||
-	    rng_bytes(o->nonce, sizeof(o->nonce), NULL) ||
-	    !(n = ike_sa_new_rekeyed(sa, false, NULL, spi))) {
+/* The new IKE SA from the key exchange's result; 0 or the notify. */
+static uint16_t rekey_new(struct ike_sa *sa, struct rk_req *r,
+			  struct kex_result *res, struct ike_sa **out)
+{
+	struct rk_out *o = &r->o;
+	struct ikb_error err = { "" };
+	struct ike_sa *n = NULL;
+	uint16_t rc = 0;
+
+	snprintf(err.msg, sizeof(err.msg), "%s", res->rc ? res->why : "");
+	if (res->rc || rng_bytes(o->nonce, sizeof(o->nonce), NULL) ||
+	    !(n = ike_sa_new_rekeyed(sa, false, NULL, r->spi))) {
 		rc = WIRE_N_NO_PROPOSAL_CHOSEN;
 		goto out;
 	}
-	n->prop = chosen;
-	n->prop_num = num;
-	n->ke_group = g;
-	memcpy(n->ni, ni->u.nonce.data, ni->u.nonce.len);
-	n->ni_len = ni->u.nonce.len;
+	n->prop = r->chosen;
+	n->prop_num = r->num;
+	n->ke_group = ke_group(res->ke);
+	memcpy(n->ni, r->ni, r->ni_len);
+	n->ni_len = r->ni_len;
 	memcpy(n->nr, o->nonce, sizeof(o->nonce));
 	n->nr_len = sizeof(o->nonce);
 	o->l.n = 1;
-	o->l.p[0] = chosen;
+	o->l.p[0] = r->chosen;
 	msg_add(&o->m, WIRE_PT_SA);
-	if (wire_sa_from_proposals(&o->store, &o->l, num, n->spi_r, 8,
+	if (wire_sa_from_proposals(&o->store, &o->l, r->num, n->spi_r, 8,
 				   &o->m.pl[0].u.sa) ||
-	    keys_rekey(n, sa, &gir, &err)) {
+	    keys_rekey(n, sa, &res->gir, &err)) {
 		rc = WIRE_N_NO_PROPOSAL_CHOSEN;
 		goto out;
 	}
-	add_nonce_ke(&o->m, o->nonce, *mine);
+	msg_add_nonce_ke(&o->m, o->nonce, res->ke);
 	*out = n;
 	n = NULL;
 out:
@@ -206,29 +220,19 @@ out:
 		ike_sa_log(sa, IKB_LOG_WARNING, "IKE SA rekey: %s", err.msg);
 	if (n)
 		ike_sa_delete(n, NULL);
-	secret_free(&gir);
 	return rc;
 }
 
-void rekey_ike_request(struct ike_sa *sa, const struct wire_msg *m,
-		       uint32_t msgid)
+/* rc 0: n takes over; else rc is refused. */
+static void answer(struct ike_sa *sa, struct rk_req *r, uint16_t rc,
+		   struct ike_sa *n)
 {
-	struct rk_out *o = calloc(1, sizeof(*o));
-	struct ike_sa *n = NULL;
-	struct ke *mine = NULL;
-	uint16_t rc;
-
-	if (!o)
-		return;
-	rc = rekey_respond(sa, m, o, &n, &mine);
 	if (rc) {
-		o->m.n = 0;
-		msg_notify(&o->m, rc, o->group,
+		r->o.m.n = 0;
+		msg_notify(&r->o.m, rc, r->o.group,
 			   rc == WIRE_N_INVALID_KE_PAYLOAD ? 2 : 0);
 	}
-	msg_respond_sk(sa, &o->m, WIRE_EXCH_CREATE_CHILD_SA, msgid);
-	ke_free(mine); /* its public value was in the response */
-	free(o);
+	msg_respond_sk(sa, &r->o.m, WIRE_EXCH_CREATE_CHILD_SA, r->msgid);
 	if (rc)
 		return;
 	take_over(sa, n);
@@ -236,42 +240,117 @@ void rekey_ike_request(struct ike_sa *sa, const struct wire_msg *m,
 	ike_sa_linger(sa, sa->rtx.timeout_ms);
 }
 
+/* On the loop: our key pair and g^ir are made. */
+static void keyed(struct ike_sa *sa, void *arg, struct kex_result *res)
+{
+	struct rk_req *r = arg;
+	struct ike_sa *n = NULL;
+
+	if (sa) {
+		/* the response carries our public value: ke stays till then */
+		uint16_t rc = rekey_new(sa, r, res, &n);
+
+		answer(sa, r, rc, n);
+		tasks_schedule(sa);
+	}
+	secret_wipe(r, sizeof(*r));
+	free(r);
+}
+
+static uint16_t check_request(struct ike_sa *sa, const struct wire_msg *m,
+			      struct rk_req *r, uint16_t *g)
+{
+	const struct wire_payload *w = wire_find(m, WIRE_PT_SA);
+	const struct wire_payload *ni = wire_find(m, WIRE_PT_NONCE);
+	const struct wire_payload *ke = wire_find(m, WIRE_PT_KE);
+	uint16_t rc;
+
+	if (!ni || ni->u.nonce.len < 16 || ni->u.nonce.len > 256)
+		return WIRE_N_INVALID_SYNTAX;
+	if (exchange_kind(sa) == OUT_REKEY_IKE)
+		return WIRE_N_TEMPORARY_FAILURE; /* see the file comment */
+	if ((rc = choose(sa, &w->u.sa, &r->chosen, &r->num, r->spi)))
+		return rc;
+	*g = prop_xf(&r->chosen, IKB_XF_KE)->id;
+	if (!ke || ke->u.ke.group != *g) {
+		r->o.group[0] = (uint8_t)(*g >> 8);
+		r->o.group[1] = (uint8_t)*g;
+		return WIRE_N_INVALID_KE_PAYLOAD;
+	}
+	memcpy(r->ni, ni->u.nonce.data, ni->u.nonce.len);
+	r->ni_len = ni->u.nonce.len;
+	return 0;
+}
+
+void rekey_ike_request(struct ike_sa *sa, const struct wire_msg *m,
+		       uint32_t msgid)
+{
+	struct rk_req *r = calloc(1, sizeof(*r));
+	const struct wire_payload *ke = wire_find(m, WIRE_PT_KE);
+	struct ikb_error err = { "" };
+	uint16_t rc, g = 0;
+
+	if (!r)
+		return;
+	r->msgid = msgid;
+	rc = check_request(sa, m, r, &g);
+	/* our key pair and g^ir on the helper pool, the rest in keyed() */
+	if (!rc && !kex_start(sa, g, NULL, &ke->u.ke, keyed, r, &err))
+		return;
+	if (!rc) {
+		ike_sa_log(sa, IKB_LOG_WARNING, "IKE SA rekey: %s", err.msg);
+		rc = WIRE_N_NO_PROPOSAL_CHOSEN;
+	}
+	answer(sa, r, rc, NULL);
+	free(r);
+}
+
 /* Initiator ------------------------------------------------------------ */
 
-static int accept_new(struct ike_sa *sa, const struct wire_msg *m,
-		      struct ikb_error *err)
+/* The responder's choice, kept across the key exchange. */
+struct rk_resp {
+	struct ikb_proposal chosen;
+	uint8_t spi[8];
+	uint8_t nr[256];
+	size_t nr_len;
+};
+
+static int check_response(struct ike_sa *sa, const struct wire_msg *m,
+			  struct rk_resp *r, struct ikb_error *err)
 {
 	const struct wire_payload *w = wire_find(m, WIRE_PT_SA);
 	const struct wire_payload *nr = wire_find(m, WIRE_PT_NONCE);
-	const struct wire_payload *ke = wire_find(m, WIRE_PT_KE);
-	struct secret gir = { 0 };
-	struct ikb_proposal chosen;
-	struct ike_sa *n;
-	uint8_t spi[8], num;
-	int rc;
+	uint8_t num;
 
 	if (!w || !nr || w->u.sa.n_prop != 1 || nr->u.nonce.len < 16 ||
-	    nr->u.nonce.len > 256 || choose(sa, &w->u.sa, &chosen, &num, spi)) {
+	    nr->u.nonce.len > 256 ||
+	    choose(sa, &w->u.sa, &r->chosen, &num, r->spi)) {
 		snprintf(err->msg, sizeof(err->msg),
 			 "the response lacks a usable SA or Nonce");
 		return -EBADMSG;
 	}
-	rc = kex_gir(sa->x->ke, ke ? &ke->u.ke : NULL, &gir, err);
-	if (rc)
-		return rc;
-	n = ike_sa_new_rekeyed(sa, true, sa->x->ike_spi, spi);
-	if (!n) {
-		secret_free(&gir);
+	memcpy(r->nr, nr->u.nonce.data, nr->u.nonce.len);
+	r->nr_len = nr->u.nonce.len;
+	return 0;
+}
+
+/* The new IKE SA, g^ir made; it takes over. 0 or -errno. */
+static int accept_new(struct ike_sa *sa, const struct rk_resp *r,
+		      const struct ke *ke, const struct secret *gir,
+		      struct ikb_error *err)
+{
+	struct ike_sa *n = ike_sa_new_rekeyed(sa, true, sa->x->ike_spi, r->spi);
+	int rc;
+
+	if (!n)
 		return -ENOMEM;
-	}
-	n->prop = chosen;
-	n->ke_group = ke_group(sa->x->ke);
+	n->prop = r->chosen;
+	n->ke_group = ke_group(ke);
 	memcpy(n->ni, sa->x->nonce, IKE_SA_NONCE_LEN);
 	n->ni_len = IKE_SA_NONCE_LEN;
-	memcpy(n->nr, nr->u.nonce.data, nr->u.nonce.len);
-	n->nr_len = nr->u.nonce.len;
-	rc = keys_rekey(n, sa, &gir, err);
-	secret_free(&gir);
+	memcpy(n->nr, r->nr, r->nr_len);
+	n->nr_len = r->nr_len;
+	rc = keys_rekey(n, sa, gir, err);
 	if (rc)
 		ike_sa_delete(n, NULL);
 	else
@@ -279,10 +358,41 @@ static int accept_new(struct ike_sa *sa, const struct wire_msg *m,
 	return rc;
 }
 
-void rekey_ike_response(struct ike_sa *sa, const struct wire_msg *m)
+static void accepted(struct ike_sa *sa, int rc, const struct ikb_error *err)
+{
+	if (rc)
+		ike_sa_log(sa, IKB_LOG_WARNING, "IKE SA rekey: %s", err->msg);
+	else
+		sa->want_delete = true; /* the old one: tasks.c's Delete */
+}
+
+/* On the loop: g^ir is made. */
+static void derived(struct ike_sa *sa, void *arg, struct kex_result *res)
+{
+	struct rk_resp *r = arg;
+	struct ikb_error err = { "" };
+	int rc = res->rc;
+
+	if (sa) {
+		snprintf(err.msg, sizeof(err.msg), "%s", res->why);
+		if (!rc)
+			rc = accept_new(sa, r, res->ke, &res->gir, &err);
+		accepted(sa, rc, &err);
+		tasks_out_done(sa);
+	}
+	secret_wipe(r, sizeof(*r));
+	free(r);
+}
+
+bool rekey_ike_response(struct ike_sa *sa, const struct wire_msg *m)
 {
 	const struct wire_payload *p = NULL;
+	const struct wire_payload *ke = wire_find(m, WIRE_PT_KE);
+	struct rk_resp *r;
 	struct ikb_error err = { "" };
+	struct secret none = { 0 };
+	struct ke *ours;
+	int rc;
 
 	while ((p = wire_next_notify(m, p))) {
 		const struct wire_notify *n = &p->u.notify;
@@ -296,11 +406,23 @@ void rekey_ike_response(struct ike_sa *sa, const struct wire_msg *m)
 		ike_sa_log(sa, IKB_LOG_WARNING,
 			   "IKE SA rekey: peer answered %s",
 			   wire_notify_name(n->type) ?: "an error");
-		return;
+		return true;
 	}
-	if (accept_new(sa, m, &err)) {
-		ike_sa_log(sa, IKB_LOG_WARNING, "IKE SA rekey: %s", err.msg);
-		return;
+	r = calloc(1, sizeof(*r));
+	rc = r ? check_response(sa, m, r, &err) : -ENOMEM;
+	if (!rc && ke) {
+		/* g^ir on the helper pool, the rest in derived() */
+		ours = sa->x->ke;
+		sa->x->ke = NULL;
+		if (!(rc = kex_start(sa, 0, ours, &ke->u.ke, derived, r, &err)))
+			return false;
+		sa->x->ke = ours;
+	} else if (!rc) {
+		rc = kex_gir(sa->x->ke, NULL, &none, &err); /* says why */
 	}
-	sa->want_delete = true; /* the old one: tasks.c sends the Delete */
+	if (!err.msg[0])
+		snprintf(err.msg, sizeof(err.msg), "out of memory");
+	accepted(sa, rc, &err);
+	free(r);
+	return true;
 }

@@ -38,7 +38,12 @@ void child_timer_arm(struct ike_sa *sa, struct child_sa *c);
 void child_timer_retry(struct ike_sa *sa, struct child_sa *c);
 void ike_timer_arm(struct ike_sa *sa);
 void ike_timer_retry(struct ike_sa *sa);
+/*
+ * The kernel plugin's events: subscribe to the current instance (letting
+ * go of an earlier one), or let go at teardown.
+ */
 void rekey_events_subscribe(struct ike_engine *e);
+void rekey_events_unsubscribe(struct ike_engine *e);
 /* conn's rekey= (default yes). */
 bool conn_rekey(const struct ike_engine *e, const char *conn);
 

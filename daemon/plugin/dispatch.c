@@ -122,3 +122,23 @@ int plugin_set_child_tune(struct plugin_set *ps, const struct ikb_section *conn,
 	}
 	return 0;
 }
+
+int plugin_set_child_offer(struct plugin_set *ps,
+			   const struct ikb_section *conn,
+			   struct ikb_proposal_list *l, struct ikb_error *err)
+{
+	err->msg[0] = '\0';
+	for (size_t i = 0; i < plugin_set_count(ps); i++) {
+		const struct ikb_child_ops *c = ps->p[i].child;
+		int rc;
+
+		if (!c || !c->offer)
+			continue;
+		rc = c->offer(ps->p[i].state, conn, l, err);
+		if (rc != 0) {
+			default_msg(err, ps->p[i].name, "child.offer", rc);
+			return rc;
+		}
+	}
+	return 0;
+}

@@ -29,11 +29,14 @@ int plugin_set_load(struct plugin_set **out, const char *names,
 void plugin_set_free(struct plugin_set *ps);
 
 size_t plugin_set_count(const struct plugin_set *ps);
-const struct ikb_plugin *plugin_set_get(const struct plugin_set *ps,
-					size_t i, void **state);
+const struct ikb_plugin *plugin_set_get(const struct plugin_set *ps, size_t i,
+					void **state);
 bool plugin_set_owns(const struct plugin_set *ps, const char *key,
 		     enum ikb_key_scope scope);
-/* Run every plugin's check_setup and check_conn. Returns -1 on errors. */
+/*
+ * Run every plugin's check_setup and check_conn; when they found no error,
+ * every child.check_sa on each conn's tuned SA. Returns -1 on errors.
+ */
 int plugin_set_check(struct plugin_set *ps, const struct cfg *c,
 		     struct ikb_diag *d);
 
@@ -42,7 +45,13 @@ const struct ikb_kernel_ops *plugin_set_kernel(const struct plugin_set *ps,
 					       void **state);
 const struct ikb_proposals_ops *
 plugin_set_proposals(const struct plugin_set *ps, void **state);
-/* child.plan then child.tune of every plugin, in order. */
+/*
+ * child.offer (the ESP proposals of a conn), child.plan and child.tune of
+ * every plugin, in plugins= order; the first failure stops, with err said.
+ */
+int plugin_set_child_offer(struct plugin_set *ps,
+			   const struct ikb_section *conn,
+			   struct ikb_proposal_list *l, struct ikb_error *err);
 int plugin_set_child_plan(struct plugin_set *ps, const struct ikb_section *conn,
 			  struct ikb_child_plan *plan, struct ikb_error *err);
 int plugin_set_child_tune(struct plugin_set *ps, const struct ikb_section *conn,

@@ -6,8 +6,8 @@
 #include <ikebana/types.h>
 
 enum ikb_kernel_event_type {
-	IKB_KEV_ACQUIRE,   /* traffic hit a policy with no SA */
-	IKB_KEV_EXPIRE,	   /* an SA reached its soft or hard limit */
+	IKB_KEV_ACQUIRE, /* traffic hit a policy with no SA */
+	IKB_KEV_EXPIRE, /* an SA reached its soft or hard limit */
 	IKB_KEV_POLEXPIRE, /* a policy expired */
 };
 
@@ -59,7 +59,8 @@ struct ikb_kernel_ops {
 	 */
 	int (*pcpu_max)(void *state, unsigned *n, struct ikb_error *why);
 	/* Walk what this backend installed (status, tests). Optional. */
-	int (*dump)(void *state, void (*sa_cb)(void *ctx, const struct ikb_sa *),
+	int (*dump)(void *state,
+		    void (*sa_cb)(void *ctx, const struct ikb_sa *),
 		    void (*pol_cb)(void *ctx, const struct ikb_policy *),
 		    void *ctx);
 	/*
@@ -75,6 +76,17 @@ struct ikb_kernel_ops {
 	int (*child_add)(void *state, struct ikb_sa *in, struct ikb_sa *out,
 			 const struct ikb_policy *pol, unsigned npol,
 			 uint32_t *done, struct ikb_error *err);
+	/*
+	 * Optional, appended in ABI 5: end the subscription that
+	 * events_subscribe(state, cb, ctx) made (another cb or ctx: none,
+	 * nothing happens); cb is not called again after it returns. The
+	 * engine calls it when it lets go of this instance (teardown, or a
+	 * reload that switches plugin instances). It ends the delivery only:
+	 * what the instance took charge of (kernel-xfrm: its SAs and
+	 * policies, flushed at fini) stays its own.
+	 */
+	void (*events_unsubscribe)(void *state, ikb_kernel_event_cb cb,
+				   void *ctx);
 	/* Append optional ops here; never reorder or remove (ABI 5). */
 };
 

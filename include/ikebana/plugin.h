@@ -11,6 +11,27 @@
  * sides know into a zeroed table, so the new op is NULL for a plugin built
  * before it, and such a plugin needs no rebuild. The descriptor itself is
  * fixed within an ABI (its size must match).
+ *
+ * Appending an optional op: add it last in its table, after the marking
+ * comment; leave IKB_*_OPS_MIN as it is; say in its comment that it is
+ * optional and since which ABI; the core treats NULL as not provided. The
+ * plain structs (struct ikb_sa, struct ikb_child_plan, ...) and the
+ * descriptor have no size: changing them is a new ABI number.
+ *
+ * A key has exactly one owner (a plugin's keys, or the core), and the
+ * owner is the only code that parses it: check_conn validates it at load,
+ * and the owner's hooks export what it means, typed, in what they fill,
+ * never as text for others to parse again:
+ *   - child.tune fills struct ikb_sa (replay-window= is replay_window);
+ *   - child.offer fills the proposals (esn= is the ESN transforms);
+ *   - child.plan fills the plan (clones= is its entries with a CPU id,
+ *     which the core counts).
+ * Others read the exported value: a kernel backend installs the ikb_sa it
+ * gets, and a check across plugins' keys goes in child.check_sa, which
+ * sees the SA as every tune filled it. host->get on another plugin's key
+ * is for its file:line in a report, not for its value. A plugin that is
+ * not loaded exports nothing (its keys cannot be set), and the default is
+ * what the core or the reader does without it.
  */
 #ifndef IKEBANA_PLUGIN_H
 #define IKEBANA_PLUGIN_H
@@ -39,7 +60,8 @@
 /*
  * 5: every ops table and struct ikb_host start with uint32_t size, and
  * optional ops are appended without a bump (see above); ikb_host.abi,
- * which nothing read, is gone.
+ * which nothing read, is gone. Appended since, optional: child.offer,
+ * child.check_sa, kernel.events_unsubscribe.
  */
 #define IKB_PLUGIN_ABI 5
 #define IKB_PLUGIN_SYMBOL "ikb_plugin"

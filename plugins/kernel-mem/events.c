@@ -21,6 +21,14 @@ int mem_events_subscribe(void *state, ikb_kernel_event_cb cb, void *ctx,
 	return 0;
 }
 
+void mem_events_unsubscribe(void *state, ikb_kernel_event_cb cb, void *ctx)
+{
+	struct mem_state *st = state;
+
+	if (st->cb == cb && st->cb_ctx == ctx)
+		st->cb = NULL, st->cb_ctx = NULL;
+}
+
 int mem_dump(void *state, void (*sa_cb)(void *ctx, const struct ikb_sa *),
 	     void (*pol_cb)(void *ctx, const struct ikb_policy *), void *ctx)
 {

@@ -91,6 +91,7 @@ int mem_child_add(void *state, struct ikb_sa *in, struct ikb_sa *out,
 		  struct ikb_error *err);
 int mem_events_subscribe(void *state, ikb_kernel_event_cb cb, void *ctx,
 			 struct ikb_error *err);
+void mem_events_unsubscribe(void *state, ikb_kernel_event_cb cb, void *ctx);
 int mem_dump(void *state, void (*sa_cb)(void *ctx, const struct ikb_sa *),
 	     void (*pol_cb)(void *ctx, const struct ikb_policy *), void *ctx);
 

@@ -73,6 +73,7 @@ const struct ikb_kernel_ops mem_kernel_ops = {
 	.pcpu_max = mem_pcpu_max,
 	.dump = mem_dump,
 	.child_add = mem_child_add,
+	.events_unsubscribe = mem_events_unsubscribe,
 };
 
 IKB_PLUGIN_EXPORT const struct ikb_plugin ikb_plugin = {

@@ -200,6 +200,18 @@ int xfrm_events_subscribe(void *state, ikb_kernel_event_cb cb, void *ctx,
 	return 0;
 }
 
+/*
+ * The socket goes with the subscription; ownership stays (owner), so that
+ * fini still removes what this instance installed.
+ */
+void xfrm_events_unsubscribe(void *state, ikb_kernel_event_cb cb, void *ctx)
+{
+	struct xfrm_state *st = state;
+
+	if (st->cb == cb && st->cb_ctx == ctx)
+		xfrm_events_close(st);
+}
+
 void xfrm_events_close(struct xfrm_state *st)
 {
 	if (st->watch && st->host->fd_unwatch)

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * nic-offload= and pcrypt=: how the kernel should run an SA's crypto.
- * Checked at load, and copied onto each SA before install.
+ * Checked at load, and copied onto each SA before install; at load, too,
+ * pcrypt= against the replay window the SA would get.
  */
 #include <stddef.h>
 #include <stdlib.h>
@@ -16,7 +17,6 @@
  * replays. The replay-window plugin's default, 128, is narrower.
  */
 #define XFRM_PCRYPT_MIN_WINDOW 256
-#define XFRM_DEFAULT_WINDOW 128
 
 int xfrm_parse_offload(const char *s, enum ikb_offload *out)
 {
@@ -52,34 +52,6 @@ int xfrm_parse_yn(const char *s, bool *out)
 	return -1;
 }
 
-/* pcrypt=yes with a window it will overrun: a warning, not an error. */
-static void check_window(const struct xfrm_state *st,
-			 const struct ikb_section *conn,
-			 const struct ikb_value *p, struct ikb_diag *d)
-{
-	const struct ikb_value *w = st->host->get(conn, "replay-window");
-	unsigned long v;
-
-	if (!w) {
-		st->host->report(
-			d, conn, p, IKB_SEV_WARNING,
-			"pcrypt reorders packets, and the default replay window of %u drops those that arrive later than that as replays: set replay-window=%u or more",
-			XFRM_DEFAULT_WINDOW, XFRM_PCRYPT_MIN_WINDOW);
-		return;
-	}
-	/* Not a number: the replay-window plugin reports it. */
-	if (!w->value[0] || strspn(w->value, "0123456789") != strlen(w->value))
-		return;
-	v = strtoul(w->value, NULL, 10);
-	/* 0 checks nothing, so it drops nothing. */
-	if (v == 0 || v >= XFRM_PCRYPT_MIN_WINDOW)
-		return;
-	st->host->report(
-		d, conn, w, IKB_SEV_WARNING,
-		"pcrypt=yes reorders packets, and a window of %lu drops those that arrive later than that as replays: set replay-window=%u or more",
-		v, XFRM_PCRYPT_MIN_WINDOW);
-}
-
 int xfrm_check_conn(void *state, const struct ikb_section *conn,
 		    struct ikb_diag *d)
 {
@@ -100,10 +72,36 @@ int xfrm_check_conn(void *state, const struct ikb_section *conn,
 		st->host->report(d, conn, p, IKB_SEV_ERROR,
 				 "expected yes or no, got '%s'", p->value);
 		rc = -1;
-	} else if (p && yn) {
-		check_window(st, conn, p, d);
 	}
 	return rc;
+}
+
+/*
+ * pcrypt=yes with a window it will overrun: a warning, not an error. The
+ * window is the replay-window plugin's, as its tune exported it (0 when
+ * that plugin is not loaded: no check, no drops); replay-window= is read
+ * here only for the line to report at.
+ */
+int xfrm_check_sa(void *state, const struct ikb_section *conn,
+		  const struct ikb_sa *sa, struct ikb_diag *d)
+{
+	const struct xfrm_state *st = state;
+	const struct ikb_value *w = st->host->get(conn, "replay-window");
+
+	if (!sa->pcrypt || sa->replay_window == 0 ||
+	    sa->replay_window >= XFRM_PCRYPT_MIN_WINDOW)
+		return 0;
+	if (!w)
+		st->host->report(
+			d, conn, st->host->get(conn, "pcrypt"), IKB_SEV_WARNING,
+			"pcrypt reorders packets, and the default replay window of %u drops those that arrive later than that as replays: set replay-window=%u or more",
+			sa->replay_window, XFRM_PCRYPT_MIN_WINDOW);
+	else
+		st->host->report(
+			d, conn, w, IKB_SEV_WARNING,
+			"pcrypt=yes reorders packets, and a window of %u drops those that arrive later than that as replays: set replay-window=%u or more",
+			sa->replay_window, XFRM_PCRYPT_MIN_WINDOW);
+	return 0;
 }
 
 int xfrm_tune(void *state, const struct ikb_section *conn, struct ikb_sa *sa,

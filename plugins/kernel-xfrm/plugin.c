@@ -53,6 +53,7 @@ static const struct ikb_key xfrm_keys[] = {
 static const struct ikb_child_ops xfrm_child = {
 	IKB_OPS_SIZE(struct ikb_child_ops),
 	.tune = xfrm_tune,
+	.check_sa = xfrm_check_sa,
 };
 
 const struct ikb_kernel_ops xfrm_kernel_ops = {
@@ -68,6 +69,7 @@ const struct ikb_kernel_ops xfrm_kernel_ops = {
 	.pcpu_max = xfrm_pcpu_max,
 	.dump = xfrm_dump,
 	.child_add = xfrm_child_add,
+	.events_unsubscribe = xfrm_events_unsubscribe,
 };
 
 IKB_PLUGIN_EXPORT const struct ikb_plugin ikb_plugin = {

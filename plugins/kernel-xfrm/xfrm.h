@@ -106,6 +106,8 @@ int xfrm_check_conn(void *state, const struct ikb_section *conn,
 		    struct ikb_diag *d);
 int xfrm_tune(void *state, const struct ikb_section *conn, struct ikb_sa *sa,
 	      struct ikb_error *err);
+int xfrm_check_sa(void *state, const struct ikb_section *conn,
+		  const struct ikb_sa *sa, struct ikb_diag *d);
 
 /* nl.c: one request socket, request/ack with the kernel's extended ACK. */
 int xfrm_nl_open(struct xfrm_state *st, struct ikb_error *err);
@@ -163,8 +165,8 @@ int xfrm_sa_add(void *state, struct ikb_sa *sa, struct ikb_error *err);
 int xfrm_sa_update(void *state, struct ikb_sa *sa, struct ikb_error *err);
 /* batch.c: both SAs and the policies of a new Child SA in one sendmsg. */
 int xfrm_child_add(void *state, struct ikb_sa *in, struct ikb_sa *out,
-		   const struct ikb_policy *pol, unsigned npol,
-		   uint32_t *done, struct ikb_error *err);
+		   const struct ikb_policy *pol, unsigned npol, uint32_t *done,
+		   struct ikb_error *err);
 
 /* replay.c */
 int xfrm_replay_put(struct nlmsghdr *nlh, struct xfrm_usersa_info *p,
@@ -247,6 +249,7 @@ int xfrm_pcpu_put(struct nlmsghdr *nlh, struct xfrm_usersa_info *p,
 /* events.c */
 int xfrm_events_subscribe(void *state, ikb_kernel_event_cb cb, void *ctx,
 			  struct ikb_error *err);
+void xfrm_events_unsubscribe(void *state, ikb_kernel_event_cb cb, void *ctx);
 void xfrm_events_close(struct xfrm_state *st);
 /* Decode one multicast message; 1 = ev filled, 0 = not ours or not known. */
 int xfrm_event_decode(const struct nlmsghdr *nlh, struct ikb_kernel_event *ev);

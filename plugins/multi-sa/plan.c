@@ -6,7 +6,8 @@
  * clones=N (RFC 9611): the core's c[0] is the fallback SA, without a CPU
  * id, and c[1..N] are its clones with CPU ids 0..N-1 and the same
  * selectors. The core negotiates as many of them as the kernel and the
- * peer take.
+ * peer take. These entries are clones= as multi-sa exports it (its only
+ * parser): the core counts them, and names that count in its log lines.
  */
 #include <errno.h>
 

@@ -20,10 +20,19 @@ int rw_parse_window(const char *s, unsigned long limit, uint32_t *out)
 	return 0;
 }
 
+uint32_t rw_conn_window(const struct rw_state *st,
+			const struct ikb_section *conn)
+{
+	const struct ikb_value *v = st->host->get(conn, "replay-window");
+	uint32_t w;
+
+	return v && rw_parse_window(v->value, RW_MAX, &w) == 0 ? w : RW_DEFAULT;
+}
+
 /*
  * libreswan 4.10's esn= values, in any case; it refuses true, on and the
- * other boolean spellings. The daemon's ESN offer (child_esn_offer) knows
- * only these three too: anything else would quietly mean "no".
+ * other boolean spellings. The ESN offer (offer.c) knows only
+ * these three too: anything else would quietly mean "no".
  */
 int rw_parse_esn(const char *s, enum rw_esn *out)
 {

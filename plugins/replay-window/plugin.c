@@ -3,8 +3,8 @@
  * replay-window: the anti-replay window and ESN. A wider window lets
  * parallel crypto (pcrypt, several SAs, NIC queues) deliver out of order
  * without drops; 0 disables anti-replay. esn= shapes the ESN transforms
- * the daemon offers and accepts (child_esn_offer); the SA's ESN flag is
- * what was negotiated.
+ * the daemon offers and accepts (child.offer, offer.c); the SA's ESN flag
+ * is what was negotiated.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -36,6 +36,7 @@ static const struct ikb_key rw_keys[] = {
 static const struct ikb_child_ops rw_child = {
 	IKB_OPS_SIZE(struct ikb_child_ops),
 	.tune = rw_tune,
+	.offer = rw_offer,
 };
 
 IKB_PLUGIN_EXPORT const struct ikb_plugin ikb_plugin = {

@@ -4,15 +4,6 @@
 
 #include "rw.h"
 
-static uint32_t conn_window(const struct rw_state *st,
-			    const struct ikb_section *conn)
-{
-	const struct ikb_value *v = st->host->get(conn, "replay-window");
-	uint32_t w;
-
-	return v && rw_parse_window(v->value, RW_MAX, &w) == 0 ? w : RW_DEFAULT;
-}
-
 /*
  * sa->esn is what the ESN transform negotiated, and it stays: the kernel's
  * ESN flag must match the peer's, or every packet fails its ICV (strongSwan
@@ -29,7 +20,7 @@ int rw_tune(void *state, const struct ikb_section *conn, struct ikb_sa *sa,
 	    struct ikb_error *err)
 {
 	const struct rw_state *st = state;
-	uint32_t window = conn_window(st, conn);
+	uint32_t window = rw_conn_window(st, conn);
 
 	if (window == 0 && sa->esn)
 		return ikb_error_set(

@@ -214,9 +214,12 @@ static void peer_init(struct net *n, int idx, const char *conn,
 	assert_true(
 		asprintf(
 			&text,
-			"config setup\n\tplugins=\"esp-proposals replay-window multi-sa kernel-mem\"\n%s\n"
+			"config setup\n\tplugins=\"%s\"\n%s\n"
 			"conn test\n\tleft=192.0.2.1\n\tright=192.0.2.2\n"
 			"\tleftid=@west\n\trightid=@east\n\tauthby=secret\n%s",
+			harness_plugins ?
+				harness_plugins :
+				"esp-proposals replay-window multi-sa kernel-mem",
 			setup ? setup : "", conn ? conn : "") > 0);
 	write_file(conf, 0644, text);
 	free(text);
@@ -240,6 +243,7 @@ static void peer_init(struct net *n, int idx, const char *conn,
 }
 
 const char *harness_west_setup;
+const char *harness_plugins;
 
 struct net *net_new(const char *west_conn, const char *east_conn,
 		    const char *east_setup, const char *west_psk,

@@ -72,6 +72,8 @@ void harness_global_init(void);
 
 /* config setup lines of west for the next net_new(); NULL: none */
 extern const char *harness_west_setup;
+/* both peers' plugins= for the next net_new(); NULL: the usual four */
+extern const char *harness_plugins;
 
 /*
  * Both peers from a conn body (after left/right/ids/authby) and extra

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "harness.h"
@@ -228,6 +229,31 @@ static void test_no_kernel(void **state)
 	net_free(n);
 }
 
+/*
+ * The core names the count multi-sa exported in the plan (its per-CPU
+ * entries), never the clones= it does not own: clones=yes is the CPUs
+ * online.
+ */
+static void test_clones_from_plan(void **state)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	unsigned want = cpus < 1 ? 1 : (unsigned)cpus;
+	struct net *n;
+	char line[128];
+
+	if (want > IKB_CHILD_PLAN_MAX - 1)
+		want = IKB_CHILD_PLAN_MAX - 1;
+	n = up("0", "\tclones=yes\n", NULL);
+	assert_true(net_run(n, one_up, 10000));
+	snprintf(
+		line, sizeof(line),
+		"clones=%u: kernel-mem has no per-CPU SAs (IKB_KERNEL_MEM_CPUS=0), one Child SA",
+		want);
+	assert_true(log_has(line));
+	assert_false(log_has("clones=yes"));
+	net_free(n);
+}
+
 /* A peer without RFC 9611 (strongSwan 5.9.8 answers no notify). */
 static void test_peer_without(void **state)
 {
@@ -350,6 +376,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_kernel_clamp, net_cleanup),
 		cmocka_unit_test_teardown(test_no_kernel, net_cleanup),
 		cmocka_unit_test_teardown(test_peer_without, net_cleanup),
+		cmocka_unit_test_teardown(test_clones_from_plan, net_cleanup),
 		cmocka_unit_test_teardown(test_clone_life, net_cleanup),
 		cmocka_unit_test_teardown(test_acquire, net_cleanup),
 	};

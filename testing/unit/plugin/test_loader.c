@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The loader: real plugins, and every way a plugin set is refused. */
 #include <dlfcn.h>
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -359,6 +360,95 @@ static void test_path(void **state)
 	assert_false(plugin_name_valid(""));
 }
 
+/* child.offer runs in plugins= order; the first failure stops, said. */
+static void test_dispatch_offer(void **state)
+{
+	static struct ikb_proposal_list l;
+	struct ikb_section conn;
+	struct ikb_error err;
+	struct plugin_set *ps;
+	char want[256];
+
+	fake_conn(&conn, "c", (const char *const[]){ NULL });
+	assert_int_equal(load(&ps, "trace-b trace-a", TEST_MODDIR), 0);
+	memset(&l, 0, sizeof(l));
+	l.n = 1;
+	fake_log[0] = '\0';
+	assert_int_equal(plugin_set_child_offer(ps, &conn, &l, &err), 0);
+	assert_string_equal(fake_log,
+			    "trace-b: offer after 0\ntrace-a: offer after 1\n");
+	assert_int_equal(l.p[0].n, 2);
+	assert_int_equal(l.p[0].xf[0].id, 2);
+	assert_int_equal(l.p[0].xf[1].id, 1);
+	plugin_set_free(ps);
+
+	assert_int_equal(load(&ps, "trace-a offer-fails trace-b", TEST_MODDIR),
+			 0);
+	memset(&l, 0, sizeof(l));
+	l.n = 1;
+	fake_log[0] = '\0';
+	assert_int_equal(plugin_set_child_offer(ps, &conn, &l, &err), -E2BIG);
+	snprintf(want, sizeof(want),
+		 "plugin offer-fails: child.offer failed: %s", strerror(E2BIG));
+	assert_string_equal(err.msg, want);
+	assert_string_equal(
+		fake_log,
+		"trace-a: offer after 0\noffer-fails: offer after 1\n");
+	assert_int_equal(l.p[0].n, 1);
+	plugin_set_free(ps);
+	fake_section_free(&conn);
+}
+
+/*
+ * check_sa sees what the owners' tune exported: kernel-xfrm's pcrypt
+ * warning takes its window from replay-window, and only once every key
+ * is valid.
+ */
+static void test_check_sa(void **state)
+{
+	const char *narrow[] = { "pcrypt", "yes", "replay-window", "64", NULL };
+	const char *wide[] = { "pcrypt", "yes", "replay-window", "2048", NULL };
+	const char *bad[] = { "pcrypt", "yes", "replay-window", "lots", NULL };
+	struct ikb_section conns[1];
+	struct cfg c = { .path = "test.conf", .nconns = 1, .conns = conns };
+	struct plugin_set *ps;
+
+	assert_int_equal(load(&ps, "kernel-xfrm replay-window", NULL), 0);
+	fake_conn(&conns[0], "c", narrow);
+	fake_reset();
+	assert_int_equal(plugin_set_check(ps, &c, &d), 0);
+	assert_int_equal(fake_nmsgs, 1);
+	assert_int_equal(fake_msgs[0].sev, IKB_SEV_WARNING);
+	assert_string_equal(fake_msgs[0].key, "replay-window");
+	assert_non_null(strstr(fake_msgs[0].text, "a window of 64 drops"));
+	fake_section_free(&conns[0]);
+
+	fake_conn(&conns[0], "c", wide);
+	fake_reset();
+	assert_int_equal(plugin_set_check(ps, &c, &d), 0);
+	assert_int_equal(fake_nmsgs, 0);
+	fake_section_free(&conns[0]);
+
+	/* the error only: no check on a value that is not one */
+	fake_conn(&conns[0], "c", bad);
+	fake_reset();
+	assert_int_equal(plugin_set_check(ps, &c, &d), -1);
+	assert_int_equal(fake_nmsgs, 1);
+	assert_int_equal(fake_msgs[0].sev, IKB_SEV_ERROR);
+	fake_section_free(&conns[0]);
+	plugin_set_free(ps);
+
+	/* no replay-window plugin: no window, nothing dropped, no warning */
+	assert_int_equal(load(&ps, "kernel-xfrm", NULL), 0);
+	fake_conn(&conns[0], "c",
+		  (const char *const[]){ "pcrypt", "yes", NULL });
+	fake_reset();
+	assert_int_equal(plugin_set_check(ps, &c, &d), 0);
+	assert_int_equal(fake_nmsgs, 0);
+	fake_section_free(&conns[0]);
+	plugin_set_free(ps);
+}
+
 static void test_dispatch_tune_and_check(void **state)
 {
 	const char *kv[] = { "replay-window", "512", "nic-offload", "crypto",
@@ -410,6 +500,8 @@ int main(void)
 		T(test_init_failure),
 		T(test_path),
 		T(test_dispatch_tune_and_check),
+		T(test_dispatch_offer),
+		T(test_check_sa),
 	};
 
 	return cmocka_run_group_tests_name("plugin loader", tests, NULL, NULL);

@@ -25,6 +25,7 @@ static void test_keys(void **state)
 	assert_null(fx.p->keys[2].name);
 	assert_non_null(fx.p->child->tune);
 	assert_null(fx.p->child->plan);
+	assert_non_null(fx.p->child->offer);
 }
 
 static void test_window_values(void **state)
@@ -215,6 +216,83 @@ static void test_tune_refuses_esn_without_window(void **state)
 	}
 }
 
+/*
+ * child.offer on two proposals from kv: the ESN ids each ends with, as
+ * text ("1 0,1 0"); the second proposal has ESN from esp= already.
+ */
+static const char *offer(const char *const *kv, int *rc)
+{
+	static struct ikb_proposal_list l;
+	static char out[64];
+	struct ikb_error err = { "" };
+	struct ikb_section s;
+	size_t o = 0;
+
+	memset(&l, 0, sizeof(l));
+	l.n = 2;
+	l.p[0].n = 1;
+	l.p[0].xf[0] = (struct ikb_transform){ IKB_XF_ENCR, 20, 128 };
+	l.p[1].n = 2;
+	l.p[1].xf[0] = (struct ikb_transform){ IKB_XF_ENCR, 20, 256 };
+	l.p[1].xf[1] = (struct ikb_transform){ IKB_XF_ESN, 1, 0 };
+	fake_conn(&s, "c", kv);
+	*rc = fx.p->child->offer(fx.st, &s, &l, &err);
+	fake_section_free(&s);
+	out[0] = '\0';
+	for (unsigned i = 0; i < l.n; i++)
+		for (unsigned j = 0; j < l.p[i].n; j++)
+			if (l.p[i].xf[j].type == IKB_XF_ESN)
+				o += (size_t)snprintf(out + o, sizeof(out) - o,
+						      "%s%u", o ? " " : "",
+						      l.p[i].xf[j].id);
+	return out;
+}
+
+/* esn= and replay-window= decide the ESN transforms offered. */
+static void test_offer(void **state)
+{
+	static const struct {
+		const char *esn, *window, *ids;
+	} rows[] = {
+		{ NULL, NULL, "0 1" },	     { "no", NULL, "0 1" },
+		{ "yes", NULL, "1 1" },	     { "either", NULL, "1 0 1" },
+		{ "YES", "64", "1 1" },	     { "yes", "0", "0 1" },
+		{ "either", "0", "0 1" },    { NULL, "0", "0 1" },
+		{ "either", "08", "1 0 1" },
+	};
+	int rc;
+
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		const char *kv[5] = { NULL };
+		size_t k = 0;
+
+		if (rows[i].esn)
+			kv[k++] = "esn", kv[k++] = rows[i].esn;
+		if (rows[i].window)
+			kv[k++] = "replay-window", kv[k++] = rows[i].window;
+		assert_string_equal(offer(kv, &rc), rows[i].ids);
+		assert_int_equal(rc, 0);
+	}
+}
+
+/* A full proposal: E2BIG, naming the key and the proposal. */
+static void test_offer_full(void **state)
+{
+	static struct ikb_proposal_list l;
+	const char *kv[] = { "esn", "either", NULL };
+	struct ikb_error err = { "" };
+	struct ikb_section s;
+
+	l.n = 1;
+	l.p[0].n = IKB_PROPOSAL_MAX_XFORMS - 1;
+	fake_conn(&s, "c", kv);
+	assert_int_equal(fx.p->child->offer(fx.st, &s, &l, &err), -E2BIG);
+	fake_section_free(&s);
+	assert_string_equal(
+		err.msg,
+		"esn: ESP proposal 1 has 64 transforms, the most there can be: no room for its ESN transform");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -225,6 +303,8 @@ int main(void)
 		cmocka_unit_test(test_esn_without_window_warns),
 		cmocka_unit_test(test_tune_table),
 		cmocka_unit_test(test_tune_refuses_esn_without_window),
+		cmocka_unit_test(test_offer),
+		cmocka_unit_test(test_offer_full),
 	};
 
 	return cmocka_run_group_tests_name("replay-window", tests, setup,

@@ -71,6 +71,27 @@ static const struct ikb_kernel_ops kernel = {
 #define KERNEL_TABLE (&kernel)
 #endif
 #endif
+#ifdef MOD_OFFER
+/* child.offer: appends ESN id MOD_OFFER to the first proposal, logged. */
+static int mod_offer(void *state, const struct ikb_section *conn,
+		     struct ikb_proposal_list *l, struct ikb_error *err)
+{
+	struct ikb_proposal *p = &l->p[0];
+
+	host->log(MOD_NAME, IKB_LOG_INFO, "offer after %u", (unsigned)p->n);
+#ifdef MOD_OFFER_FAILS
+	return -E2BIG;
+#else
+	p->xf[p->n++] = (struct ikb_transform){ IKB_XF_ESN, MOD_OFFER, 0 };
+	return 0;
+#endif
+}
+
+static const struct ikb_child_ops child = {
+	IKB_OPS_SIZE(struct ikb_child_ops),
+	.offer = mod_offer,
+};
+#endif
 #ifdef MOD_PROPOSALS
 static const struct ikb_proposals_ops proposals = {
 	IKB_OPS_SIZE(struct ikb_proposals_ops),
@@ -95,5 +116,8 @@ IKB_PLUGIN_EXPORT const struct ikb_plugin ikb_plugin = {
 #endif
 #ifdef MOD_PROPOSALS
 	.proposals = &proposals,
+#endif
+#ifdef MOD_OFFER
+	.child = &child,
 #endif
 };

@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * While a key exchange of an IKE SA runs on the helper pool (kex.c), the
+ * messages that arrive for that SA wait, and are handled in order once it
+ * is done. The exchanges then see what they saw when the key exchange ran
+ * on the loop: a Delete of the peer's cannot overtake our own rekey's
+ * response, which the §2.8.1 tie-break depends on. Other IKE SAs go on
+ * meanwhile. The window (one request each way) bounds what can wait; a
+ * retransmit beyond that is dropped and comes again.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <event2/event.h>
+
+#include "ike/engine.h"
+#include "ike/exchange.h"
+#include "ike/msg.h"
+#include "log.h"
+
+#define HOLD_MAX 4
+
+struct held_msg {
+	struct held_msg *next;
+	struct ike_path path;
+	size_t len;
+	uint8_t buf[];
+};
+
+void hold_msg(struct ike_sa *sa, const struct ike_path *p, const uint8_t *buf,
+	      size_t len)
+{
+	struct held_msg **pp = &sa->held, *m;
+	unsigned n = 0;
+
+	for (; *pp; pp = &(*pp)->next)
+		n++;
+	if (n >= HOLD_MAX || !(m = malloc(sizeof(*m) + len))) {
+		log_wire_drop(p, "key exchange running, too many waiting",
+			      NULL);
+		return;
+	}
+	m->next = NULL;
+	m->path = *p;
+	m->len = len;
+	memcpy(m->buf, buf, len);
+	*pp = m;
+}
+
+/* One message per run: handling it may free the SA, and this event. */
+static void on_resume(evutil_socket_t fd, short what, void *arg)
+{
+	struct ike_sa *sa = arg;
+	struct held_msg *m = sa->held;
+	struct wire_error werr;
+	struct wire_hdr h;
+
+	if (!m || sa->kex)
+		return;
+	sa->held = m->next;
+	if (sa->held)
+		event_active(sa->resume, 0, 0);
+	sa->rx_path = m->path;
+	if (!wire_parse_hdr(&h, m->buf, m->len, &werr)) {
+		if (h.flags & WIRE_FLAG_R)
+			dispatch_response(sa, &h, m->buf, m->len);
+		else
+			dispatch_request(sa, &h, m->buf, m->len);
+	}
+	free(m);
+}
+
+void hold_resume(struct ike_sa *sa)
+{
+	if (!sa->held || sa->kex || !sa->e->base)
+		return;
+	if (!sa->resume &&
+	    !(sa->resume = event_new(sa->e->base, -1, 0, on_resume, sa)))
+		return;
+	event_active(sa->resume, 0, 0);
+}
+
+void hold_free(struct ike_sa *sa)
+{
+	while (sa->held) {
+		struct held_msg *m = sa->held;
+
+		sa->held = m->next;
+		free(m);
+	}
+	if (sa->resume)
+		event_free(sa->resume);
+	sa->resume = NULL;
+}
