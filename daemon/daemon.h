@@ -29,8 +29,7 @@ struct ikbd {
 	struct net *net; /* the IKE sockets */
 	struct ike_engine *engine;
 	bool crypto_up, helpers_up;
-	struct keylog *keylog; /* SAs already logged (debug-private only) */
-	struct event *keylog_timer;
+	struct keylog *keylog; /* debug-private only: keylog.c's listener */
 	struct timespec started; /* CLOCK_MONOTONIC */
 	time_t started_wall;
 	unsigned reloads; /* successful ones */

@@ -2,21 +2,18 @@
 /*
  * net/udp ↔ engine ↔ crypto, as main.c starts them. The engine owns no
  * socket: its ike_io goes to net_send(), and every datagram net hands
- * up goes to ike_engine_input(). With debug-private on, each event also
- * lets the key log see newly installed Child SAs.
+ * up goes to ike_engine_input().
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <json-c/json.h>
 
 #include "config/config.h"
 #include "crypto/crypto.h"
 #include "daemon.h"
 #include "ike/ike.h"
 #include "ike_glue.h"
-#include "keylog.h"
 #include "log.h"
 #include "net/net.h"
 
@@ -89,7 +86,6 @@ static void on_datagram(void *ctx, const struct net_dgram *dg)
 	if (!d->engine)
 		return;
 	ike_engine_input(d->engine, &p, dg->buf, dg->len);
-	keylog_scan(d);
 }
 
 static uint16_t setup_port(const struct ikbd *d, const char *key, uint16_t dflt)
@@ -148,85 +144,16 @@ int ikbd_engine_start(struct ikbd *d)
 	return 0;
 }
 
-void ikbd_engine_start_auto(struct ikbd *d)
-{
-	ike_engine_start_auto(d->engine);
-	keylog_scan(d);
-}
-
-/* Calls fn with the name of every conn that has an IKE SA (repeats too). */
-static void each_sa_conn(struct ikbd *d,
-			 void (*fn)(struct ikbd *d, const char *conn,
-				    const void *arg),
-			 const void *arg)
-{
-	struct json_object *st = ike_engine_status(d->engine), *sas, *c;
-	size_t n;
-
-	if (!json_object_object_get_ex(st, "ike_sas", &sas)) {
-		json_object_put(st);
-		return;
-	}
-	n = json_object_array_length(sas);
-	for (size_t i = 0; i < n; i++)
-		if (json_object_object_get_ex(json_object_array_get_idx(sas, i),
-					      "conn", &c))
-			fn(d, json_object_get_string(c), arg);
-	json_object_put(st);
-}
-
-static void down_if_removed(struct ikbd *d, const char *conn, const void *arg)
-{
-	const struct loaded_conf *next = arg;
-	struct ikb_error err = { "" };
-
-	if (cfg_conn_find(next->cfg, conn))
-		return;
-	log_notice("conn %s was removed by the reload: taking it down", conn);
-	/* A second call for the same conn finds nothing: ENOENT is fine. */
-	ike_engine_down(d->engine, conn, &err);
-}
-
 void ikbd_engine_before_reload(struct ikbd *d, const struct loaded_conf *next)
 {
 	if (d->engine)
-		each_sa_conn(d, down_if_removed, next);
-}
-
-static void mark_up(struct ikbd *d, const char *conn, const void *arg)
-{
-	const struct cfg *c = d->conf.cfg;
-	bool *up = (bool *)arg;
-
-	for (size_t i = 0; i < c->nconns; i++)
-		if (!strcmp(c->conns[i].name, conn))
-			up[i] = true;
+		ike_engine_reload_prune(d->engine, next);
 }
 
 void ikbd_engine_after_reload(struct ikbd *d)
 {
-	const struct cfg *c = d->conf.cfg;
-	bool *up;
-
-	if (!d->engine)
-		return;
-	ike_engine_set_conf(d->engine, &d->conf);
-	up = calloc(c->nconns + 1, sizeof(*up));
-	if (!up)
-		return;
-	each_sa_conn(d, mark_up, up);
-	/* ike_engine_start_auto() would warn about each conn already up. */
-	for (size_t i = 0; i < c->nconns; i++) {
-		const struct ikb_value *a = cfg_get(&c->conns[i], "auto");
-		struct ikb_error err = { "" };
-
-		if (!up[i] && a && !strcasecmp(a->value, "start") &&
-		    ike_engine_up_auto(d->engine, c->conns[i].name, &err))
-			log_warn("conn %s: auto=start: %s", c->conns[i].name,
-				 err.msg);
-	}
-	free(up);
-	keylog_scan(d);
+	if (d->engine)
+		ike_engine_reload(d->engine, &d->conf);
 }
 
 void ikbd_ike_stop(struct ikbd *d)

@@ -14,14 +14,14 @@ struct loaded_conf;
 int ikbd_crypto_start(struct ikbd *d);
 /* The IKE sockets (listen=, ikeport=, nat-ikeport=): before the drop. */
 int ikbd_net_start(struct ikbd *d);
-/* The engine on those sockets; auto=start conns are initiated later. */
-int ikbd_engine_start(struct ikbd *d);
-/* ike_engine_start_auto(), once the loop is about to run. */
-void ikbd_engine_start_auto(struct ikbd *d);
 /*
- * Before a reload swaps the configuration: take down the SAs whose conn
- * next no longer has. After it: point the engine at the new one and
- * bring up the auto=start conns that have no IKE SA yet.
+ * The engine on those sockets; auto=start conns are initiated later
+ * (ike_engine_start_auto(), once the loop is about to run).
+ */
+int ikbd_engine_start(struct ikbd *d);
+/*
+ * A reload, around the swap of the configuration: the engine's
+ * ike_engine_reload_prune() and ike_engine_reload() (see there).
  */
 void ikbd_engine_before_reload(struct ikbd *d, const struct loaded_conf *next);
 void ikbd_engine_after_reload(struct ikbd *d);

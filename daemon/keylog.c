@@ -1,19 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Scanning after each event rather than hooking the engine keeps secrets
- * out of the engine's interface: the only reader is this file, and it
- * reads nothing unless the operator asked for private debugging.
+ * The key log listens on the engine's bus: a Child SA that comes up is
+ * looked up in the kernel backend's table, which holds the keys it was
+ * given (the engine wiped its own), and its SAs not logged yet are
+ * logged. So secrets stay out of the engine's interface: the only reader
+ * is this file, and it listens only when the operator asked for private
+ * debugging.
  */
 #include <arpa/inet.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <event2/event.h>
 #include <json-c/json.h>
 
 #include "config/config.h"
 #include "daemon.h"
+#include "ike/ike.h"
 #include "keylog.h"
 #include "log.h"
 #include "log_conf.h"
@@ -24,7 +27,9 @@ struct keylog_id {
 	uint32_t spi;
 };
 
+/* The SAs logged so far, less those gone (CHILD_DOWN). */
 struct keylog {
+	struct ike_listener *listener;
 	size_t n, cap;
 	struct keylog_id *ids;
 };
@@ -76,27 +81,42 @@ static bool has_key(const struct ikb_alg *a)
 	return false;
 }
 
+static bool same_sa(const struct keylog_id *id, const struct ikb_sa *sa)
+{
+	return id->spi == sa->spi && id->dst.family == sa->dst.family &&
+	       !memcmp(id->dst.bytes, sa->dst.bytes, sizeof(sa->dst.bytes));
+}
+
 static bool known(const struct keylog *kl, const struct ikb_sa *sa)
 {
-	for (size_t i = 0; kl && i < kl->n; i++)
-		if (kl->ids[i].spi == sa->spi &&
-		    !memcmp(&kl->ids[i].dst, &sa->dst, sizeof(sa->dst)))
+	for (size_t i = 0; i < kl->n; i++)
+		if (same_sa(&kl->ids[i], sa))
 			return true;
 	return false;
 }
 
-static void ids_free(struct keylog *kl)
+static void forget(struct keylog *kl, const struct ikb_sa *sa)
 {
-	if (!kl)
-		return;
-	free(kl->ids);
-	free(kl);
+	for (size_t i = 0; sa && i < kl->n; i++)
+		if (same_sa(&kl->ids[i], sa))
+			kl->ids[i--] = kl->ids[--kl->n];
 }
 
-struct scan {
-	const struct keylog *old;
-	struct keylog *now;
-};
+static void remember(struct keylog *kl, const struct ikb_sa *sa)
+{
+	if (kl->n == kl->cap) {
+		size_t cap = kl->cap ? kl->cap * 2 : 8;
+		struct keylog_id *n = reallocarray(kl->ids, cap, sizeof(*n));
+
+		if (!n)
+			return;
+		kl->ids = n;
+		kl->cap = cap;
+	}
+	memset(&kl->ids[kl->n], 0, sizeof(kl->ids[kl->n]));
+	kl->ids[kl->n].dst = sa->dst;
+	kl->ids[kl->n++].spi = sa->spi;
+}
 
 static void log_sa(const struct ikb_sa *sa)
 {
@@ -122,74 +142,85 @@ static void log_sa(const struct ikb_sa *sa)
 		  sa->integ.name, k);
 }
 
-static void scan_sa(void *ctx, const struct ikb_sa *sa)
+/* What the backend's table is searched for: c's SAs, or (NULL) all. */
+struct find {
+	struct keylog *kl;
+	const struct ike_child_info *c;
+};
+
+static bool wanted(const struct ike_child_info *c, const struct ikb_sa *sa)
 {
-	struct scan *sc = ctx;
-	struct keylog *kl = sc->now;
+	struct keylog_id id = { .spi = sa->spi, .dst = sa->dst };
 
-	if (!known(sc->old, sa))
-		log_sa(sa);
-	if (kl->n == kl->cap) {
-		size_t cap = kl->cap ? kl->cap * 2 : 8;
-		struct keylog_id *n = reallocarray(kl->ids, cap, sizeof(*n));
-
-		if (!n)
-			return;
-		kl->ids = n;
-		kl->cap = cap;
-	}
-	memset(&kl->ids[kl->n], 0, sizeof(kl->ids[kl->n]));
-	kl->ids[kl->n].dst = sa->dst;
-	kl->ids[kl->n++].spi = sa->spi;
+	return !c || (c->in && same_sa(&id, c->in)) ||
+	       (c->out && same_sa(&id, c->out));
 }
 
-void keylog_scan(struct ikbd *d)
+static void find_sa(void *ctx, const struct ikb_sa *sa)
+{
+	struct find *f = ctx;
+
+	if (!wanted(f->c, sa) || known(f->kl, sa))
+		return;
+	log_sa(sa);
+	remember(f->kl, sa);
+}
+
+/* Log c's SAs (NULL: every SA) not logged yet. */
+static void log_new(struct ikbd *d, const struct ike_child_info *c)
 {
 	void *st;
 	const struct ikb_kernel_ops *k;
-	struct keylog *now;
-	struct scan sc;
+	struct find f = { d->keylog, c };
 
 	if (!keylog_enabled(d) || !d->conf.plugins)
 		return;
 	k = plugin_set_kernel(d->conf.plugins, &st);
-	if (!k || !k->dump)
-		return;
-	now = calloc(1, sizeof(*now));
-	if (!now)
-		return;
-	sc.old = d->keylog;
-	sc.now = now;
-	k->dump(st, scan_sa, NULL, &sc);
-	ids_free(d->keylog);
-	d->keylog = now;
+	if (k && k->dump)
+		k->dump(st, find_sa, NULL, &f);
 }
 
-static void on_tick(evutil_socket_t fd, short what, void *arg)
+static void on_event(void *ctx, const struct ike_event *ev)
 {
-	keylog_scan(arg);
+	struct ikbd *d = ctx;
+
+	if (ev->kind == IKE_EVENT_CHILD_UP) {
+		log_new(d, ev->child);
+	} else if (ev->kind == IKE_EVENT_CHILD_DOWN) {
+		forget(d->keylog, ev->child->in);
+		forget(d->keylog, ev->child->out);
+	}
 }
 
 int keylog_start(struct ikbd *d)
 {
-	const struct timeval second = { 1, 0 };
+	struct keylog *kl;
 
-	if (!keylog_enabled(d) || d->keylog_timer)
+	if (!keylog_enabled(d) || d->keylog || !d->engine)
 		return 0;
-	d->keylog_timer = event_new(d->base, -1, EV_PERSIST, on_tick, d);
-	if (!d->keylog_timer || event_add(d->keylog_timer, &second) < 0) {
-		log_err("debug-private: cannot start the key log timer");
+	kl = calloc(1, sizeof(*kl));
+	if (kl)
+		kl->listener = ike_engine_subscribe(d->engine, on_event, d);
+	if (!kl || !kl->listener) {
+		free(kl);
+		log_err("debug-private: cannot listen for new Child SAs");
 		return -1;
 	}
+	d->keylog = kl;
+	log_new(d, NULL); /* a reload turned it on: those there already */
 	return 0;
 }
 
 void keylog_free(struct ikbd *d)
 {
-	if (d->keylog_timer)
-		event_free(d->keylog_timer);
-	d->keylog_timer = NULL;
-	ids_free(d->keylog);
+	struct keylog *kl = d->keylog;
+
+	if (!kl)
+		return;
+	if (d->engine)
+		ike_engine_unsubscribe(d->engine, kl->listener);
+	free(kl->ids);
+	free(kl);
 	d->keylog = NULL;
 }
 

@@ -16,11 +16,11 @@ struct ikbd;
 struct json_object;
 
 bool keylog_enabled(const struct ikbd *d);
-/* Log the SAs not logged before; a no-op unless enabled. */
-void keylog_scan(struct ikbd *d);
 /*
- * Also scan once a second: Child SAs installed from a timer or a helper
- * job's completion (rekeys) come between the events that scan. 0 or -1.
+ * When enabled and not yet started (at start, or a reload turned it on):
+ * log what is installed already, then each Child SA as the engine's bus
+ * tells of it, whatever brought it (a datagram, a rekey timer, a helper
+ * job's completion). After ikbd_engine_start(). 0 or -1.
  */
 int keylog_start(struct ikbd *d);
 /*

@@ -21,11 +21,12 @@
 
 #include "build-config.h"
 #include "caps.h"
-#include "commands.h"
+#include "control/commands.h"
 #include "config/diag.h"
 #include "control/server.h"
 #include "daemon.h"
 #include "detach.h"
+#include "ike/ike.h"
 #include "ike_glue.h"
 #include "keylog.h"
 #include "log.h"
@@ -223,7 +224,7 @@ int main(int argc, char **argv)
 		log_setup(LOG_TO_SYSLOG, log_get_level(), "ikebanad");
 		d.diag_to_stderr = false;
 	}
-	ikbd_engine_start_auto(&d);
+	ike_engine_start_auto(d.engine);
 	event_base_dispatch(d.base);
 	notify_stopping();
 	stop(&d);

@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The installed Child SAs, one at a time, for callers outside the engine
- * (trafficstatus) that need to find them in the kernel but must not see
- * struct child_sa.
+ * The SAs, one at a time, for callers outside the engine: the IKE SAs
+ * (status), and the installed Child SAs (trafficstatus), which they need
+ * to find in the kernel, without seeing struct child_sa.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "ike/child_sa.h"
 #include "ike/engine.h"
+#include "ike/events.h"
 #include "ike/exchange.h"
 
 /* The ESP transforms as libreswan's status shows them, without ESN/KE. */
@@ -35,8 +36,8 @@ static const char *kernel_alg(const struct child_sa *c)
 	return sa->aead.name[0] ? sa->aead.name : sa->encr.name;
 }
 
-static void child_info(const struct ike_sa *sa, const struct child_sa *c,
-		       char *alg, size_t alg_len, struct ike_child_info *i)
+void child_info_fill(const struct ike_sa *sa, const struct child_sa *c,
+		     char *alg, size_t alg_len, struct ike_child_info *i)
 {
 	esp_alg(&c->prop, alg, alg_len);
 	*i = (struct ike_child_info){
@@ -51,6 +52,8 @@ static void child_info(const struct ike_sa *sa, const struct child_sa *c,
 		.alg = alg,
 		.kernel_alg = kernel_alg(c),
 		.created = c->created,
+		.spi_in = c->spi_in,
+		.spi_out = c->spi_out,
 		.in = c->sa_in_done ? &c->sa_in : NULL,
 		.out = c->sa_out_done ? &c->sa_out : NULL,
 	};
@@ -70,11 +73,17 @@ unsigned ike_engine_foreach_child(const struct ike_engine *e, const char *conn,
 			if (!c->sa_in_done && !c->sa_out_done)
 				continue;
 			if (fn) {
-				child_info(sa, c, alg, sizeof(alg), &info);
+				child_info_fill(sa, c, alg, sizeof(alg), &info);
 				fn(ctx, &info);
 			}
 			n++;
 		}
 	}
 	return n;
+}
+
+const struct ike_sa *ike_engine_next_sa(const struct ike_engine *e,
+					const struct ike_sa *prev)
+{
+	return prev ? prev->next_all : e->all;
 }

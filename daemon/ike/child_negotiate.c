@@ -12,6 +12,7 @@
 
 #include "ike/child_sa.h"
 #include "ike/engine.h"
+#include "ike/events.h"
 #include "ike/conn.h"
 #include "ike/msg.h"
 #include "ike/exchange.h"
@@ -420,4 +421,5 @@ void child_established(struct ike_sa *sa, struct child_sa *c, const char *how)
 		   c->state == CHILD_INBOUND_ONLY ?
 			   " (outbound once the old one is deleted)" :
 			   "");
+	events_child_up(sa, c);
 }

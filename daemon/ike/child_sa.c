@@ -16,6 +16,7 @@
 #include "ike/child_sa.h"
 #include "ike/engine.h"
 #include "ike/conn.h"
+#include "ike/events.h"
 #include "ike/exchange.h"
 #include "ike/timers.h"
 #include "plugin/plugin_set.h"
@@ -389,6 +390,7 @@ void child_sa_drop(struct child_sa *c)
 
 void child_sa_free(struct ike_sa *sa, struct child_sa *c)
 {
+	events_child_down(sa, c);
 	child_sa_uninstall(sa, c);
 	if (c->timer)
 		event_free(c->timer);

@@ -12,6 +12,7 @@
 
 #include "ike/child_sa.h"
 #include "ike/engine.h"
+#include "ike/events.h"
 #include "ike/exchange.h"
 #include "ike/conn.h"
 #include "ike/tasks.h"
@@ -44,6 +45,7 @@ static void successors_out(struct ike_sa *sa, const struct child_sa *c)
 			ike_sa_log(sa, IKB_LOG_INFO,
 				   "Child SA %08x: outbound SA %08x installed",
 				   o->spi_in, o->spi_out);
+		events_child_out(sa, o);
 	}
 }
 

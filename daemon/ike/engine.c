@@ -17,6 +17,7 @@
 
 #include "ike/child_sa.h"
 #include "ike/engine.h"
+#include "ike/events.h"
 #include "ike/conn.h"
 #include "ike/msg.h"
 #include "ike/exchange.h"
@@ -84,6 +85,7 @@ void ike_engine_free(struct ike_engine *e)
 {
 	if (!e)
 		return;
+	events_free(e);
 	rekey_events_unsubscribe(e);
 	retry_cancel(e, NULL);
 	ike_sa_free_all(e);
@@ -152,33 +154,20 @@ int engine_up(struct ike_engine *e, const char *name, unsigned attempt,
 	return rc;
 }
 
-void ike_engine_on_outcome(struct ike_engine *e, ike_outcome_fn *fn, void *ctx)
-{
-	e->outcome = fn;
-	e->outcome_ctx = ctx;
-}
-
 void engine_outcome(struct ike_sa *sa, int rc, const char *why,
 		    const struct child_sa *c)
 {
-	struct ike_outcome o = {
-		.conn = sa->conn,
-		.serial = sa->serial,
-		.rc = rc,
-		/* -ECONNABORTED: ike_sa_delete() is taking it away */
-		.ike_up =
-			sa->state == IKE_SA_ESTABLISHED && rc != -ECONNABORTED,
-		.why = rc ? why : NULL,
-		.spi_in = c ? c->spi_in : 0,
-		.spi_out = c ? c->spi_out : 0,
-	};
+	/* -ECONNABORTED: ike_sa_delete() is taking it away */
+	bool ike_up = sa->state == IKE_SA_ESTABLISHED && rc != -ECONNABORTED;
 
 	opening_done(sa, true);
 	if (sa->outcome_sent || !sa->initiator)
 		return;
 	sa->outcome_sent = true;
-	if (sa->e->outcome)
-		sa->e->outcome(sa->e->outcome_ctx, &o);
+	if (rc)
+		events_failed(sa, rc, why, ike_up);
+	if (!rc || ike_up) /* only its Child SA failed: the IKE SA is up */
+		events_ike_up(sa, rc ? NULL : c, NULL);
 }
 
 int ike_engine_down(struct ike_engine *e, const char *name,
@@ -213,7 +202,8 @@ void ike_engine_start_auto(struct ike_engine *e)
 		const struct conn *c = &set->conns[i];
 		struct ikb_error err = { "" };
 
-		if (c->auto_start && engine_up(e, c->name, 1, &err))
+		if (c->auto_start && !ike_sa_find_conn(e, c->name, NULL) &&
+		    engine_up(e, c->name, 1, &err))
 			log_warn("conn %s: auto=start: %s", c->name, err.msg);
 	}
 }

@@ -46,8 +46,7 @@ struct ike_engine {
 	/* the kernel plugin instance whose events we subscribed to */
 	void *events_state;
 	const struct ikb_kernel_ops *events_ops;
-	ike_outcome_fn *outcome; /* ike_engine_on_outcome() */
-	void *outcome_ctx;
+	struct ike_bus *bus; /* events.c: the listeners, NULL: none yet */
 	/* conn_compile.c: the conns of lc, compiled */
 	struct conn_set *conns;
 };
@@ -68,9 +67,9 @@ bool ike_addr_equal(const struct ikb_addr *a, const struct ikb_addr *b);
 bool ike_sel_equal(const struct ikb_selector *a, const struct ikb_selector *b);
 
 /*
- * engine.c: tell the outcome observer what became of an IKE SA we
- * initiated (see struct ike_outcome); once per SA, later calls do nothing.
- * c: the first Child SA, when it is up.
+ * engine.c: what became of an IKE SA we initiated, told on the bus: its
+ * IKE_UP (c: the first Child SA, when it is up) or FAILED (rc, why), once
+ * per SA; later calls do nothing.
  */
 void engine_outcome(struct ike_sa *sa, int rc, const char *why,
 		    const struct child_sa *c);
@@ -83,8 +82,5 @@ void dispatch_request(struct ike_sa *sa, const struct wire_hdr *h,
 		      const uint8_t *buf, size_t len);
 void dispatch_response(struct ike_sa *sa, const struct wire_hdr *h,
 		       const uint8_t *buf, size_t len);
-
-/* ike_status.c */
-struct json_object *ike_sa_status(const struct ike_sa *sa);
 
 #endif

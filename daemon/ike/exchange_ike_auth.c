@@ -14,6 +14,7 @@
 
 #include "ike/child_sa.h"
 #include "ike/engine.h"
+#include "ike/events.h"
 #include "ike/conn.h"
 #include "ike/msg.h"
 #include "ike/exchange.h"
@@ -237,6 +238,7 @@ void ike_auth_request(struct ike_sa *sa, const struct wire_msg *m,
 		goto out;
 	}
 	unique_sweep(sa);
+	events_ike_up(sa, sa->children, NULL);
 	ike_sa_established(sa);
 out:
 	auth_out_free(o);

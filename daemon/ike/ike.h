@@ -65,23 +65,6 @@ int ike_engine_up(struct ike_engine *e, const char *conn,
 int ike_engine_up_auto(struct ike_engine *e, const char *conn,
 		       struct ikb_error *err);
 /*
- * What became of an IKE SA this host initiated (ike_engine_up, auto=start):
- * reported once, when its IKE_AUTH exchange is over or when it is deleted
- * before that. A conn has at most one IKE SA being initiated, so the next
- * outcome for a conn after ike_engine_up() returned 0 is that one's.
- */
-struct ike_outcome {
-	const char *conn;
-	unsigned long serial; /* the IKE SA's, as in the log's "#N" */
-	int rc; /* 0: the IKE SA and its first Child SA are up */
-	bool ike_up; /* the IKE SA stands (when rc: only the Child SA failed) */
-	const char *why; /* when rc: the reason, as logged */
-	uint32_t spi_in, spi_out; /* the Child SA's, when rc is 0 */
-};
-typedef void ike_outcome_fn(void *ctx, const struct ike_outcome *o);
-/* One observer; fn NULL removes it. fn must not free the engine. */
-void ike_engine_on_outcome(struct ike_engine *e, ike_outcome_fn *fn, void *ctx);
-/*
  * Delete every IKE SA of conn with its Child SAs: an established one gets
  * a Delete INFORMATIONAL and goes, with its kernel SAs, once the peer
  * answers or the retransmit timeout passes; one still being set up goes
@@ -89,8 +72,18 @@ void ike_engine_on_outcome(struct ike_engine *e, ike_outcome_fn *fn, void *ctx);
  */
 int ike_engine_down(struct ike_engine *e, const char *conn,
 		    struct ikb_error *err);
-/* ike_engine_up() on every conn with auto=start. */
+/* ike_engine_up_auto() on every auto=start conn that has no IKE SA. */
 void ike_engine_start_auto(struct ike_engine *e);
+/*
+ * Reload (reload.c), in two steps around the swap of the configuration.
+ * Before it, while the running one is still in place: take down (as
+ * ike_engine_down) every IKE SA whose conn next no longer has. After it:
+ * ike_engine_set_conf(e, lc), then ike_engine_start_auto(): the new
+ * auto=start conns come up, those already up are left alone.
+ */
+void ike_engine_reload_prune(struct ike_engine *e,
+			     const struct loaded_conf *next);
+void ike_engine_reload(struct ike_engine *e, const struct loaded_conf *lc);
 /*
  * {"ike_sas": [{conn, role, state, spi_i, spi_r, local, remote,
  * local_id, remote_id, proposal, nat, age_s, rekey_in_s, expire_in_s,
@@ -119,6 +112,7 @@ struct ike_child_info {
 	const char *alg;
 	const char *kernel_alg; /* "rfc4106(gcm(aes))" */
 	time_t created; /* wall clock */
+	uint32_t spi_in, spi_out; /* host byte order, installed or not */
 	const struct ikb_sa *in, *out;
 };
 
@@ -130,6 +124,82 @@ typedef void ike_child_fn(void *ctx, const struct ike_child_info *c);
  */
 unsigned ike_engine_foreach_child(const struct ike_engine *e, const char *conn,
 				  ike_child_fn *fn, void *ctx);
+
+/*
+ * The IKE SAs one at a time, in status order: prev NULL gives the first,
+ * NULL follows the last. struct ike_sa stays opaque out here: read it
+ * through ike_sa_get_info() and ike_sa_status(). Valid until the engine
+ * runs again (a datagram, a timer, a call that changes it).
+ */
+struct ike_sa;
+const struct ike_sa *ike_engine_next_sa(const struct ike_engine *e,
+					const struct ike_sa *prev);
+/* One IKE SA, read-only: everything points into the engine. */
+struct ike_sa_info {
+	const char *conn;
+	unsigned long serial; /* as in the log's "#N" */
+	bool initiator;
+	bool established; /* IKE_AUTH is done (or it came by a rekey) */
+	const char *state; /* as status shows it: "ESTABLISHED", "queued" */
+	const uint8_t *spi_i, *spi_r; /* 8 bytes each */
+	const struct ike_path *path;
+	const char *local_id, *remote_id;
+};
+void ike_sa_get_info(const struct ike_sa *sa, struct ike_sa_info *info);
+/* sa as one entry of ike_engine_status()'s ike_sas; caller puts it. */
+struct json_object *ike_sa_status(const struct ike_sa *sa);
+
+/*
+ * The event bus (events.c): what happens to SAs, for the daemon's key
+ * log, `ikebana up` and what comes (updown). The kinds, and when:
+ * - CHILD_UP: a Child SA is in the kernel (child), before the IKE_UP of
+ *   the IKE SA it came with. Again, now with child->out, when a rekey's
+ *   successor gets its outbound SA as the old one goes (the responder's:
+ *   just before the old one's CHILD_DOWN).
+ * - IKE_UP: an IKE SA is up: its IKE_AUTH is over (either role), child
+ *   being its first Child SA (NULL: none came up); or a rekey made it,
+ *   replaces being the old one's serial.
+ * - FAILED: an IKE SA this host initiated (up, auto=start) did not come
+ *   up with its first Child SA: rc (-errno) and why, as logged. ike_up:
+ *   the IKE SA stands all the same (only its Child SA failed), and its
+ *   IKE_UP follows. At most once per IKE SA, never after its IKE_UP.
+ * - CHILD_DOWN: a Child SA that was up is about to leave the kernel.
+ * - IKE_DOWN: an IKE SA that was up is gone, after the CHILD_DOWN of
+ *   its Child SAs; why as logged.
+ * ike is always set. Everything points into the engine and is valid
+ * during the callback only.
+ */
+enum ike_event_kind {
+	IKE_EVENT_IKE_UP,
+	IKE_EVENT_IKE_DOWN,
+	IKE_EVENT_CHILD_UP,
+	IKE_EVENT_CHILD_DOWN,
+	IKE_EVENT_FAILED,
+};
+struct ike_event {
+	enum ike_event_kind kind;
+	const struct ike_sa_info *ike;
+	const struct ike_child_info *child;
+	unsigned long replaces;
+	int rc;
+	const char *why;
+	bool ike_up;
+};
+typedef void ike_event_fn(void *ctx, const struct ike_event *ev);
+struct ike_listener;
+/*
+ * Listeners are called in the order they subscribed. A listener may call
+ * the engine, subscribe (it hears the next event on) and unsubscribe any
+ * listener, itself included, from inside a callback: one unsubscribed
+ * hears nothing more, not even the rest of the current event. fn must
+ * not free the engine. NULL on allocation failure.
+ */
+struct ike_listener *ike_engine_subscribe(struct ike_engine *e,
+					  ike_event_fn *fn, void *ctx);
+/* l NULL does nothing. ike_engine_free() drops the remaining ones. */
+void ike_engine_unsubscribe(struct ike_engine *e, struct ike_listener *l);
+/* "IKE_UP", ... for logs and tests */
+const char *ike_event_name(enum ike_event_kind kind);
 /*
  * Removes every Child SA from the kernel and frees all state, without
  * Deletes to the peers (ike_engine_down() first for that).

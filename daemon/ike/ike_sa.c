@@ -10,6 +10,7 @@
 #include "crypto/crypto.h"
 #include "ike/child_sa.h"
 #include "ike/engine.h"
+#include "ike/events.h"
 #include "ike/msg.h"
 #include "ike/exchange.h"
 #include "ike/timers.h"
@@ -248,6 +249,7 @@ void ike_sa_delete(struct ike_sa *sa, const char *why)
 	/* once its Child SAs are out of the kernel */
 	if (why)
 		engine_outcome(sa, -ECONNABORTED, why, NULL);
+	events_ike_down(sa, why);
 	keys_cancel(sa);
 	kex_cancel(sa);
 	hold_free(sa);

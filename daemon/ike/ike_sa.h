@@ -167,6 +167,7 @@ struct ike_sa {
 	bool auto_try;
 	unsigned attempt;
 	bool outcome_sent; /* engine_outcome() ran, or nobody waits for one */
+	bool up_told; /* events.c: its IKE_UP went out, its IKE_DOWN will */
 	struct event *kick; /* runs the next task from the loop */
 	struct event *timer; /* IKE SA rekey or expiry */
 	struct event *dpd; /* dpddelay= */

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* Status as JSON: what `ikebana status` and the tests read. */
+/*
+ * Status as JSON, what `ikebana status` and the tests read, and the
+ * read-only view of an IKE SA that listeners and iterators get.
+ */
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -138,6 +141,28 @@ static struct json_object *child_status(const struct child_sa *c)
 	return o;
 }
 
+static const char *status_state(const struct ike_sa *sa)
+{
+	return sa->opening == IKE_OPENING_QUEUED ? "queued" :
+						   ike_sa_state_name(sa->state);
+}
+
+void ike_sa_get_info(const struct ike_sa *sa, struct ike_sa_info *info)
+{
+	*info = (struct ike_sa_info){
+		.conn = sa->conn,
+		.serial = sa->serial,
+		.initiator = sa->initiator,
+		.established = sa->state == IKE_SA_ESTABLISHED,
+		.state = status_state(sa),
+		.spi_i = sa->spi_i,
+		.spi_r = sa->spi_r,
+		.path = &sa->path,
+		.local_id = sa->local_id.text,
+		.remote_id = sa->remote_id.text,
+	};
+}
+
 struct json_object *ike_sa_status(const struct ike_sa *sa)
 {
 	struct json_object *o = json_object_new_object();
@@ -148,10 +173,7 @@ struct json_object *ike_sa_status(const struct ike_sa *sa)
 	json_object_object_add(o, "serial",
 			       json_object_new_int64((int64_t)sa->serial));
 	put_str(o, "role", sa->initiator ? "initiator" : "responder");
-	put_str(o, "state",
-		sa->opening == IKE_OPENING_QUEUED ?
-			"queued" :
-			ike_sa_state_name(sa->state));
+	put_str(o, "state", status_state(sa));
 	put_spi(o, "spi_i", sa->spi_i);
 	put_spi(o, "spi_r", sa->spi_r);
 	put_str(o, "local", addr_str(&sa->path.local, buf, sizeof(buf)));

@@ -18,6 +18,7 @@
 #include "crypto/crypto.h"
 #include "ike/child_sa.h"
 #include "ike/engine.h"
+#include "ike/events.h"
 #include "ike/conn.h"
 #include "ike/msg.h"
 #include "ike/exchange.h"
@@ -127,6 +128,7 @@ static void take_over(struct ike_sa *old, struct ike_sa *sa)
 		sa, IKB_LOG_NOTICE,
 		"IKE SA established by rekeying #%lu, its Child SAs moved here",
 		old->serial);
+	events_ike_up(sa, NULL, old);
 	ike_sa_established(sa);
 }
 

@@ -35,15 +35,22 @@ static struct seen {
 	struct net *net;
 } seen;
 
-static void on_outcome(void *ctx, const struct ike_outcome *o)
+/*
+ * The outcome, as `ikebana up` takes it from the bus: FAILED, or the
+ * IKE_UP with its first Child SA (one without follows a FAILED).
+ */
+static void on_outcome(void *ctx, const struct ike_event *ev)
 {
 	struct seen *s = ctx;
+	bool up = ev->kind == IKE_EVENT_IKE_UP && ev->child;
 
+	if (!ev->ike->initiator || (!up && ev->kind != IKE_EVENT_FAILED))
+		return;
 	s->n++;
-	s->rc = o->rc;
-	s->ike_up = o->ike_up;
-	snprintf(s->why, sizeof(s->why), "%s", o->why ? o->why : "");
-	s->spi_in = o->spi_in;
+	s->rc = up ? 0 : ev->rc;
+	s->ike_up = up || ev->ike_up;
+	snprintf(s->why, sizeof(s->why), "%s", ev->why ? ev->why : "");
+	s->spi_in = up ? ev->child->spi_in : 0;
 	s->west_objects = kernel_objects(s->net, WEST);
 }
 
@@ -53,7 +60,7 @@ static struct net *net_watched(const char *west, const char *east)
 
 	memset(&seen, 0, sizeof(seen));
 	seen.net = n;
-	ike_engine_on_outcome(n->p[WEST].e, on_outcome, &seen);
+	ike_engine_subscribe(n->p[WEST].e, on_outcome, &seen);
 	return n;
 }
 
@@ -265,7 +272,7 @@ static void test_outcome_auth_failed(void **state)
 
 	memset(&seen, 0, sizeof(seen));
 	seen.net = n;
-	ike_engine_on_outcome(n->p[WEST].e, on_outcome, &seen);
+	ike_engine_subscribe(n->p[WEST].e, on_outcome, &seen);
 	assert_int_equal(ike_engine_up(n->p[WEST].e, "test", &err), 0);
 	assert_true(net_run(n, outcome_seen, 5000));
 	assert_int_equal(seen.rc, -ECONNABORTED);

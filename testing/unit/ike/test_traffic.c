@@ -19,7 +19,7 @@
 #include "harness.h"
 #include "kernel_mem.h"
 #include "plugin/plugin_set.h"
-#include "traffic.h"
+#include "control/trafficstatus.h"
 
 #define TRANSPORT                                            \
 	"\tike=aes_gcm256-sha2_256-dh19\n\tesp=aes_gcm128\n" \

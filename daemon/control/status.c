@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The status object is assembled from parts, one function per top-level
- * key: a new subsystem (the IKE SA table) replaces or adds one entry in
- * status_parts[] and nothing else.
+ * status [--private]: the status object is assembled from parts, one
+ * function per top-level key: a new subsystem replaces or adds one entry
+ * in status_parts[] and nothing else.
  */
 #include <time.h>
 #include <unistd.h>
@@ -10,9 +10,12 @@
 
 #include "build-config.h"
 #include "config/config.h"
+#include "control/commands.h"
+#include "control/proto.h"
 #include "daemon.h"
 #include "ike/ike.h"
-#include "status.h"
+#include "keylog.h"
+#include "log.h"
 
 static struct json_object *str_or_null(const char *s)
 {
@@ -95,15 +98,12 @@ static struct json_object *part_conns(const struct ikbd *d)
 
 static struct json_object *part_ike_sas(const struct ikbd *d)
 {
-	struct json_object *st, *sas = NULL;
+	struct json_object *a = json_object_new_array();
+	const struct ike_sa *sa = NULL;
 
-	if (!d->engine)
-		return json_object_new_array();
-	st = ike_engine_status(d->engine);
-	if (json_object_object_get_ex(st, "ike_sas", &sas))
-		json_object_get(sas);
-	json_object_put(st);
-	return sas ? sas : json_object_new_array();
+	while (d->engine && (sa = ike_engine_next_sa(d->engine, sa)))
+		json_object_array_add(a, ike_sa_status(sa));
+	return a;
 }
 
 static const struct {
@@ -116,7 +116,7 @@ static const struct {
 	{ "ike_sas", part_ike_sas },
 };
 
-struct json_object *status_json(const struct ikbd *d)
+static struct json_object *status_json(const struct ikbd *d)
 {
 	struct json_object *o = json_object_new_object();
 
@@ -125,4 +125,20 @@ struct json_object *status_json(const struct ikbd *d)
 		json_object_object_add(o, status_parts[i].key,
 				       status_parts[i].fn(d));
 	return o;
+}
+
+struct json_object *cmd_status(struct ikbd *d, struct json_object *req)
+{
+	struct json_object *o;
+
+	if (req_bool(req, "private") && !keylog_enabled(d))
+		return ctl_response_error(
+			"status --private needs a daemon started with "
+			"--debug-private or plutodebug=private");
+	o = status_json(d);
+	if (req_bool(req, "private")) {
+		log_notice("control: status --private: showing Child SA keys");
+		json_object_object_add(o, "private_keys", keylog_json(d));
+	}
+	return ctl_response_ok(o);
 }

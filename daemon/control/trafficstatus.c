@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The engine says which Child SAs are installed and where (dst, SPI,
+ * trafficstatus [{"conn": NAME}]. The engine says which Child SAs are installed and where (dst, SPI,
  * protocol); the kernel backend says what they carried. One failed query
  * becomes that entry's error, so that a vanished SA never hides the others.
  */
@@ -10,8 +10,13 @@
 #include <ikebana/kernel.h>
 #include <json-c/json.h>
 
+#include "config/config.h"
+#include "control/commands.h"
+#include "control/proto.h"
+#include "control/trafficstatus.h"
+#include "daemon.h"
 #include "ike/ike.h"
-#include "traffic.h"
+#include "plugin/plugin_set.h"
 
 struct walk {
 	const struct ikb_kernel_ops *k;
@@ -138,4 +143,34 @@ struct json_object *traffic_json(const struct ike_engine *e,
 		ike_engine_foreach_child(e, conn, on_child, &w);
 	json_object_object_add(o, "child_sas", w.list);
 	return o;
+}
+
+/* {"conn": NAME} is optional: without it, every conn's Child SAs. */
+struct json_object *cmd_trafficstatus(struct ikbd *d, struct json_object *req)
+{
+	struct json_object *v;
+	const char *conn = NULL;
+	const struct ikb_kernel_ops *k = NULL;
+	void *st = NULL;
+
+	if (json_object_object_get_ex(req, "conn", &v) && v) {
+		if (!json_object_is_type(v, json_type_string) ||
+		    json_object_get_string_len(v) == 0)
+			return ctl_response_error(
+				"trafficstatus: expected {\"conn\": NAME} or "
+				"no conn");
+		conn = json_object_get_string(v);
+		/* a conn that reload removed may still have Child SAs */
+		if (!cfg_conn_find(d->conf.cfg, conn) &&
+		    !(d->engine &&
+		      ike_engine_foreach_child(d->engine, conn, NULL, NULL)))
+			return ctl_response_error(
+				"trafficstatus: no conn named '%.64s' is "
+				"loaded (see ikebana status)",
+				conn);
+	}
+	if (d->conf.plugins)
+		k = plugin_set_kernel(d->conf.plugins, &st);
+	return ctl_response_ok(
+		traffic_json(d->engine, k, st, conn, time(NULL)));
 }

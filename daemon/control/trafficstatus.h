@@ -3,8 +3,8 @@
  * `ikebana trafficstatus`: what each installed Child SA carried, from the
  * kernel backend's counters of its inbound and outbound SA.
  */
-#ifndef IKB_DAEMON_TRAFFIC_H
-#define IKB_DAEMON_TRAFFIC_H
+#ifndef IKB_DAEMON_CONTROL_TRAFFICSTATUS_H
+#define IKB_DAEMON_CONTROL_TRAFFICSTATUS_H
 
 #include <time.h>
 

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The control commands ikebanad answers: a table in commands.c, and one
+ * file per command, as daemon/cli/ has one per subcommand. Each takes
+ * the request and returns the response, or NULL when it answers later
+ * (up, with ctl_server_defer()).
+ */
+#ifndef IKB_DAEMON_CONTROL_COMMANDS_H
+#define IKB_DAEMON_CONTROL_COMMANDS_H
+
+#include <stdbool.h>
+
+struct ikbd;
+struct json_object;
+
+/* A ctl_handler_fn; ctx is the struct ikbd. */
+struct json_object *commands_handle(void *ctx, const char *cmd,
+				    struct json_object *req);
+
+struct json_object *cmd_status(struct ikbd *d, struct json_object *req);
+struct json_object *cmd_trafficstatus(struct ikbd *d, struct json_object *req);
+struct json_object *cmd_up(struct ikbd *d, struct json_object *req);
+struct json_object *cmd_down(struct ikbd *d, struct json_object *req);
+struct json_object *cmd_reload(struct ikbd *d, struct json_object *req);
+struct json_object *cmd_version(struct ikbd *d, struct json_object *req);
+
+/* commands.c: what several commands read from a request and answer. */
+bool req_bool(struct json_object *req, const char *key);
+/* The conn name of an up/down request, or NULL after setting *err. */
+const char *req_conn(struct json_object *req, const char *cmd,
+		     struct json_object **err);
+/* {"conn": conn, "result": what} */
+struct json_object *conn_done(const char *conn, const char *what);
+
+#endif

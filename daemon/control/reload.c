@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * reload: load the files again (conf.c, which has the engine take down
+ * removed conns and start new auto=start ones); on failure the running
+ * configuration stays, and the answer carries every diagnostic line.
+ */
+#include <stdbool.h>
+#include <json-c/json.h>
+
+#include "config/config.h"
+#include "config/diag.h"
+#include "control/commands.h"
+#include "control/proto.h"
+#include "daemon.h"
+
+/* Every line when all, else the non-errors (warnings and notices). */
+static struct json_object *diag_lines(const struct ikb_diag *diag, bool all)
+{
+	struct json_object *a = json_object_new_array();
+	char line[1024];
+
+	for (size_t i = 0; i < diag->n; i++)
+		if (all || diag->msgs[i].sev != IKB_SEV_ERROR)
+			json_object_array_add(
+				a, json_object_new_string(diag_format(
+					   diag, i, line, sizeof(line))));
+	return a;
+}
+
+struct json_object *cmd_reload(struct ikbd *d, struct json_object *req)
+{
+	struct ikb_diag diag;
+	struct json_object *r, *data;
+
+	diag_init(&diag);
+	if (ikbd_reload(d, &diag) < 0) {
+		r = ctl_response_error("reload failed with %u error(s); the "
+				       "previous configuration stays in use",
+				       diag.errors);
+		/* Every line, warnings included, in file order. */
+		json_object_object_add(r, "diag", diag_lines(&diag, true));
+	} else {
+		data = json_object_new_object();
+		json_object_object_add(
+			data, "conns",
+			json_object_new_int((int)d->conf.cfg->nconns));
+		json_object_object_add(data, "warnings",
+				       diag_lines(&diag, false));
+		r = ctl_response_ok(data);
+	}
+	diag_free(&diag);
+	return r;
+}

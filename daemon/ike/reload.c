@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * What a reload does to the SAs. Those of a conn that stays keep running
+ * and read the new conn from their next step on (ike_engine_set_conf);
+ * those of a removed conn go, while the configuration they were made
+ * with is still in place, since their Child SAs leave the kernel through
+ * its plugins; a new auto=start conn comes up.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "config/config.h"
+#include "ike/engine.h"
+#include "log.h"
+#include "plugin/conf_load.h"
+
+/*
+ * The conns of every IKE SA, first: ike_engine_down() frees SAs that are
+ * not established at once. A conn repeats once per SA, as its notice.
+ */
+static char **sa_conns(const struct ike_engine *e, size_t *n)
+{
+	size_t cap = 0;
+	char **v = NULL;
+
+	*n = 0;
+	for (const struct ike_sa *sa = e->all; sa; sa = sa->next_all)
+		cap++;
+	if (cap && !(v = calloc(cap, sizeof(*v))))
+		return NULL;
+	for (const struct ike_sa *sa = e->all; sa; sa = sa->next_all)
+		if ((v[*n] = strdup(sa->conn)))
+			(*n)++;
+	return v;
+}
+
+void ike_engine_reload_prune(struct ike_engine *e,
+			     const struct loaded_conf *next)
+{
+	size_t n;
+	char **conns = sa_conns(e, &n);
+
+	for (size_t i = 0; conns && i < n; i++) {
+		struct ikb_error err = { "" };
+
+		if (!cfg_conn_find(next->cfg, conns[i])) {
+			log_notice("conn %s was removed by the reload: "
+				   "taking it down",
+				   conns[i]);
+			/* a second call for the same conn: ENOENT is fine */
+			ike_engine_down(e, conns[i], &err);
+		}
+		free(conns[i]);
+	}
+	free(conns);
+}
+
+void ike_engine_reload(struct ike_engine *e, const struct loaded_conf *lc)
+{
+	ike_engine_set_conf(e, lc);
+	ike_engine_start_auto(e);
+}
