@@ -101,6 +101,8 @@ struct conn_set *conn_set_compile(const struct ike_engine *e,
 void conn_set_free(struct conn_set *set);
 /* The conn of that name in the engine's configuration, or NULL. */
 const struct conn *engine_conn(const struct ike_engine *e, const char *name);
+/* auto=start, of the conn of that name now (reload keeps the name). */
+bool conn_auto_start(const struct ike_engine *e, const char *conn);
 /* Initiator: the view whose local side is ours, by io->is_local. */
 int conn_view_local(const struct ike_engine *e, const struct conn *c,
 		    struct conn_view *v, struct ikb_error *err);

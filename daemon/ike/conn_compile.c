@@ -252,6 +252,13 @@ const struct conn *engine_conn(const struct ike_engine *e, const char *name)
 	return s ? &set->conns[s - set->cfg->conns] : NULL;
 }
 
+bool conn_auto_start(const struct ike_engine *e, const char *conn)
+{
+	const struct conn *c = engine_conn(e, conn);
+
+	return c && c->auto_start;
+}
+
 static bool ours(const struct ike_engine *e, const struct conn *c, int side)
 {
 	const struct conn_view *v = &c->view[side];

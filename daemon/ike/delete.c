@@ -70,21 +70,3 @@ void child_remove(struct ike_sa *sa, struct child_sa *c)
 		   c->spi_out);
 	child_sa_free(sa, c);
 }
-
-bool conn_auto_start(const struct ike_engine *e, const char *conn)
-{
-	const struct conn *c = engine_conn(e, conn);
-
-	return c && c->auto_start;
-}
-
-void engine_reinit(struct ike_engine *e, const char *conn)
-{
-	struct ikb_error err = { "" };
-
-	if (!conn_auto_start(e, conn))
-		return;
-	log_notice("conn %s: auto=start: initiating again", conn);
-	if (engine_up(e, conn, 1, &err))
-		log_warn("conn %s: auto=start: %s", conn, err.msg);
-}

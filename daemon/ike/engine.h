@@ -73,9 +73,6 @@ bool ike_sel_equal(const struct ikb_selector *a, const struct ikb_selector *b);
  */
 void engine_outcome(struct ike_sa *sa, int rc, const char *why,
 		    const struct child_sa *c);
-/* The conn's auto=start: re-initiate after a failure. */
-void engine_reinit(struct ike_engine *e, const char *conn);
-bool conn_auto_start(const struct ike_engine *e, const char *conn);
 
 /* dispatch.c: a message of sa whose header h ike_engine_input() checked */
 void dispatch_request(struct ike_sa *sa, const struct wire_hdr *h,

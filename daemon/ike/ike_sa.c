@@ -10,6 +10,7 @@
 #include "crypto/crypto.h"
 #include "ike/child_sa.h"
 #include "ike/engine.h"
+#include "ike/conn.h"
 #include "ike/events.h"
 #include "ike/msg.h"
 #include "ike/exchange.h"

@@ -12,6 +12,8 @@
 #include <event2/event.h>
 
 #include "ike/engine.h"
+#include "ike/timers.h"
+#include "ike/conn.h"
 #include "ike/msg.h"
 #include "ike/tasks.h"
 

@@ -131,3 +131,14 @@ unsigned retry_cancel(struct ike_engine *e, const char *conn)
 	}
 	return n;
 }
+
+void engine_reinit(struct ike_engine *e, const char *conn)
+{
+	struct ikb_error err = { "" };
+
+	if (!conn_auto_start(e, conn))
+		return;
+	log_notice("conn %s: auto=start: initiating again", conn);
+	if (engine_up(e, conn, 1, &err))
+		log_warn("conn %s: auto=start: %s", conn, err.msg);
+}

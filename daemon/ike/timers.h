@@ -21,6 +21,8 @@ struct child_sa;
 void retry_after_failure(struct ike_sa *sa, const char *why);
 /* conn NULL: all; returns how many were cancelled */
 unsigned retry_cancel(struct ike_engine *e, const char *conn);
+/* The conn's auto=start: initiate again once its IKE SA is gone. */
+void engine_reinit(struct ike_engine *e, const char *conn);
 
 struct event_base;
 /* clock.c: the time as of this wake-up of the event loop (see there). */
