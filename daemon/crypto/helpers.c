@@ -268,3 +268,11 @@ void helpers_stop(void)
 	deliver(ran, 0);
 	deliver(dropped, -ECANCELED);
 }
+
+void helpers_run(helper_job_fn *run, helper_done_fn *done, void *arg)
+{
+	if (helpers_submit(run, done, arg)) {
+		run(arg);
+		done(arg, 0);
+	}
+}

@@ -26,6 +26,12 @@ unsigned helpers_default_count(void);
 int helpers_start(unsigned n, struct event_base *base);
 int helpers_submit(helper_job_fn *job, helper_done_fn *done, void *arg);
 /*
+ * helpers_submit(), or where it cannot (no pool: checkconfig, some tests;
+ * no memory for the job) the job and its done callback run here, before
+ * this returns: a caller calls it last.
+ */
+void helpers_run(helper_job_fn *job, helper_done_fn *done, void *arg);
+/*
  * Lets running jobs finish, joins the threads, then calls every pending
  * done callback (with -ECANCELED for jobs that never ran). Call from the
  * loop thread, but not from inside a done callback: it frees the event

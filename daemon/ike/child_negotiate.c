@@ -350,21 +350,10 @@ static int accept_child(struct ike_sa *sa, const struct wire_msg *resp,
 	return rc;
 }
 
-/* The first error notify of m, or NULL. */
-static const struct wire_payload *error_notify(const struct wire_msg *m)
-{
-	const struct wire_payload *p = NULL;
-
-	while ((p = wire_next_notify(m, p)))
-		if (wire_notify_is_error(p->u.notify.type))
-			return p;
-	return NULL;
-}
-
 void child_accept(struct ike_sa *sa, struct child_sa *c,
 		  const struct wire_msg *resp)
 {
-	const struct wire_payload *p = error_notify(resp);
+	const struct wire_payload *p = wire_first_error(resp);
 	struct ikb_error err = { "" };
 	char why[sizeof(err.msg) + 64];
 	int rc;
@@ -381,17 +370,7 @@ void child_accept(struct ike_sa *sa, struct child_sa *c,
 	}
 	pcpu_accept(sa, resp); /* before install: the policies */
 	if ((rc = accept_child(sa, resp, c, &err))) {
-		/*
-		 * The peer installed its half: a Delete takes it away there
-		 * (strongSwan does the same). Nothing of ours stays in the
-		 * kernel meanwhile, not even the larval SA of our SPI.
-		 */
-		child_sa_uninstall(sa, c);
-		c->next = sa->children;
-		c->ike = sa;
-		sa->children = c;
-		child_set_state(sa, c, CHILD_FAILED);
-		c->want_delete = true;
+		child_keep_failed(sa, c); /* not even our larval SPI stays */
 		snprintf(why, sizeof(why), "Child SA not established: %s",
 			 err.msg);
 		engine_outcome(sa, rc, why, NULL);
@@ -399,6 +378,16 @@ void child_accept(struct ike_sa *sa, struct child_sa *c,
 	}
 	child_established(sa, c, "established");
 	engine_outcome(sa, 0, NULL, c);
+}
+
+void child_keep_failed(struct ike_sa *sa, struct child_sa *c)
+{
+	child_sa_uninstall(sa, c);
+	c->ike = sa;
+	c->next = sa->children;
+	sa->children = c;
+	child_set_state(sa, c, CHILD_FAILED);
+	c->want_delete = true;
 }
 
 void child_established(struct ike_sa *sa, struct child_sa *c, const char *how)

@@ -176,6 +176,12 @@ uint16_t child_select(struct ike_sa *sa, const struct ikb_proposal_list *ours,
 		      const struct wire_sa *w, struct child_sa *c, uint8_t *num,
 		      const char *who);
 /* Link c into sa->children, arm its timers and log it. */
+/*
+ * The peer installed its half and we could not: ours leaves the kernel,
+ * whatever of it got in, and c stays (CHILD_FAILED) for the Delete that
+ * takes the peer's half away (strongSwan does the same).
+ */
+void child_keep_failed(struct ike_sa *sa, struct child_sa *c);
 void child_established(struct ike_sa *sa, struct child_sa *c, const char *how);
 
 /*

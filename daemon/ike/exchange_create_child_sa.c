@@ -303,16 +303,7 @@ static void settle(struct ike_sa *sa, int rc)
 	struct child_sa *old = rekey ? child_by_spi_in(sa, sa->x->spi) : NULL;
 
 	if (rc) {
-		/*
-		 * The peer installed its half: delete it there. Ours leaves
-		 * the kernel now, whatever part of it got in; old stays.
-		 */
-		child_sa_uninstall(sa, c);
-		c->ike = sa;
-		c->next = sa->children;
-		sa->children = c;
-		child_set_state(sa, c, CHILD_FAILED);
-		c->want_delete = true;
+		child_keep_failed(sa, c); /* old stays */
 	} else {
 		child_established(sa, c, old ? "rekeyed" : "established");
 		if (old)
@@ -356,16 +347,6 @@ static void keyed(struct ike_sa *sa, void *arg, struct kex_result *res)
 	tasks_out_done(sa);
 }
 
-static const struct wire_payload *first_error(const struct wire_msg *m)
-{
-	const struct wire_payload *p = NULL;
-
-	while ((p = wire_next_notify(m, p)))
-		if (wire_notify_is_error(p->u.notify.type))
-			return p;
-	return NULL;
-}
-
 /* The peer refused; true when the same exchange is to be tried again. */
 static bool refused(struct ike_sa *sa, const struct wire_notify *n,
 		    struct child_sa *old)
@@ -393,7 +374,7 @@ bool create_child_response(struct ike_sa *sa, const struct wire_msg *m,
 			   bool rekey)
 {
 	struct child_sa *c = sa->x->child, *old = NULL;
-	const struct wire_payload *n = first_error(m);
+	const struct wire_payload *n = wire_first_error(m);
 	const struct wire_payload *ke = wire_find(m, WIRE_PT_KE);
 	const struct ikb_transform *kx;
 	struct ikb_selector *got = calloc(1, sizeof(*got));

@@ -150,11 +150,7 @@ int kex_start(struct ike_sa *sa, uint16_t group, struct ke *ours,
 	j->res.ke = ours; /* the job owns our key pair while it runs */
 	j->next = sa->kex;
 	sa->kex = j;
-	/* without a helper pool (checkconfig, some tests) run it here */
-	if (helpers_submit(kex_run, kex_done, j) == -ESHUTDOWN) {
-		kex_run(j);
-		kex_done(j, 0);
-	}
+	helpers_run(kex_run, kex_done, j);
 	return 0;
 }
 

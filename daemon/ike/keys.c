@@ -275,11 +275,7 @@ int keys_start(struct ike_sa *sa, const struct wire_ke *peer, ke_then_fn *then,
 	j->ke = sa->ke; /* the job owns our key pair while it runs */
 	sa->ke = NULL;
 	sa->job = j;
-	/* without a helper pool (checkconfig, some tests) run it here */
-	if (helpers_submit(run, done, j) == -ESHUTDOWN) {
-		run(j);
-		done(j, 0);
-	}
+	helpers_run(run, done, j);
 	return 0;
 }
 

@@ -28,6 +28,16 @@ const struct wire_payload *wire_next_notify(const struct wire_msg *msg,
 	return wire_next(msg, prev, WIRE_PT_NOTIFY);
 }
 
+const struct wire_payload *wire_first_error(const struct wire_msg *msg)
+{
+	const struct wire_payload *p = NULL;
+
+	while ((p = wire_next_notify(msg, p)))
+		if (wire_notify_is_error(p->u.notify.type))
+			return p;
+	return NULL;
+}
+
 const struct wire_notify *wire_find_notify(const struct wire_msg *msg,
 					   uint16_t type)
 {

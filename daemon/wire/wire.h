@@ -406,6 +406,8 @@ const struct wire_payload *wire_find(const struct wire_msg *msg, uint8_t type);
 const struct wire_payload *wire_next(const struct wire_msg *msg,
 				     const struct wire_payload *prev,
 				     uint8_t type);
+/* The first notify of an error type (below 16384), or NULL. */
+const struct wire_payload *wire_first_error(const struct wire_msg *msg);
 const struct wire_notify *wire_find_notify(const struct wire_msg *msg,
 					   uint16_t type);
 /* Iterate notifies: for (n = NULL; (n = wire_next_notify(m, n)); ) */
