@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "log.h"
+#include "log_journal.h"
 
 static enum log_target log_target = LOG_TO_STDERR;
 /*
@@ -21,8 +22,9 @@ static atomic_int log_fd = -1;
 static char *log_path;
 static enum ikb_log_level log_max = IKB_LOG_INFO;
 static const char *log_ident = "ikebana";
-/* Under systemd, stderr goes to the journal: "<N>" carries the priority. */
-static bool log_journal_prefix;
+/* Under systemd, stderr goes to the journal: "<N>" carries the priority;
+ * when stderr is the journal's stream, lines go natively, with fields. */
+static bool log_journal_prefix, log_journal_native;
 
 static const char *const level_names[] = {
 	[IKB_LOG_ERR] = "err",	     [IKB_LOG_WARNING] = "warning",
@@ -43,6 +45,7 @@ void log_setup(enum log_target target, enum ikb_log_level max,
 	log_max = max;
 	log_ident = ident;
 	log_journal_prefix = getenv("JOURNAL_STREAM") != NULL;
+	log_journal_native = log_journal_is_stderr();
 	if (target == LOG_TO_SYSLOG)
 		openlog(ident, LOG_PID | LOG_NDELAY, LOG_DAEMON);
 }
@@ -110,7 +113,14 @@ static void file_line(int fd, enum ikb_log_level level, const char *msg)
 		;
 }
 
-void vlogm(enum ikb_log_level level, const char *fmt, va_list ap)
+bool log_has_fields(void)
+{
+	return log_target == LOG_TO_STDERR && log_journal_native &&
+	       atomic_load_explicit(&log_fd, memory_order_relaxed) < 0;
+}
+
+static void vlog_ctx(enum ikb_log_level level, const struct log_ctx *ctx,
+		     const char *fmt, va_list ap)
 {
 	char buf[1024];
 	int fd;
@@ -127,11 +137,29 @@ void vlogm(enum ikb_log_level level, const char *fmt, va_list ap)
 		syslog(level_syslog[level], "%s", buf);
 		return;
 	}
+	if (log_journal_native &&
+	    !log_journal_send(level_syslog[level], log_ident, buf, ctx))
+		return;
 	if (log_journal_prefix)
 		fprintf(stderr, "<%d>%s\n", level_syslog[level], buf);
 	else
 		fprintf(stderr, "%s: %s: %s\n", log_ident, level_names[level],
 			buf);
+}
+
+void vlogm(enum ikb_log_level level, const char *fmt, va_list ap)
+{
+	vlog_ctx(level, NULL, fmt, ap);
+}
+
+void logm_ctx(enum ikb_log_level level, const struct log_ctx *ctx,
+	      const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vlog_ctx(level, ctx, fmt, ap);
+	va_end(ap);
 }
 
 void logm(enum ikb_log_level level, const char *fmt, ...)

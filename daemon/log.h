@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Levelled logging to stderr (with journald priority prefixes) or syslog,
- * or to a file (logfile=) in place of either.
+ * Levelled logging to stderr, to the journal (with fields) when stderr is
+ * the journal's, or syslog, or to a file (logfile=) in place of them.
  */
 #ifndef IKB_LOG_H
 #define IKB_LOG_H
@@ -19,6 +19,20 @@ enum ikb_log_level log_get_level(void);
 bool log_enabled(enum ikb_log_level level);
 void logm(enum ikb_log_level level, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+/*
+ * What a line is about, for the journal's fields (IKB_CONN, IKB_SERIAL,
+ * IKB_PEER; log_journal.c). The text of the line is as it is without.
+ */
+struct log_ctx {
+	const char *conn;
+	unsigned long serial; /* 0: none */
+	const char *peer; /* an address as text, or NULL */
+};
+void logm_ctx(enum ikb_log_level level, const struct log_ctx *ctx,
+	      const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Whether lines go where fields are kept: worth making a context. */
+bool log_has_fields(void);
 void vlogm(enum ikb_log_level level, const char *fmt, va_list ap)
 	__attribute__((format(printf, 2, 0)));
 /* Parse "err", "warning", "notice", "info", "debug"; -1 if unknown. */

@@ -336,11 +336,16 @@ const char *ike_sa_state_name(enum ike_sa_state st)
 
 void ike_sa_log(const struct ike_sa *sa, int level, const char *fmt, ...)
 {
-	char line[512];
+	char line[512], peer[64] = "";
+	struct log_ctx ctx = { sa->conn, sa->serial, peer };
 	va_list ap;
 
+	if (!log_enabled(level))
+		return;
 	va_start(ap, fmt);
 	vsnprintf(line, sizeof(line), fmt, ap);
 	va_end(ap);
-	logm(level, "conn %s #%lu: %s", sa->conn, sa->serial, line);
+	if (log_has_fields())
+		addr_str(&sa->path.remote, peer, sizeof(peer));
+	logm_ctx(level, &ctx, "conn %s #%lu: %s", sa->conn, sa->serial, line);
 }

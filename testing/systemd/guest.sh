@@ -200,6 +200,24 @@ else
 fi
 check "ikebana status (as alice) shows the Child SA" sh -c 'runuser -u alice -- ikebana status | grep -qi "west-east.*\(installed\|established\|child\)"'
 
+# journald fields: `journalctl IKB_CONN=west-east` is that conn's story,
+# each line with its IKE SA's serial and the peer's address, nothing else.
+journal_fields() {
+	j=$(journalctl -b --no-pager -u ikebana IKB_CONN=west-east -o cat)
+	f=$(journalctl -b --no-pager -u ikebana IKB_CONN=west-east \
+		-o export | grep -E '^IKB_(SERIAL|PEER)=' | sort -u)
+	echo "$j" | grep -q 'Child SA established' || return 1
+	[ -z "$(echo "$j" | grep -v '^conn west-east #')" ] || return 1
+	echo "$f" | grep -qx 'IKB_PEER=192.0.2.2' &&
+		echo "$f" | grep -q '^IKB_SERIAL=[1-9]'
+}
+if journal_fields; then
+	ok "journalctl IKB_CONN=west-east: $(echo "$j" | wc -l) lines, all of that conn, with IKB_SERIAL and IKB_PEER"
+else
+	not_ok "journalctl IKB_CONN=west-east shows the conn's lines with IKB_SERIAL and IKB_PEER" \
+		"lines: $j" "fields: $f"
+fi
+
 # 7. Reload: a new conn appears; a configuration with an error keeps the
 # old one (and the daemon, and its SAs).
 cat >"$W/conf.d/second.conf" <<'CONF'

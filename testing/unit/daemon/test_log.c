@@ -23,6 +23,7 @@
 #include "daemon.h"
 #include "log.h"
 #include "log_conf.h"
+#include "log_journal.h"
 #include "opts.h"
 
 struct fx {
@@ -291,6 +292,49 @@ static void test_plutodebug_words(void **state)
 	}
 }
 
+/* The journal's fields: MESSAGE, PRIORITY, the identifier, the context. */
+static void test_journal_fields(void **state)
+{
+	static struct log_journal_line l;
+	struct log_ctx ctx = { "west-east", 7, "192.0.2.2" };
+	size_t n = log_journal_fields(&l, 6, "ikebanad",
+				      "conn west-east #7: hi", &ctx);
+
+	assert_int_equal(n, 6);
+	assert_string_equal(l.text[0], "MESSAGE=conn west-east #7: hi");
+	assert_string_equal(l.text[1], "PRIORITY=6");
+	assert_string_equal(l.text[2], "SYSLOG_IDENTIFIER=ikebanad");
+	assert_string_equal(l.text[3], "IKB_CONN=west-east");
+	assert_string_equal(l.text[4], "IKB_SERIAL=7");
+	assert_string_equal(l.text[5], "IKB_PEER=192.0.2.2");
+	assert_int_equal(l.iov[3].iov_len, strlen("IKB_CONN=west-east"));
+	/* without a context, only the line */
+	assert_int_equal(log_journal_fields(&l, 3, "ikebanad", "x", NULL), 3);
+	ctx.serial = 0;
+	ctx.peer = NULL;
+	assert_int_equal(log_journal_fields(&l, 3, "ikebanad", "x", &ctx), 4);
+}
+
+/* A stderr that is not the journal's stream keeps its text lines. */
+static void test_journal_not_stderr(void **state)
+{
+	struct stat st;
+	char js[64];
+
+	assert_int_equal(fstat(STDERR_FILENO, &st), 0);
+	unsetenv("JOURNAL_STREAM");
+	assert_false(log_journal_is_stderr());
+	snprintf(js, sizeof(js), "%llu:%llu", (unsigned long long)st.st_dev,
+		 (unsigned long long)st.st_ino + 1);
+	setenv("JOURNAL_STREAM", js, 1);
+	assert_false(log_journal_is_stderr());
+	snprintf(js, sizeof(js), "%llu:%llu", (unsigned long long)st.st_dev,
+		 (unsigned long long)st.st_ino);
+	setenv("JOURNAL_STREAM", js, 1);
+	assert_true(log_journal_is_stderr());
+	unsetenv("JOURNAL_STREAM");
+}
+
 int main(void)
 {
 #define T(t) cmocka_unit_test_setup_teardown(t, setup, teardown)
@@ -302,6 +346,8 @@ int main(void)
 		T(test_not_stdio),
 		T(test_plutodebug),
 		T(test_plutodebug_words),
+		T(test_journal_fields),
+		T(test_journal_not_stderr),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
