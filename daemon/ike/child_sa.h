@@ -57,7 +57,6 @@ struct child_sa {
 	uint32_t rekey_of; /* spi_in of the Child SA this one replaces */
 	bool peer_created; /* we answered its CREATE_CHILD_SA */
 	bool want_rekey, want_delete;
-	bool up_told; /* events.c: its CHILD_UP went out, its CHILD_DOWN will */
 	/* unique.c: the Child SA of a replaced IKE SA whose reqid and
 	 * policies this one takes over at install; NULL: none */
 	struct child_sa *takeover;

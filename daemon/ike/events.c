@@ -175,18 +175,26 @@ void events_failed(struct ike_sa *sa, int rc, const char *why, bool ike_up)
 		tell(sa, NULL, &ev);
 }
 
+/*
+ * Its CHILD_UP went out (child_established), so its CHILD_DOWN will: every
+ * state but these two comes from there.
+ */
+static bool was_up(const struct child_sa *c)
+{
+	return c->state != CHILD_NEGOTIATING && c->state != CHILD_FAILED;
+}
+
 void events_child_up(struct ike_sa *sa, struct child_sa *c)
 {
 	struct ike_event ev = { .kind = IKE_EVENT_CHILD_UP };
 
-	c->up_told = true;
 	if (listened(sa->e))
 		tell(sa, c, &ev);
 }
 
 void events_child_out(struct ike_sa *sa, struct child_sa *c)
 {
-	if (c->up_told && c->sa_out_done)
+	if (was_up(c) && c->sa_out_done)
 		events_child_up(sa, c);
 }
 
@@ -194,9 +202,8 @@ void events_child_down(struct ike_sa *sa, struct child_sa *c)
 {
 	struct ike_event ev = { .kind = IKE_EVENT_CHILD_DOWN };
 
-	if (!c->up_told)
+	if (!was_up(c))
 		return;
-	c->up_told = false;
 	if (listened(sa->e))
 		tell(sa, c, &ev);
 }
