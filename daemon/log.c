@@ -23,7 +23,7 @@ static char *log_path;
 static enum ikb_log_level log_max = IKB_LOG_INFO;
 static const char *log_ident = "ikebana";
 /* Under systemd, stderr goes to the journal: "<N>" carries the priority;
- * when stderr is the journal's stream, lines go natively, with fields. */
+ * when stderr is the journal's stream, a line with fields goes natively. */
 static bool log_journal_prefix, log_journal_native;
 
 static const char *const level_names[] = {
@@ -137,7 +137,10 @@ static void vlog_ctx(enum ikb_log_level level, const struct log_ctx *ctx,
 		syslog(level_syslog[level], "%s", buf);
 		return;
 	}
-	if (log_journal_native &&
+	/* only a line with fields: journald names the unit of a native
+	 * line by the sender's PID, which a daemon exiting on a config
+	 * error no longer has; the stream is the unit's for good */
+	if (ctx && log_journal_native &&
 	    !log_journal_send(level_syslog[level], log_ident, buf, ctx))
 		return;
 	if (log_journal_prefix)

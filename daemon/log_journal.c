@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Under systemd, a line goes to the journal through its native protocol
- * (libsystemd) rather than as text on stderr, so that it carries fields:
- * IKB_CONN, IKB_SERIAL and IKB_PEER for what an IKE SA logs, and
- * `journalctl IKB_CONN=west-east` shows one conn's story. stderr is the
+ * Under systemd, a line about an IKE SA goes to the journal through its
+ * native protocol (libsystemd) rather than as text on stderr, so that it
+ * carries fields, IKB_CONN, IKB_SERIAL and IKB_PEER, and
+ * `journalctl IKB_CONN=west-east` shows one conn's story. Other lines
+ * stay text on the stream (see log.c for why). stderr is the
  * journal when $JOURNAL_STREAM names its device and inode, as systemd
  * documents (systemd.exec(5)); a stderr redirected elsewhere by the
  * caller keeps its text lines.
