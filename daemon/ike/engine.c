@@ -279,7 +279,7 @@ void ike_engine_input(struct ike_engine *e, const struct ike_path *p,
 	sa = lookup(e, p, &h);
 	if (!sa)
 		return;
-	if (sa->kex) { /* in order, once the key exchange is done */
+	if (sa->jobs) { /* in order, once its jobs are done */
 		hold_msg(sa, p, buf, len);
 		return;
 	}

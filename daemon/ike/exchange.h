@@ -210,12 +210,23 @@ typedef void kex_then_fn(struct ike_sa *sa, void *arg, struct kex_result *r);
 int kex_start(struct ike_sa *sa, uint16_t group, struct ke *ours,
 	      const struct wire_ke *peer, kex_then_fn *then, void *arg,
 	      struct ikb_error *err);
-void kex_cancel(struct ike_sa *sa);
 
-/* hold.c: messages that wait while a key exchange of sa runs. */
+/*
+ * sa_job.c: a helper-pool job of sa; run() on a helper thread, then() on
+ * the loop, with sa NULL when the SA went (free arg only) and status
+ * -ECANCELED when the pool stopped before run(). Messages for sa wait
+ * while any job runs. then() may run before this returns: call it last.
+ */
+typedef void sa_job_run_fn(void *arg);
+typedef void sa_job_then_fn(struct ike_sa *sa, void *arg, int status);
+int sa_job_start(struct ike_sa *sa, sa_job_run_fn *run, sa_job_then_fn *then,
+		 void *arg);
+void sa_jobs_cancel(struct ike_sa *sa);
+
+/* hold.c: messages that wait while a job of sa runs (sa_job.c). */
 void hold_msg(struct ike_sa *sa, const struct ike_path *p, const uint8_t *buf,
 	      size_t len);
-/* The key exchanges are done: handle them, in order, from the loop. */
+/* The jobs are done: handle them, in order, from the loop. */
 void hold_resume(struct ike_sa *sa);
 void hold_free(struct ike_sa *sa);
 

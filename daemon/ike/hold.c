@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * While a key exchange of an IKE SA runs on the helper pool (kex.c), the
+ * While a job of an IKE SA runs on the helper pool (sa_job.c), the
  * messages that arrive for that SA wait, and are handled in order once it
  * is done. The exchanges then see what they saw when the key exchange ran
  * on the loop: a Delete of the peer's cannot overtake our own rekey's
@@ -54,7 +54,7 @@ static void on_resume(evutil_socket_t fd, short what, void *arg)
 	struct wire_error werr;
 	struct wire_hdr h;
 
-	if (!m || sa->kex)
+	if (!m || sa->jobs)
 		return;
 	sa->held = m->next;
 	if (sa->held)
@@ -71,7 +71,7 @@ static void on_resume(evutil_socket_t fd, short what, void *arg)
 
 void hold_resume(struct ike_sa *sa)
 {
-	if (!sa->held || sa->kex || !sa->e->base)
+	if (!sa->held || sa->jobs || !sa->e->base)
 		return;
 	if (!sa->resume &&
 	    !(sa->resume = event_new(sa->e->base, -1, 0, on_resume, sa)))

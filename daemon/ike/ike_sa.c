@@ -252,7 +252,7 @@ void ike_sa_delete(struct ike_sa *sa, const char *why)
 		engine_outcome(sa, -ECONNABORTED, why, NULL);
 	events_ike_down(sa, why);
 	keys_cancel(sa);
-	kex_cancel(sa);
+	sa_jobs_cancel(sa);
 	hold_free(sa);
 	ke_free(sa->ke);
 	free_ev(&sa->kick);

@@ -19,7 +19,7 @@ struct event;
 struct ke;
 struct ke_job;
 struct exchange;
-struct kex_job;
+struct sa_job;
 struct held_msg;
 struct sk_ctx;
 struct child_sa;
@@ -111,7 +111,7 @@ struct ike_sa {
 	unsigned cookie_tries;
 	struct ke *ke;
 	struct ke_job *job; /* key exchange running on the helper pool */
-	struct kex_job *kex; /* CREATE_CHILD_SA's, running there (kex.c) */
+	struct sa_job *jobs; /* on the helper pool (sa_job.c) */
 	struct held_msg *held; /* hold.c: what arrived meanwhile */
 	struct event *resume;
 	uint8_t prop_num; /* responder: the accepted proposal's number */

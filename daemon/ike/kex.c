@@ -13,7 +13,6 @@
 #include <string.h>
 
 #include "crypto/crypto.h"
-#include "crypto/helpers.h"
 #include "ike/engine.h"
 #include "ike/exchange.h"
 
@@ -69,8 +68,6 @@ int kex_gir(struct ke *ke, const struct wire_ke *peer, struct secret *gir,
 }
 
 struct kex_job {
-	struct kex_job *next; /* the SA's jobs */
-	struct ike_sa *sa; /* NULL: the SA went, drop the result */
 	kex_then_fn *then;
 	void *arg;
 	uint16_t group, peer_group;
@@ -94,34 +91,26 @@ static void kex_run(void *arg)
 		snprintf(j->res.why, sizeof(j->res.why), "%s", err.msg);
 }
 
-static void unlink_job(struct kex_job *j)
+static void kex_free(struct kex_job *j)
 {
-	struct kex_job **pp = j->sa ? &j->sa->kex : NULL;
-
-	while (pp && *pp && *pp != j)
-		pp = &(*pp)->next;
-	if (pp && *pp)
-		*pp = j->next;
-}
-
-static void kex_done(void *arg, int status)
-{
-	struct kex_job *j = arg;
-
-	unlink_job(j);
-	if (j->sa)
-		hold_resume(j->sa); /* runs after then(), from the loop */
-	if (status && !j->res.rc) {
-		j->res.rc = status;
-		snprintf(j->res.why, sizeof(j->res.why),
-			 "key exchange cancelled");
-	}
-	j->then(j->sa, j->arg, &j->res);
 	ke_free(j->res.ke); /* what then() did not take */
 	secret_free(&j->res.gir);
 	free(j->peer);
 	secret_wipe(j, sizeof(*j));
 	free(j);
+}
+
+static void kex_done(struct ike_sa *sa, void *arg, int status)
+{
+	struct kex_job *j = arg;
+
+	if (status && !j->res.rc) {
+		j->res.rc = status;
+		snprintf(j->res.why, sizeof(j->res.why),
+			 "key exchange cancelled");
+	}
+	j->then(sa, j->arg, &j->res);
+	kex_free(j);
 }
 
 int kex_start(struct ike_sa *sa, uint16_t group, struct ke *ours,
@@ -144,19 +133,14 @@ int kex_start(struct ike_sa *sa, uint16_t group, struct ke *ours,
 		j->peer_group = peer->group;
 	}
 	j->group = group;
-	j->sa = sa;
 	j->then = then;
 	j->arg = arg;
 	j->res.ke = ours; /* the job owns our key pair while it runs */
-	j->next = sa->kex;
-	sa->kex = j;
-	helpers_run(kex_run, kex_done, j);
+	if (sa_job_start(sa, kex_run, kex_done, j)) {
+		j->res.ke = NULL; /* still the caller's */
+		kex_free(j);
+		snprintf(err->msg, sizeof(err->msg), "out of memory");
+		return -ENOMEM;
+	}
 	return 0;
-}
-
-void kex_cancel(struct ike_sa *sa)
-{
-	for (struct kex_job *j = sa->kex; j; j = j->next)
-		j->sa = NULL;
-	sa->kex = NULL;
 }
