@@ -87,6 +87,7 @@ int ikbd_reload(struct ikbd *d, struct ikb_diag *diag)
 		return -1;
 	}
 	ikbd_log_diag(d, diag);
+	ikbd_nssdb_open(d, &next); /* before the conns compile */
 	ikbd_engine_before_reload(d, &next);
 	keep_running_plugins(d, &next);
 	old = d->conf;

@@ -10,7 +10,9 @@
 #include <strings.h>
 
 #include "config/config.h"
+#include "crypto/cred.h"
 #include "crypto/crypto.h"
+#include "crypto/nssdb.h"
 #include "daemon.h"
 #include "ike/ike.h"
 #include "ike_glue.h"
@@ -48,6 +50,29 @@ static unsigned nhelpers(const struct ikbd *d)
 	return (unsigned)n;
 }
 
+/*
+ * --nssdir, else nssdir=, else the default. A missing database is no
+ * error here: a PSK-only host needs none, and each conn that names a
+ * certificate says where it looked.
+ */
+void ikbd_nssdb_open(const struct ikbd *d, const struct loaded_conf *lc)
+{
+	const struct ikb_value *v = cfg_get(&lc->cfg->setup, "nssdir");
+	const char *dir = d->opts->nssdir[0] ? d->opts->nssdir :
+			  v		     ? v->value :
+						 NSSDB_DEFAULT_DIR;
+	struct crypto_err err = { 0 };
+	bool was = nssdb_dir() && !strcmp(nssdb_dir(), dir);
+
+	if (!nssdb_open(dir, &err) && !was)
+		log_info("NSS database %s open (read-only)", dir);
+	else if (err.code && err.code != -ENOENT)
+		log_err("%s", err.msg);
+	else if (err.code)
+		log_info("%s", err.msg);
+	cred_ca_refresh();
+}
+
 int ikbd_crypto_start(struct ikbd *d)
 {
 	struct crypto_err err = { 0 };
@@ -61,6 +86,7 @@ int ikbd_crypto_start(struct ikbd *d)
 		return -1;
 	}
 	d->crypto_up = true;
+	ikbd_nssdb_open(d, &d->conf);
 	rc = helpers_start(n, d->base);
 	if (rc) {
 		log_err("cannot start %u helper thread(s): %s", n,

@@ -12,6 +12,11 @@ struct loaded_conf;
 
 /* NSS (fips= from config setup), then nhelpers= helper threads. */
 int ikbd_crypto_start(struct ikbd *d);
+/*
+ * The NSS database of lc (--nssdir, nssdir=, the default), at the start
+ * and at each reload: certificates are looked up again either way.
+ */
+void ikbd_nssdb_open(const struct ikbd *d, const struct loaded_conf *lc);
 /* The IKE sockets (listen=, ikeport=, nat-ikeport=): before the drop. */
 int ikbd_net_start(struct ikbd *d);
 /*

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "build-config.h"
+#include "crypto/nssdb.h"
 #include "log.h"
 #include "opts.h"
 
@@ -15,6 +16,7 @@ static const struct option long_opts[] = {
 	{ "secrets", required_argument, NULL, 's' },
 	{ "rundir", required_argument, NULL, 'r' },
 	{ "plugindir", required_argument, NULL, 'p' },
+	{ "nssdir", required_argument, NULL, 'N' },
 	{ "nofork", no_argument, NULL, 'n' },
 	{ "debug", no_argument, NULL, 'd' },
 	{ "log-level", required_argument, NULL, OPT_LOG_LEVEL },
@@ -35,6 +37,8 @@ static void usage(FILE *f, const char *prog)
 		"                        the configuration, if it exists)\n"
 		"  -r, --rundir DIR      pid file and control socket (default %s)\n"
 		"  -p, --plugindir DIR   where plugins are loaded from\n"
+		"  -N, --nssdir DIR      the NSS database of certificates and\n"
+		"                        keys (default: nssdir=, else %s)\n"
 		"  -n, --nofork          stay in the foreground, log to stderr\n"
 		"  -d, --debug           same as --log-level debug\n"
 		"      --log-level LEVEL err, warning, notice, info or debug\n"
@@ -43,7 +47,7 @@ static void usage(FILE *f, const char *prog)
 		"                        allow status --private (tests only)\n"
 		"  -V, --version         print the version and exit\n"
 		"  -h, --help            print this help and exit\n",
-		prog, IKB_DEFAULT_CONFIG, IKB_DEFAULT_RUNDIR);
+		prog, IKB_DEFAULT_CONFIG, IKB_DEFAULT_RUNDIR, NSSDB_DEFAULT_DIR);
 }
 
 /* Relative paths are made absolute against the starting directory. */
@@ -94,6 +98,8 @@ static int parse_one(struct daemon_opts *o, int c, const char *arg, FILE *err)
 		return set_path(o->rundir, arg, "--rundir", err);
 	case 'p':
 		return set_path(o->plugindir, arg, "--plugindir", err);
+	case 'N':
+		return set_path(o->nssdir, arg, "--nssdir", err);
 	case 'n':
 		o->nofork = true;
 		return 0;
@@ -132,7 +138,7 @@ enum opts_result opts_parse(struct daemon_opts *o, int argc, char **argv,
 	set_path(o->rundir, IKB_DEFAULT_RUNDIR, "rundir", err);
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":c:s:r:p:ndVh", long_opts,
+	while ((c = getopt_long(argc, argv, ":c:s:r:p:N:ndVh", long_opts,
 				NULL)) != -1) {
 		if (c == 'h') {
 			usage(out, argv[0]);

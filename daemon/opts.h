@@ -14,6 +14,7 @@ struct daemon_opts {
 	bool secrets_given; /* else: the default, used only if it exists */
 	char rundir[PATH_MAX];
 	char plugindir[PATH_MAX]; /* empty: automatic */
+	char nssdir[PATH_MAX]; /* empty: nssdir=, else the default */
 	bool nofork;
 	bool syslog;
 	int log_level; /* enum ikb_log_level */

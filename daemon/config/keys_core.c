@@ -32,6 +32,14 @@ static const struct core_key core_keys[] = {
 	{ "leftikeport", IKB_KEY_CONN, check_port },
 	{ "rightikeport", IKB_KEY_CONN, check_port },
 	{ "authby", IKB_KEY_CONN, check_authby },
+	{ "leftauth", IKB_KEY_CONN, check_end_auth },
+	{ "rightauth", IKB_KEY_CONN, check_end_auth },
+	{ "leftcert", IKB_KEY_CONN, check_nonempty },
+	{ "rightcert", IKB_KEY_CONN, check_nonempty },
+	{ "leftsendcert", IKB_KEY_CONN, check_sendcert },
+	{ "rightsendcert", IKB_KEY_CONN, check_sendcert },
+	{ "leftca", IKB_KEY_CONN, check_ca },
+	{ "rightca", IKB_KEY_CONN, check_ca },
 	{ "auto", IKB_KEY_CONN, check_auto },
 	{ "type", IKB_KEY_CONN, check_type },
 	{ "ikev2", IKB_KEY_CONN, check_ikev2 },
@@ -69,6 +77,7 @@ static const struct core_key core_keys[] = {
 	{ "plutodebug", IKB_KEY_SETUP, check_any },
 	{ "uniqueids", IKB_KEY_SETUP, check_bool },
 	{ "fips", IKB_KEY_SETUP, check_bool },
+	{ "nssdir", IKB_KEY_SETUP, check_nonempty },
 	{ NULL, 0, NULL },
 };
 

@@ -22,10 +22,21 @@
 	"KLIPS only: ikebana drives the kernel's XFRM stack, which has no KLIPS interface"
 #define R_TUNING "pluto-internal tuning with no effect on what is negotiated"
 #define R_OBSOLETE "obsolete: libreswan ignores it too"
-#define R_NOCERT                                                                 \
-	"certificates are not implemented by ikebana yet (authby= takes secret " \
-	"only and the certificate keys are errors): no certificate is ever "     \
-	"accepted that this would check"
+#define R_NOCERT                                                              \
+	"OCSP is not implemented by ikebana yet (ocsp-enable=yes is an "      \
+	"error): certificates are checked against the CRLs in the NSS "       \
+	"database only"
+#define R_CRLFETCH                                                            \
+	"ikebana fetches no CRLs: it uses those in the NSS database (import " \
+	"them with crlutil -I), whenever they were put there"
+#define R_OCSP                                                                \
+	"OCSP is not implemented by ikebana yet: a revoked certificate that " \
+	"no CRL in the NSS database lists would be accepted; remove the key " \
+	"and import the CAs' CRLs with crlutil -I"
+#define R_CRLSTRICT                                                         \
+	"not implemented by ikebana yet: a certificate would be accepted "  \
+	"without a current CRL of its issuer; remove the key and keep the " \
+	"CRLs in the NSS database current"
 #define R_SHUNT "ikebana installs no shunts (bare pass or drop policies)"
 #define R_OE \
 	"opportunistic encryption only, which ikebana refuses (left=%opportunistic is an error)"
@@ -44,11 +55,10 @@
 #define R_COSMETIC "cosmetic: ikebana sends no Vendor ID payload"
 
 /* errors */
-#define R_CERT                                                                  \
-	"certificates and raw public keys are not implemented by ikebana yet: " \
-	"it authenticates with pre-shared keys only (authby=secret) and would " \
-	"neither use nor require this; remove it and put a PSK in "             \
-	"ikebana.secrets"
+#define R_CERT                                                              \
+	"raw public keys are not implemented by ikebana yet: it would "     \
+	"neither use nor require this key; use a certificate (leftcert=) " \
+	"or a PSK in ikebana.secrets"
 #define R_MODECFG                                                               \
 	"the IKEv2 Configuration Payload (addresses, DNS, domains, banner) is " \
 	"not implemented by ikebana yet: nothing would be asked for or handed " \

@@ -34,17 +34,19 @@ bool values_number(const char *s, unsigned long max, unsigned long *out)
 	return !*end && !errno && *out <= max;
 }
 
+/* libreswan's authby= words ikebana implements (conn_auth.c reads them). */
+static const char *const authby_done[] = {
+	"secret",	  "rsasig",	    "rsa",	      "ecdsa",
+	"rsa-sha1",	  "rsa-sha2",	    "rsa-sha2_256",   "rsa-sha2_384",
+	"rsa-sha2_512",	  "ecdsa-sha2",	    "ecdsa-sha2_256", "ecdsa-sha2_384",
+	"ecdsa-sha2_512", NULL
+};
+
 bool check_authby(const char *v, char *why, size_t len)
 {
-	static const char *const known[] = { "rsasig",	       "rsa",
-					     "ecdsa",	       "null",
-					     "never",	       "eaponly",
-					     "rsa-sha1",       "rsa-sha2",
-					     "rsa-sha2_256",   "rsa-sha2_384",
-					     "rsa-sha2_512",   "ecdsa-sha2",
-					     "ecdsa-sha2_256", "ecdsa-sha2_384",
-					     "ecdsa-sha2_512", "secret|rsasig",
-					     "rsasig|secret",  NULL };
+	static const char *const later[] = { "null", "never", "eaponly",
+					     "secret|rsasig", "rsasig|secret",
+					     NULL };
 	char *copy = strdup(v), *save, *t;
 	bool ok = true, any = false;
 
@@ -53,24 +55,57 @@ bool check_authby(const char *v, char *why, size_t len)
 	for (t = strtok_r(copy, ", ", &save); t && ok;
 	     t = strtok_r(NULL, ", ", &save)) {
 		any = true;
-		if (!strcmp(t, "secret"))
+		if (values_one_of(t, authby_done))
 			continue;
 		ok = false;
-		if (values_one_of(t, known))
+		if (values_one_of(t, later))
 			snprintf(
 				why, len,
-				"%s is not implemented by ikebana yet: use authby=secret",
+				"%s is not implemented by ikebana yet: use secret, rsasig or ecdsa",
 				t);
 		else
 			snprintf(
 				why, len,
-				"unknown method \"%s\": expected secret (libreswan also knows rsasig, ecdsa, null and never)",
+				"unknown method \"%s\": expected secret, rsasig, ecdsa, rsa-sha1, rsa-sha2[_256|_384|_512] or ecdsa-sha2[_256|_384|_512]",
 				t);
 	}
 	free(copy);
 	if (ok && !any)
-		FAIL("expected secret");
+		FAIL("expected secret, rsasig or ecdsa");
 	return ok;
+}
+
+/* leftauth=, rightauth=: one method for that end. */
+bool check_end_auth(const char *v, char *why, size_t len)
+{
+	static const char *const ok[] = { "secret", "rsasig", "rsa", "ecdsa",
+					  NULL };
+
+	if (values_one_of(v, ok))
+		return true;
+	if (!strcmp(v, "null") || !strcmp(v, "eaponly"))
+		FAIL("not implemented by ikebana yet: use secret, rsasig or ecdsa");
+	FAIL("expected secret, rsasig or ecdsa");
+}
+
+bool check_sendcert(const char *v, char *why, size_t len)
+{
+	static const char *const ok[] = { "always", "yes", "sendifasked",
+					  "ifasked", "never", "no", NULL };
+
+	if (values_one_of(v, ok))
+		return true;
+	FAIL("expected always, sendifasked or never");
+}
+
+/* leftca=, rightca=: %same, %any or a DN (parsed when the conn compiles). */
+bool check_ca(const char *v, char *why, size_t len)
+{
+	if (!strcmp(v, "%same") || !strcmp(v, "%any"))
+		return true;
+	if (strchr(v, '=') && isalpha((unsigned char)v[0]))
+		return true;
+	FAIL("expected %%same, %%any or a DN like \"C=CH, O=Example, CN=Example CA\"");
 }
 
 bool check_auto(const char *v, char *why, size_t len)

@@ -86,7 +86,7 @@ bool check_nexthop(const char *v, char *why, size_t len)
 bool check_id(const char *v, char *why, size_t len)
 {
 	if (!strcmp(v, "%fromcert"))
-		FAIL("%%fromcert is not implemented by ikebana yet (certificates are not supported)");
+		return true;
 	if (!strcmp(v, "%any") || !strcmp(v, "%none") || !strcmp(v, "%null"))
 		return true;
 	if (v[0] == '@') {

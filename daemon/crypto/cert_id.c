@@ -212,6 +212,8 @@ static bool subject_has_email(CERTCertificate *cert, const uint8_t *id,
 static int id_in_cert(CERTCertificate *cert, const struct sans *s, uint8_t type,
 		      const uint8_t *id, size_t n)
 {
+	unsigned wild = 0;
+
 	switch (type) {
 	case IKEV2_ID_IPV4_ADDR:
 	case IKEV2_ID_IPV6_ADDR:
@@ -226,8 +228,10 @@ static int id_in_cert(CERTCertificate *cert, const struct sans *s, uint8_t type,
 			       0 :
 			       -EPERM;
 	case IKEV2_ID_DER_ASN1_DN:
+		/* the peer's ID is a name, not a pattern: no wildcards */
 		return dn_match(id, n, cert->derSubject.data,
-				cert->derSubject.len, NULL) ?
+				cert->derSubject.len, &wild) &&
+				       !wild ?
 			       0 :
 			       -EPERM;
 	default:

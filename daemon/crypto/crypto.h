@@ -9,6 +9,7 @@
 #define IKB_CRYPTO_CRYPTO_H
 
 #include "crypto/algs.h"
+#include "crypto/cred.h"
 #include "crypto/err.h"
 #include "crypto/hash.h"
 #include "crypto/helpers.h"
@@ -19,6 +20,7 @@
 #include "crypto/prfplus.h"
 #include "crypto/rng.h"
 #include "crypto/secret.h"
+#include "crypto/sig.h"
 #include "crypto/sk.h"
 #include "crypto/skeyseed.h"
 

@@ -6,6 +6,7 @@
 #include <secmod.h>
 
 #include "crypto/nss_init.h"
+#include "crypto/nssdb.h"
 
 static NSSInitContext *nss_ctx;
 
@@ -57,6 +58,7 @@ void crypto_shutdown(void)
 {
 	if (!nss_ctx)
 		return;
+	nssdb_close(); /* NSS shuts down only without open tokens of ours */
 	NSS_ShutdownContext(nss_ctx);
 	nss_ctx = NULL;
 }

@@ -125,6 +125,7 @@ static int parse_end(const struct ikb_section *s, const char *side,
 	/* checked by the config loader: 1..65535 */
 	net = get(s, side, "ikeport");
 	end->ike_port = net ? (uint16_t)strtoul(net, NULL, 10) : 0;
+	conn_auth_parse(s, side, end);
 	return 0;
 }
 

@@ -19,6 +19,25 @@ struct ike_path;
 struct ike_id;
 struct wire_typed;
 
+/* How one end authenticates (conn_auth.c): authby=, leftauth=, leftcert=. */
+enum conn_sendcert { SENDCERT_ALWAYS, SENDCERT_IFASKED, SENDCERT_NEVER };
+enum { AUTHM_PSK = 1, AUTHM_RSA = 2, AUTHM_ECDSA = 4 };
+#define AUTHM_SIG (AUTHM_RSA | AUTHM_ECDSA)
+
+struct cred;
+struct conn_auth {
+	unsigned methods; /* AUTHM_*: what this end may authenticate with */
+	unsigned hashes; /* SIG_HASH_BIT()s its signatures may use */
+	enum conn_sendcert sendcert;
+	const char *cert; /* leftcert=: a nickname in the NSS database */
+	const char *ca; /* leftca=: %same, %any or a DN */
+	bool fromcert; /* leftid=%fromcert, or leftcert= without leftid= */
+	/* compiled (conn_auth_compile): */
+	struct cred *cred; /* leftcert=, with the key when the end is ours */
+	uint8_t *ca_der; /* rightca=: the DN the chain must have */
+	size_t ca_len;
+};
+
 /* One end of a conn, parsed. */
 struct conn_end {
 	struct ikb_addr addr; /* AF_UNSPEC: %any */
@@ -28,6 +47,7 @@ struct conn_end {
 	uint8_t proto; /* leftprotoport= */
 	uint16_t port;
 	uint16_t ike_port; /* leftikeport=, 0: unset */
+	struct conn_auth auth;
 };
 
 /* A conn seen from this host: which side is local decides everything. */
@@ -115,6 +135,13 @@ int conn_proposals(const struct conn *c, enum ikb_protocol proto,
 /* retransmit-interval= and retransmit-timeout=; c NULL: the defaults. */
 void conn_timing(const struct conn *c, unsigned *interval_ms,
 		 unsigned long long *timeout_ms);
+
+/* conn_auth.c: an end's authentication, parsed, then compiled. */
+void conn_auth_parse(const struct ikb_section *s, const char *side,
+		     struct conn_end *end);
+/* Loads leftcert= and the CA of rightca=; 0 or -errno with err. */
+int conn_auth_compile(struct conn_view *v, struct ikb_error *err);
+void conn_auth_free(struct conn_end *end);
 
 /* conn.c: the compiler's parsers */
 int conn_view_init(const struct ikb_section *s, bool left_is_local,

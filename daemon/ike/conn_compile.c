@@ -155,6 +155,21 @@ static int compile_plan(const struct ike_engine *e, struct conn *c, int side)
 	return keep(rc, &err, &c->plan_err[side]);
 }
 
+static int compile_view(const struct ikb_section *s, bool left_is_local,
+			struct conn_view *v, struct ikb_error *err)
+{
+	struct ikb_error aerr = { "" };
+	int rc = conn_view_init(s, left_is_local, v, err);
+
+	if (rc)
+		return rc;
+	rc = conn_auth_compile(v, &aerr);
+	if (rc)
+		snprintf(err->msg, sizeof(err->msg), "conn %s: %s", s->name,
+			 aerr.msg);
+	return rc;
+}
+
 static void compile_conn(const struct ike_engine *e, struct conn_set *set,
 			 const struct ikb_section *s, struct conn *c)
 {
@@ -165,7 +180,7 @@ static void compile_conn(const struct ike_engine *e, struct conn_set *set,
 		struct ikb_error err = { "" };
 
 		c->view_rc[side] =
-			keep(conn_view_init(s, side == 1, &c->view[side], &err),
+			keep(compile_view(s, side == 1, &c->view[side], &err),
 			     &err, &c->view_err[side]);
 		c->view[side].conn = c;
 		c->plan_rc[side] = c->view_rc[side] ? c->view_rc[side] :
@@ -232,6 +247,8 @@ void conn_set_free(struct conn_set *set)
 
 		for (int side = 0; side < 2; side++) {
 			free(c->view_err[side]);
+			conn_auth_free(&c->view[side].local);
+			conn_auth_free(&c->view[side].remote);
 			free(c->plan_err[side]);
 			free(c->plan[side].c);
 		}

@@ -59,10 +59,26 @@ static enum expect_use ccs_use(const struct wire_msg *m)
 		       EXPECT_CHILD;
 }
 
+void msg_in_free(struct msg_in *in)
+{
+	free(in->plain);
+	free(in->m);
+	in->plain = NULL;
+	in->m = NULL;
+}
+
+void msg_in_take(struct msg_in *to, struct msg_in *in)
+{
+	*to = *in;
+	in->m = NULL;
+	in->plain = NULL;
+}
+
 static void on_request(struct ike_sa *sa, const uint8_t *buf, size_t len)
 {
 	uint8_t *plain = NULL;
 	struct wire_msg *m = open_msg(sa, buf, len, &plain);
+	struct msg_in in = { m, plain };
 	uint32_t msgid = sa->next_peer_msgid;
 	uint8_t exch = m ? m->hdr.exchange : 0;
 	enum expect_use use = EXPECT_ANY;
@@ -80,15 +96,14 @@ static void on_request(struct ike_sa *sa, const uint8_t *buf, size_t len)
 	else if (!request_ok(sa, m, use, msgid))
 		; /* answered */
 	else if (exch == WIRE_EXCH_IKE_AUTH)
-		ike_auth_request(sa, m, msgid);
+		ike_auth_request(sa, &in, msgid);
 	else if (use == EXPECT_IKE)
 		rekey_ike_request(sa, m, msgid);
 	else if (use == EXPECT_CHILD)
 		create_child_request(sa, m, msgid);
 	else
 		informational_request(sa, m, msgid);
-	free(plain);
-	free(m);
+	msg_in_free(&in);
 }
 
 /* What a response without a payload it must carry does to the SA. */
@@ -106,9 +121,10 @@ static void malformed(struct ike_sa *sa, uint8_t exch, const char *why)
 }
 
 /* Our request is answered: the handler, once the payloads are there. */
-static void on_response(struct ike_sa *sa, const struct wire_msg *m,
+static void on_response(struct ike_sa *sa, struct msg_in *in,
 			const uint8_t *buf, size_t len)
 {
+	const struct wire_msg *m = in->m;
 	uint8_t exch = m->hdr.exchange;
 	enum ike_out_kind kind = exchange_kind(sa);
 	enum expect_use use = kind == OUT_REKEY_IKE ? EXPECT_IKE : EXPECT_CHILD;
@@ -120,7 +136,7 @@ static void on_response(struct ike_sa *sa, const struct wire_msg *m,
 	else if (exch == WIRE_EXCH_IKE_SA_INIT)
 		ike_sa_init_response(sa, m, buf, len);
 	else if (exch == WIRE_EXCH_IKE_AUTH)
-		ike_auth_response(sa, m);
+		ike_auth_response(sa, in);
 	else if (exch == WIRE_EXCH_INFORMATIONAL)
 		informational_response(sa, m);
 	else if (kind == OUT_REKEY_IKE ?
@@ -135,7 +151,7 @@ static void response(struct ike_sa *sa, uint8_t exch, const uint8_t *buf,
 {
 	struct wire_msg *m = calloc(1, sizeof(*m));
 	struct wire_error werr;
-	uint8_t *plain = NULL;
+	struct msg_in in = { m, NULL };
 
 	if (!m)
 		return;
@@ -149,13 +165,12 @@ static void response(struct ike_sa *sa, uint8_t exch, const uint8_t *buf,
 				      "IKE_SA_INIT response without SPIr",
 				      NULL);
 		else
-			on_response(sa, m, buf, len);
-	} else if (!msg_open_sk(sa, m, buf, len, &plain)) {
+			on_response(sa, &in, buf, len);
+	} else if (!msg_open_sk(sa, m, buf, len, &in.plain)) {
 		rtx_done(sa); /* authentic: our request is answered */
-		on_response(sa, m, buf, len);
+		on_response(sa, &in, buf, len);
 	} /* else unauthenticated: keep waiting, retransmitting */
-	free(plain);
-	free(m);
+	msg_in_free(&in);
 }
 
 void dispatch_response(struct ike_sa *sa, const struct wire_hdr *h,

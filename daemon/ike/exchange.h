@@ -96,9 +96,10 @@ void ike_sa_init_response(struct ike_sa *sa, const struct wire_msg *m,
 /* exchange_ike_auth.c */
 int ike_auth_start(struct ike_sa *sa);
 /* Decrypted by dispatch.c, the payloads there (expect.c). */
-void ike_auth_request(struct ike_sa *sa, const struct wire_msg *m,
+struct msg_in;
+void ike_auth_request(struct ike_sa *sa, struct msg_in *in,
 		      uint32_t msgid);
-void ike_auth_response(struct ike_sa *sa, const struct wire_msg *m);
+void ike_auth_response(struct ike_sa *sa, struct msg_in *in);
 
 /* exchange_create_child_sa.c: CREATE_CHILD_SA for Child SAs. */
 struct child_sa;

@@ -1,35 +1,28 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * IKE_AUTH with a pre-shared key (RFC 7296 §1.2, §2.15), both roles. The
- * Child SA part lives in child_negotiate.c. A responder that cannot
- * authenticate the peer answers AUTHENTICATION_FAILED and keeps the SA
- * only to resend that answer from its response cache until the
- * initiator's retransmits would have stopped; an initiator that cannot
- * authenticate the responder deletes it.
+ * IKE_AUTH (RFC 7296 §1.2, §2.15), the initiator; the responder is
+ * exchange_ike_auth_r.c and the Child SA part child_negotiate.c. Each
+ * role runs in two halves around the authentication job (auth_job.c):
+ * the request goes out once our AUTH is signed, and the response is
+ * acted on once the responder's certificate and signature are verified.
+ * An initiator that cannot authenticate the responder deletes the SA;
+ * its Child SA never reaches the kernel.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "ike/auth.h"
 #include "ike/child_sa.h"
+#include "ike/conn.h"
 #include "ike/engine.h"
 #include "ike/events.h"
-#include "ike/conn.h"
-#include "ike/msg.h"
 #include "ike/exchange.h"
+#include "ike/msg.h"
 #include "ike/tasks.h"
 
-#define AUTH_SHARED_KEY_MIC 2
-
-struct auth_out {
-	struct wire_msg m;
-	struct child_out child;
-	uint8_t auth[64];
-	size_t auth_len;
-};
-
-static struct auth_out *auth_out_new(void)
+struct auth_out *auth_out_new(void)
 {
 	struct auth_out *o = calloc(1, sizeof(*o));
 
@@ -40,7 +33,7 @@ static struct auth_out *auth_out_new(void)
 	return o;
 }
 
-static void auth_out_free(struct auth_out *o)
+void auth_out_free(struct auth_out *o)
 {
 	if (!o)
 		return;
@@ -48,209 +41,159 @@ static void auth_out_free(struct auth_out *o)
 	free(o);
 }
 
-/* Our AUTH payload, for the ID we send. */
-static int sign(struct ike_sa *sa, const char *remote_text, struct auth_out *o,
-		struct ikb_error *err)
+void ike_auth_log_up(struct ike_sa *sa)
 {
-	const uint8_t *psk;
-	size_t psk_len;
+	const struct peer_cert *pc = sa->peer_cert;
 
-	if (psk_lookup(sa->e, sa->local_id.text, remote_text, &psk, &psk_len)) {
-		snprintf(err->msg, sizeof(err->msg),
-			 "no PSK in the secrets for %.100s and %.100s",
-			 sa->local_id.text, remote_text ? remote_text : "%any");
-		return -ENOENT;
-	}
-	return auth_psk_compute(sa, sa->initiator, &sa->local_id, psk, psk_len,
-				o->auth, &o->auth_len, err);
+	if (pc)
+		ike_sa_log(
+			sa, IKB_LOG_NOTICE,
+			"IKE SA established with %s (%s; certificate \"%s\" issued by \"%s\")",
+			sa->remote_id.text, sa->peer_auth.method, pc->subject,
+			pc->issuer);
+	else
+		ike_sa_log(sa, IKB_LOG_NOTICE,
+			   "IKE SA established with %s (%s)",
+			   sa->remote_id.text,
+			   sa->peer_auth.method ? sa->peer_auth.method : "PSK");
 }
 
-static bool equal_ct(const uint8_t *a, const uint8_t *b, size_t n)
+/* ID, CERT (and CERTREQ in a request), AUTH: both roles' start. */
+void auth_out_id_auth(struct auth_out *o, const struct ike_sa *sa,
+		      const struct conn_view *v, const struct auth_job *j)
 {
-	uint8_t d = 0;
-
-	for (size_t i = 0; i < n; i++)
-		d |= a[i] ^ b[i];
-	return d == 0;
-}
-
-/* The peer's AUTH payload, for the peer's ID. */
-static int verify(struct ike_sa *sa, const struct ike_id *peer,
-		  const struct wire_typed *auth, struct ikb_error *err)
-{
-	uint8_t want[64];
-	size_t len;
-	const uint8_t *psk;
-	size_t psk_len;
-
-	if (auth->type != AUTH_SHARED_KEY_MIC) {
-		snprintf(
-			err->msg, sizeof(err->msg),
-			"AUTH payload: method %u, only shared key (2) is supported",
-			auth->type);
-		return -EPERM;
-	}
-	if (psk_lookup(sa->e, sa->local_id.text, peer->text, &psk, &psk_len)) {
-		snprintf(err->msg, sizeof(err->msg),
-			 "no PSK in the secrets for %.100s and %.100s",
-			 sa->local_id.text, peer->text);
-		return -ENOENT;
-	}
-	if (auth_psk_compute(sa, !sa->initiator, peer, psk, psk_len, want, &len,
-			     err))
-		return -EPERM;
-	if (auth->len != len || !equal_ct(want, auth->data, len)) {
-		snprintf(err->msg, sizeof(err->msg),
-			 "AUTH payload of %.100s does not verify (wrong PSK?)",
-			 peer->text);
-		return -EPERM;
-	}
-	return 0;
-}
-
-static void add_id_auth(struct auth_out *o, const struct ike_sa *sa,
-			uint8_t id_type)
-{
-	struct wire_payload *p = msg_add(&o->m, id_type);
+	struct wire_payload *p =
+		msg_add(&o->m, sa->initiator ? WIRE_PT_IDI : WIRE_PT_IDR);
 
 	p->u.id = (struct wire_typed){ sa->local_id.type, sa->local_id.data,
 				       sa->local_id.len };
+	auth_add_certs(&o->m, v, sa);
+	if (sa->initiator)
+		auth_add_certreq(&o->m, v);
 	p = msg_add(&o->m, WIRE_PT_AUTH);
-	p->u.auth = (struct wire_typed){ AUTH_SHARED_KEY_MIC, o->auth,
-					 o->auth_len };
+	p->u.auth = (struct wire_typed){ j->method, j->data, j->len };
 }
 
-static int send_request(struct ike_sa *sa, struct auth_out *o)
+static int send_request(struct ike_sa *sa, const struct auth_job *j,
+			struct ikb_error *err)
 {
+	const struct conn *conn = engine_conn(sa->e, sa->conn);
+	struct auth_out *o = auth_out_new();
+	struct conn_view v;
 	struct wbuf out;
-	int rc;
+	int rc = o ? 0 : -ENOMEM;
 
+	if (!rc && !conn) {
+		snprintf(err->msg, sizeof(err->msg), "conn was removed");
+		rc = -ENOENT;
+	}
+	if (!rc)
+		rc = conn_view_local(sa->e, conn, &v, err);
+	if (!rc) {
+		auth_out_id_auth(o, sa, &v, j);
+		if (unique_initial_contact(sa))
+			msg_notify(&o->m, WIRE_N_INITIAL_CONTACT, NULL, 0);
+		rc = child_offer(sa, &v, &o->m, &o->child, err);
+	}
 	wbuf_init(&out, 0);
-	msg_hdr(&o->m, sa, WIRE_EXCH_IKE_AUTH, false, sa->next_req_msgid);
-	rc = msg_emit_sk(sa, &o->m, &out);
+	if (!rc) {
+		msg_hdr(&o->m, sa, WIRE_EXCH_IKE_AUTH, false,
+			sa->next_req_msgid);
+		rc = msg_emit_sk(sa, &o->m, &out);
+	}
 	if (!rc)
 		rc = rtx_request(sa, &out, sa->next_req_msgid++);
 	wbuf_free(&out);
+	auth_out_free(o);
 	return rc;
+}
+
+/* Our AUTH is ready: the request goes out. */
+static void signed_request(struct ike_sa *sa, struct auth_job *j)
+{
+	struct ikb_error err = { "" };
+
+	if (sa && !j->rc && send_request(sa, j, &err) && !err.msg[0])
+		snprintf(err.msg, sizeof(err.msg), "cannot build the request");
+	if (sa && j->rc)
+		snprintf(err.msg, sizeof(err.msg), "%.250s", j->why);
+	if (sa && err.msg[0]) {
+		ike_sa_log(sa, IKB_LOG_ERR, "IKE_AUTH: %s", err.msg);
+		ike_sa_delete(sa, err.msg);
+	}
+	auth_job_free(j);
 }
 
 int ike_auth_start(struct ike_sa *sa)
 {
 	const struct conn *conn = engine_conn(sa->e, sa->conn);
 	struct exchange *x = exchange_new(sa, OUT_AUTH);
-	struct auth_out *o = x ? auth_out_new() : NULL;
+	struct auth_job *j = x ? auth_job_new() : NULL;
 	struct ikb_error err = { "" };
 	struct conn_view v;
 	struct ike_id rid;
-	int rc = o && conn ? 0 : -ENOMEM;
+	int rc = j && conn ? 0 : -ENOMEM;
 
 	if (!rc)
 		rc = conn_view_local(sa->e, conn, &v, &err);
 	if (!rc)
 		rc = id_local(&v.local, &sa->local_id, &err);
 	if (!rc)
-		rc = sign(sa, id_local(&v.remote, &rid, &err) ? NULL : rid.text,
-			  o, &err);
-	if (!rc) {
-		add_id_auth(o, sa, WIRE_PT_IDI);
-		if (unique_initial_contact(sa))
-			msg_notify(&o->m, WIRE_N_INITIAL_CONTACT, NULL, 0);
-		rc = child_offer(sa, &v, &o->m, &o->child, &err);
-	}
-	if (!rc)
-		rc = send_request(sa, o);
+		rc = auth_job_sign(j, sa, &v,
+				   id_local(&v.remote, &rid, &err) ? NULL :
+								     rid.text,
+				   &err);
 	if (rc) {
 		ike_sa_log(sa, IKB_LOG_ERR, "IKE_AUTH: %s",
 			   err.msg[0] ? err.msg : "cannot build the request");
 		exchange_end(sa);
-	} else {
-		ike_sa_set_state(sa, IKE_SA_AUTH_I);
+		auth_job_free(j);
+		return rc;
 	}
-	auth_out_free(o);
-	return rc;
-}
-
-/* Responder ------------------------------------------------------------ */
-
-/* Authenticate the initiator; 0, or a notify with err filled. */
-static uint16_t authenticate(struct ike_sa *sa, const struct wire_msg *m,
-			     struct conn_view *v, struct ikb_error *err)
-{
-	const struct wire_payload *idi = wire_find(m, WIRE_PT_IDI);
-	const struct wire_payload *auth = wire_find(m, WIRE_PT_AUTH);
-	const struct conn *conn;
-	struct ike_id peer;
-
-	/* there: expect.c */
-	id_from_wire(&idi->u.id, &peer);
-	conn = conn_match_id(sa->e, &sa->path, &peer, sa->conn, v);
-	if (!conn) {
-		snprintf(err->msg, sizeof(err->msg),
-			 "no conn accepts peer ID %.100s", peer.text);
-		return WIRE_N_AUTHENTICATION_FAILED;
-	}
-	if (strcmp(conn->name, sa->conn))
-		ike_sa_set_conn(sa, conn->name);
-	if (id_local(&v->local, &sa->local_id, err) ||
-	    verify(sa, &peer, &auth->u.auth, err))
-		return WIRE_N_AUTHENTICATION_FAILED;
-	sa->remote_id = peer;
+	ike_sa_set_state(sa, IKE_SA_AUTH_I);
+	auth_job_start(sa, j, signed_request);
 	return 0;
 }
 
-void ike_auth_request(struct ike_sa *sa, const struct wire_msg *m,
-		      uint32_t msgid)
+/* The responder is authenticated: the Child SA goes into the kernel. */
+static void established(struct ike_sa *sa, struct auth_job *j)
 {
-	struct auth_out *o = auth_out_new();
-	struct ikb_error err = { "" };
-	struct conn_view v;
+	struct child_sa *c = exchange_take_child(sa);
 	struct ike_sa *stays;
-	uint16_t n;
 
-	if (!o) {
-		ike_sa_log(sa, IKB_LOG_ERR, "IKE_AUTH: out of memory");
+	exchange_end(sa);
+	sa->peer_cert = j->pc;
+	j->pc = NULL;
+	sa->peer_auth.method = j->peer_how;
+	ike_sa_set_state(sa, IKE_SA_ESTABLISHED);
+	ike_auth_log_up(sa);
+	stays = unique_mark(sa, false);
+	if (stays) {
+		/* the conn is up, through the IKE SA that stays */
+		engine_outcome(sa, 0, NULL, stays->children);
+		if (c)
+			child_sa_free(sa, c);
+		unique_crossed(sa, stays);
 		return;
 	}
-	n = authenticate(sa, m, &v, &err);
-	if (!n && sign(sa, sa->remote_id.text, o, &err))
-		n = WIRE_N_AUTHENTICATION_FAILED;
-	if (n) {
-		ike_sa_log(sa, IKB_LOG_WARNING, "IKE_AUTH: %s: answering %s",
-			   err.msg, wire_notify_name(n));
-		msg_notify(&o->m, n, NULL, 0);
-		msg_respond_sk(sa, &o->m, WIRE_EXCH_IKE_AUTH, msgid);
-		ike_sa_linger(sa, sa->rtx.timeout_ms);
-		goto out;
-	}
-	ike_sa_set_state(sa, IKE_SA_ESTABLISHED);
-	ike_sa_log(sa, IKB_LOG_NOTICE, "IKE SA established with %s (%s)",
-		   sa->remote_id.text, "PSK");
-	/* the old SAs go once the new Child SA has their policies */
-	stays = unique_mark(sa, wire_find_notify(m, WIRE_N_INITIAL_CONTACT));
-	add_id_auth(o, sa, WIRE_PT_IDR);
-	if (stays && wire_find(m, WIRE_PT_SA))
-		msg_notify(&o->m, WIRE_N_NO_ADDITIONAL_SAS, NULL, 0);
-	else if (!stays)
-		child_respond(sa, &v, m, &o->m, &o->child);
-	msg_respond_sk(sa, &o->m, WIRE_EXCH_IKE_AUTH, msgid);
-	if (stays) {
-		unique_crossed(sa, stays);
-		goto out;
-	}
+	child_accept(sa, c, j->in.m);
 	unique_sweep(sa);
-	events_ike_up(sa, sa->children, NULL);
 	ike_sa_established(sa);
-out:
-	auth_out_free(o);
 }
 
-/* Initiator ------------------------------------------------------------ */
+static void checked_response(struct ike_sa *sa, struct auth_job *j)
+{
+	if (sa && j->rc)
+		ike_sa_delete(sa, j->why); /* with the exchange's Child SA */
+	else if (sa)
+		established(sa, j);
+	auth_job_free(j);
+}
 
 static int check_response(struct ike_sa *sa, const struct wire_msg *m,
-			  struct ikb_error *err)
+			  struct auth_job *j, struct ikb_error *err)
 {
 	const struct wire_payload *idr = wire_find(m, WIRE_PT_IDR);
-	const struct wire_payload *auth = wire_find(m, WIRE_PT_AUTH);
 	const struct conn *conn = engine_conn(sa->e, sa->conn);
 	struct conn_view v;
 	struct ike_id peer;
@@ -270,40 +213,29 @@ static int check_response(struct ike_sa *sa, const struct wire_msg *m,
 			 peer.text);
 		return -EPERM;
 	}
-	if (verify(sa, &peer, &auth->u.auth, err))
+	if (auth_job_check(j, sa, &v, m, &peer, err))
 		return -EPERM;
 	sa->remote_id = peer;
 	return 0;
 }
 
-void ike_auth_response(struct ike_sa *sa, const struct wire_msg *m)
+void ike_auth_response(struct ike_sa *sa, struct msg_in *in)
 {
-	struct child_sa *c = NULL;
-	struct ike_sa *stays;
+	struct auth_job *j = auth_job_new();
 	struct ikb_error err = { "" };
 
-	/* the exchange ends here; its Child SA is ours to settle */
-	c = exchange_take_child(sa);
-	exchange_end(sa);
-	if (check_response(sa, m, &err)) {
-		if (c)
-			child_sa_free(sa, c);
-		ike_sa_delete(sa, err.msg);
+	if (!j) {
+		ike_sa_delete(sa, "out of memory");
 		return;
 	}
-	ike_sa_set_state(sa, IKE_SA_ESTABLISHED);
-	ike_sa_log(sa, IKB_LOG_NOTICE, "IKE SA established with %s (%s)",
-		   sa->remote_id.text, "PSK");
-	stays = unique_mark(sa, false);
-	if (stays) {
-		/* the conn is up, through the IKE SA that stays */
-		engine_outcome(sa, 0, NULL, stays->children);
-		if (c)
-			child_sa_free(sa, c);
-		unique_crossed(sa, stays);
+	auth_peer_note(sa, in->m);
+	if (check_response(sa, in->m, j, &err)) {
+		ike_sa_delete(sa,
+			      err.msg[0] ? err.msg : "cannot check IKE_AUTH");
+		auth_job_free(j);
 		return;
 	}
-	child_accept(sa, c, m);
-	unique_sweep(sa);
-	ike_sa_established(sa);
+	/* the exchange, with its Child SA, stays until the job is done */
+	msg_in_take(&j->in, in);
+	auth_job_start(sa, j, checked_response);
 }

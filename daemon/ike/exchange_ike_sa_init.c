@@ -12,6 +12,7 @@
 
 #include "crypto/crypto.h"
 #include "ike/engine.h"
+#include "ike/auth.h"
 #include "ike/conn.h"
 #include "ike/msg.h"
 #include "ike/exchange.h"
@@ -293,6 +294,7 @@ void ike_sa_init_response(struct ike_sa *sa, const struct wire_msg *m,
 		rtx_done(sa);
 		sa->next_req_msgid = 1;
 		nat_check(sa, m);
+		auth_peer_note(sa, m);
 		if (ike_bytes_set(&sa->init_resp, buf, len) ||
 		    keys_start(sa, &wire_find(m, WIRE_PT_KE)->u.ke, on_keys,
 			       &err))

@@ -12,6 +12,7 @@
 
 #include "crypto/crypto.h"
 #include "ike/engine.h"
+#include "ike/auth.h"
 #include "ike/conn.h"
 #include "ike/msg.h"
 #include "ike/exchange.h"
@@ -102,6 +103,7 @@ static int build_response(struct ike_sa *sa, struct wbuf *out)
 	p = msg_add(&o->m, WIRE_PT_NONCE);
 	p->u.nonce = (struct wire_opaque){ sa->nr, sa->nr_len };
 	init_add_status(&o->m, sa, o->src, o->dst);
+	auth_add_certreq_conn(&o->m, engine_conn(sa->e, sa->conn));
 	if (!rc)
 		rc = msg_emit(&o->m, out);
 	free(o);
@@ -145,6 +147,7 @@ static int respond(struct ike_sa *sa, const struct init_req *r,
 	sa->nr_len = IKE_NONCE_LEN;
 	sa->next_peer_msgid = 1;
 	nat_check(sa, r->m);
+	auth_peer_note(sa, r->m);
 	rc = rng_bytes(sa->nr, sa->nr_len, &cerr);
 	if (!rc)
 		rc = ike_bytes_set(&sa->init_req, buf, len);

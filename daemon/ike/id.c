@@ -2,8 +2,10 @@
 /*
  * Identities (RFC 7296 §3.5) from leftid=/rightid=, libreswan's spelling:
  * @fqdn is ID_FQDN, user@fqdn ID_RFC822_ADDR, an address ID_IPV4/6_ADDR,
- * and no leftid= means the address. The text form is what secrets
- * selectors and logs use.
+ * a DN ("C=CH, O=Example, CN=west") ID_DER_ASN1_DN, %fromcert the
+ * certificate's subject (also the ID of leftcert= without leftid=), and
+ * no leftid= means the address. The text form is what secrets selectors
+ * and logs use.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -11,6 +13,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "crypto/cred.h"
+#include "crypto/dn.h"
 #include "ike/engine.h"
 #include "ike/conn.h"
 #include "ike/msg.h"
@@ -50,6 +54,50 @@ static int set_text(struct ike_id *id, uint8_t type, const char *t,
 	return 0;
 }
 
+static int set_dn(struct ike_id *id, const uint8_t *der, size_t len,
+		  const char *text, struct ikb_error *err)
+{
+	if (len > sizeof(id->data)) {
+		snprintf(err->msg, sizeof(err->msg),
+			 "ID \"%.100s\": its DER is %zu octets, ikebana takes up to %zu",
+			 text, len, sizeof(id->data));
+		return -ENOTSUP;
+	}
+	id->type = ID_DER_ASN1_DN;
+	id->len = len;
+	memcpy(id->data, der, len);
+	if (dn_to_text(der, len, id->text, sizeof(id->text)))
+		snprintf(id->text, sizeof(id->text), "%s", text);
+	return 0;
+}
+
+static int from_cert(const struct conn_end *end, struct ike_id *id,
+		     struct ikb_error *err)
+{
+	const struct cred *c = end->auth.cred;
+
+	if (!c) {
+		snprintf(err->msg, sizeof(err->msg),
+			 "%%fromcert: no certificate (leftcert=) to take the ID from");
+		return -EINVAL;
+	}
+	return set_dn(id, c->subject_der.ptr, c->subject_der.len, c->subject,
+		      err);
+}
+
+static int from_dn(const char *t, struct ike_id *id, struct ikb_error *err)
+{
+	uint8_t der[DN_MAX];
+	size_t len;
+	struct crypto_err cerr = { 0 };
+
+	if (dn_from_text(t, der, sizeof(der), &len, &cerr)) {
+		snprintf(err->msg, sizeof(err->msg), "%s", cerr.msg);
+		return -EINVAL;
+	}
+	return set_dn(id, der, len, t, err);
+}
+
 int id_local(const struct conn_end *end, struct ike_id *id,
 	     struct ikb_error *err)
 {
@@ -57,6 +105,8 @@ int id_local(const struct conn_end *end, struct ike_id *id,
 	struct ikb_addr a = { 0 };
 
 	memset(id, 0, sizeof(*id));
+	if (end->auth.fromcert)
+		return from_cert(end, id, err);
 	if (!t || !strcmp(t, "%any")) {
 		if (!end->addr.family) {
 			snprintf(err->msg, sizeof(err->msg),
@@ -76,13 +126,8 @@ int id_local(const struct conn_end *end, struct ike_id *id,
 		a.family = AF_INET6;
 		return set_addr(id, &a), 0;
 	}
-	if (strchr(t, '=')) {
-		snprintf(
-			err->msg, sizeof(err->msg),
-			"ID \"%s\": distinguished names (ID_DER_ASN1_DN) need certificates, which ikebana does not support yet",
-			t);
-		return -ENOTSUP;
-	}
+	if (strchr(t, '='))
+		return from_dn(t, id, err);
 	if (t[0] == '@') {
 		snprintf(err->msg, sizeof(err->msg),
 			 "ID \"%s\": key IDs are not supported yet", t);
@@ -101,6 +146,12 @@ static void text_of(struct ike_id *id)
 		a.family = id->type == ID_IPV4_ADDR ? AF_INET : AF_INET6;
 		memcpy(a.bytes, id->data, id->len);
 		addr_str(&a, id->text, sizeof(id->text));
+		return;
+	}
+	if (id->type == ID_DER_ASN1_DN) {
+		if (dn_to_text(id->data, id->len, id->text, sizeof(id->text)))
+			snprintf(id->text, sizeof(id->text),
+				 "(undecodable DN, %zu octets)", id->len);
 		return;
 	}
 	if (id->type != ID_FQDN && id->type != ID_RFC822_ADDR) {
@@ -137,10 +188,15 @@ bool id_accepts(const struct conn_end *end, const struct ike_id *got)
 
 	if (end->id && !strcmp(end->id, "%any"))
 		return true;
+	/* the certificate's check (auth_job.c) binds the ID to it */
+	if (end->auth.fromcert && !end->auth.cred)
+		return true;
 	if (!end->id && !end->addr.family)
 		return true; /* right=%any without rightid=: anyone */
 	if (id_local(end, &want, &err))
 		return false;
+	if (want.type == ID_DER_ASN1_DN && got->type == ID_DER_ASN1_DN)
+		return dn_match(want.data, want.len, got->data, got->len, NULL);
 	if (want.type == ID_FQDN && got->type == ID_FQDN)
 		return want.len == got->len &&
 		       !strncasecmp((const char *)want.data,

@@ -126,6 +126,8 @@ struct ike_sa *ike_sa_new_rekeyed(struct ike_sa *old, bool initiator,
 	sa->outcome_sent = true; /* nobody asked for it */
 	sa->local_id = old->local_id;
 	sa->remote_id = old->remote_id;
+	sa->peer_auth = old->peer_auth;
+	sa->peer_cert = peer_cert_get(old->peer_cert);
 	sa->nat_local = old->nat_local;
 	sa->nat_remote = old->nat_remote;
 	sa->rtx.interval_ms = old->rtx.interval_ms;
@@ -268,6 +270,7 @@ void ike_sa_delete(struct ike_sa *sa, const char *why)
 	free_bytes(&sa->cookie);
 	free_bytes(&sa->init_req);
 	free_bytes(&sa->init_resp);
+	peer_cert_put(sa->peer_cert);
 	secret_wipe(sa->ni, sizeof(sa->ni));
 	secret_wipe(sa->nr, sizeof(sa->nr));
 	free(sa);

@@ -20,6 +20,7 @@ struct ke;
 struct ke_job;
 struct exchange;
 struct sa_job;
+struct peer_cert;
 struct held_msg;
 struct sk_ctx;
 struct child_sa;
@@ -134,6 +135,14 @@ struct ike_sa {
 
 	/* IKE_AUTH */
 	struct ike_id local_id, remote_id;
+	/* auth_sig.c: what the peer said in IKE_SA_INIT of how it can be
+	 * authenticated, and how it was; its certificate once verified */
+	struct ike_peer_auth {
+		unsigned hashes; /* SIGNATURE_HASH_ALGORITHMS: SIG_HASH_BIT()s */
+		bool certreq; /* it sent CERTREQ */
+		const char *method; /* "PSK", "RSA-PSS with SHA2-256", ... */
+	} peer_auth;
+	struct peer_cert *peer_cert;
 	struct child_sa *children;
 
 	/* Our request in flight, from IKE_AUTH on; after IKE_AUTH tasks.c

@@ -47,6 +47,18 @@ int msg_emit_sk(struct ike_sa *sa, const struct wire_msg *m, struct wbuf *out);
  * Parse buf with the SA's sizes and decrypt its SK payload into *plain
  * (caller frees). Logs why and returns -errno when it must be dropped.
  */
+/*
+ * A decrypted message and the buffer its payloads point into. A handler
+ * that finishes later (IKE_AUTH, after its signature job) takes both,
+ * leaving NULLs; the dispatcher frees what is left.
+ */
+struct msg_in {
+	struct wire_msg *m;
+	uint8_t *plain;
+};
+void msg_in_free(struct msg_in *in);
+/* Takes *in's message: in is left empty. */
+void msg_in_take(struct msg_in *to, struct msg_in *in);
 int msg_open_sk(struct ike_sa *sa, struct wire_msg *m, const uint8_t *buf,
 		size_t len, uint8_t **plain);
 /* Unprotected reply to an IKE_SA_INIT request: one notify, no state. */

@@ -203,10 +203,7 @@ static void test_ids(void **state)
 	core_expect(
 		"conn a\n\tleftid=\"C=CH, O=Example, CN=west\"\n\trightid=192.0.2.1\n",
 		"");
-	core_expect(
-		"conn a\n\tleftid=%fromcert\n",
-		E(2, "a", "leftid=%fromcert",
-		  "%fromcert is not implemented by ikebana yet (certificates are not supported)"));
+	core_expect("conn a\n\tleftid=%fromcert\n\trightid=%fromcert\n", "");
 	core_expect("conn a\n\tleftid=@\n",
 		    E(2, "a", "leftid=@", "expected a name after @"));
 	core_expect(
@@ -225,20 +222,31 @@ static void test_enums(void **state)
 		"\tikev2=insist\n\tkeyexchange=ikev2\n\tpfs=no\n\trekey=yes\n"
 		"\tencapsulation=auto\n\tfragmentation=no\n",
 		"");
+	core_expect("conn a\n\tauthby=rsasig\n", "");
+	core_expect("conn a\n\tauthby=rsa-sha2_384,ecdsa-sha2\n", "");
 	core_expect(
-		"conn a\n\tauthby=rsasig\n",
-		E(2, "a", "authby=rsasig",
-		  "rsasig is not implemented by ikebana yet: use authby=secret"));
+		"conn a\n\tleftauth=rsasig\n\trightauth=ecdsa\n\tleftcert=west\n"
+		"\tleftsendcert=sendifasked\n\trightca=%same\n",
+		"");
 	core_expect(
 		"conn a\n\tauthby=secret,null\n",
 		E(2, "a", "authby=secret,null",
-		  "null is not implemented by ikebana yet: use authby=secret"));
+		  "null is not implemented by ikebana yet: use secret, rsasig or ecdsa"));
 	core_expect(
 		"conn a\n\tauthby=psk\n",
 		E(2, "a", "authby=psk",
-		  "unknown method \"psk\": expected secret (libreswan also knows rsasig, ecdsa, null and never)"));
+		  "unknown method \"psk\": expected secret, rsasig, ecdsa, rsa-sha1, rsa-sha2[_256|_384|_512] or ecdsa-sha2[_256|_384|_512]"));
 	core_expect("conn a\n\tauthby=\n",
-		    E(2, "a", "authby=", "expected secret"));
+		    E(2, "a", "authby=", "expected secret, rsasig or ecdsa"));
+	core_expect("conn a\n\tleftauth=eaponly\n",
+		    E(2, "a", "leftauth=eaponly",
+		      "not implemented by ikebana yet: use secret, rsasig or ecdsa"));
+	core_expect("conn a\n\tleftsendcert=maybe\n",
+		    E(2, "a", "leftsendcert=maybe",
+		      "expected always, sendifasked or never"));
+	core_expect("conn a\n\trightca=example\n",
+		    E(2, "a", "rightca=example",
+		      "expected %same, %any or a DN like \"C=CH, O=Example, CN=Example CA\""));
 	core_expect(
 		"conn a\n\tauto=begin\n",
 		E(2, "a", "auto=begin",

@@ -34,13 +34,37 @@ static void id_is(const char *conf, int rc, uint8_t type, const char *text)
 	assert_true(id_accepts(&end, &id));
 }
 
+/* rightid= with a wildcard takes any value there, as libreswan's does. */
+static void test_dn_ids(void **state)
+{
+	struct conn_end want = { .id = "C=CH, O=Example, CN=*" };
+	struct conn_end west = { .id = "C=CH, O=Example, CN=west" };
+	struct conn_end other = { .id = "C=CH, O=Other, CN=west" };
+	struct conn_end fromcert = { .id = "%fromcert" };
+	struct ike_id id;
+	struct ikb_error err = { "" };
+
+	fromcert.auth.fromcert = true;
+	assert_int_equal(id_local(&west, &id, &err), 0);
+	assert_true(id_accepts(&want, &id));
+	assert_true(id_accepts(&fromcert, &id));
+	assert_int_equal(id_local(&other, &id, &err), 0);
+	assert_false(id_accepts(&want, &id));
+	assert_false(id_accepts(&west, &id));
+	/* %fromcert without a certificate names no ID of ours */
+	assert_int_not_equal(id_local(&fromcert, &id, &err), 0);
+	assert_non_null(strstr(err.msg, "leftcert="));
+}
+
 static void test_ids(void **state)
 {
 	id_is(NULL, 0, 1, "192.0.2.1");
 	id_is("@west.example", 0, 2, "@west.example");
 	id_is("west@example.com", 0, 3, "west@example.com");
 	id_is("2001:db8::1", 0, 5, "2001:db8::1");
-	id_is("C=CH, O=Example, CN=west", -ENOTSUP, 0, "distinguished names");
+	id_is("C=CH, O=Example, CN=west", 0, 9, "C=CH, O=Example, CN=west");
+	id_is("CN=west,O=Example", 0, 9, "CN=west, O=Example");
+	id_is("C=CH, XX=west", -EINVAL, 0, "XX");
 	id_is("@[keyid]", -ENOTSUP, 0, "key IDs");
 }
 
@@ -205,6 +229,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ids),
+		cmocka_unit_test(test_dn_ids),
 		cmocka_unit_test(test_narrow),
 		cmocka_unit_test(test_nat_detect),
 		cmocka_unit_test(test_ke_retry),

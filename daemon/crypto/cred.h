@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Certificates: this host's (leftcert=, with its private key and the
+ * chain it sends) and a peer's, verified (cert_verify.c). Both are
+ * reference counted: a conn holds its credential and an exchange in
+ * flight holds what it signs or verifies with, across a reload.
+ */
+#ifndef IKB_CRYPTO_CRED_H
+#define IKB_CRYPTO_CRED_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "crypto/err.h"
+#include "crypto/sig.h"
+
+#define CRED_CHAIN_MAX 8
+
+struct cred_der {
+	const uint8_t *ptr;
+	size_t len;
+};
+
+/* Ours: certificate, key and the chain up to (not with) the root. */
+struct cred {
+	unsigned refs;
+	char nickname[128];
+	char subject[256], issuer[256]; /* text, for logs */
+	struct cred_der subject_der; /* the ID of leftid=%fromcert */
+	struct cred_der issuer_der; /* rightca=%same */
+	struct cred_der chain[CRED_CHAIN_MAX]; /* [0]: the certificate */
+	unsigned nchain;
+	enum sig_key_type key;
+	unsigned bits;
+	time_t not_after;
+	struct CERTCertificateStr *cert;
+	struct SECKEYPrivateKeyStr *priv;
+	void *chain_list; /* NSS's CERTCertificateList the DERs are in */
+};
+
+/*
+ * leftcert=NICKNAME from the open database: -ENOENT without it or
+ * without its private key (err says which, and where it looked).
+ */
+int cred_load(const char *nickname, bool key, struct cred **out,
+	      struct crypto_err *err);
+struct cred *cred_get(struct cred *c);
+void cred_put(struct cred *c);
+
+/*
+ * CERTREQ's body (RFC 7296 §3.7): the SHA-1 of each trusted CA's
+ * SubjectPublicKeyInfo in the database, 20 octets each, as found by the
+ * last cred_ca_refresh() (at each load of the configuration).
+ */
+void cred_ca_refresh(void);
+const uint8_t *cred_ca_hashes(size_t *len);
+
+/* A peer's certificate, verified by cert_verify(). */
+struct peer_cert {
+	unsigned refs;
+	char subject[256], issuer[256];
+	uint8_t *der; /* the end certificate */
+	size_t der_len;
+	struct SECKEYPublicKeyStr *pub;
+	enum sig_key_type key;
+	unsigned bits;
+};
+
+struct cert_verify_opts {
+	bool ocsp; /* ocsp-enable=yes: ask the responders the certificates name */
+	/* rightca=: the DER of a CA that must be in the chain, or NULL */
+	const uint8_t *ca;
+	size_t ca_len;
+};
+
+/*
+ * Verifies the peer's CERT payloads (certs[0] the end certificate, the
+ * rest intermediates) against the database's trust, CRLs and the clock.
+ * A refusal fills err with the subject, the issuer, the reason in words
+ * and NSS's error name. Runs on a helper thread.
+ */
+int cert_verify(const struct cred_der *certs, size_t n,
+		const struct cert_verify_opts *o, struct peer_cert **out,
+		struct crypto_err *err);
+struct peer_cert *peer_cert_get(struct peer_cert *p);
+void peer_cert_put(struct peer_cert *p);
+
+#endif

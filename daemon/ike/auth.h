@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * IKE_AUTH's authentication (RFC 7296 §2.15, RFC 7427), for the exchange
+ * in exchange_ike_auth*.c: our AUTH payload and the check of the peer's,
+ * by PSK on the loop or by signature in one helper-pool job (auth_job.c)
+ * that verifies the peer's certificate chain, ID and signature and then
+ * signs ours. The exchange finishes in the job's then().
+ */
+#ifndef IKB_IKE_AUTH_H
+#define IKB_IKE_AUTH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "crypto/cred.h"
+#include "crypto/sig.h"
+#include "ike/child_sa.h"
+#include "ike/conn.h"
+#include "ike/engine.h"
+#include "ike/msg.h"
+
+struct wire_msg;
+
+/* auth_octets.c: SignedOctets, in one buffer the job can own. */
+struct auth_octets {
+	uint8_t *buf;
+	size_t len;
+};
+int auth_octets(const struct ike_sa *sa, bool for_initiator,
+		const struct ike_id *id, struct auth_octets *o,
+		struct ikb_error *err);
+void auth_octets_free(struct auth_octets *o);
+
+/* auth_peer.c: what the peer said (SIGNATURE_HASH_ALGORITHMS, CERTREQ). */
+void auth_peer_note(struct ike_sa *sa, const struct wire_msg *m);
+/* CERT (our chain, by leftsendcert=) and CERTREQ (when we verify one). */
+void auth_add_certs(struct wire_msg *m, const struct conn_view *v,
+		    const struct ike_sa *sa);
+void auth_add_certreq(struct wire_msg *m, const struct conn_view *v);
+void auth_add_certreq_conn(struct wire_msg *m, const struct conn *c);
+
+/* auth_job.c */
+struct auth_job;
+typedef void auth_then_fn(struct ike_sa *sa, struct auth_job *j);
+
+struct auth_job {
+	/* ours, to send */
+	uint8_t method;
+	uint8_t data[SIG_AUTH_MAX];
+	size_t len;
+	struct cred *cred; /* signing with it, in the job */
+	enum sig_scheme scheme;
+	struct auth_octets mine;
+	/* the peer's, to check */
+	bool verify; /* a signature to check in the job */
+	uint8_t peer_method;
+	uint8_t *peer_auth;
+	size_t peer_auth_len;
+	struct auth_octets theirs;
+	struct ike_id peer_id;
+	uint8_t *certs; /* the CERT payloads' bodies, copied */
+	struct cred_der cert[CRED_CHAIN_MAX];
+	size_t ncerts;
+	struct cred *peer_cred; /* rightcert= */
+	struct cert_verify_opts opts;
+	uint8_t *ca; /* opts.ca's copy */
+	unsigned methods, hashes; /* what the remote end may use */
+	/* the result */
+	int rc;
+	char why[512];
+	struct peer_cert *pc;
+	const char *peer_how; /* how the peer authenticated */
+	/* the exchange's, for then() */
+	auth_then_fn *then;
+	struct msg_in in;
+	uint32_t msgid;
+	bool left_is_local; /* the view the responder matched */
+};
+
+struct auth_job *auth_job_new(void);
+void auth_job_free(struct auth_job *j);
+/* Our AUTH for v's local end: PSK now, a signature in the job. */
+int auth_job_sign(struct auth_job *j, struct ike_sa *sa,
+		  const struct conn_view *v, const char *remote_id,
+		  struct ikb_error *err);
+/* The peer's AUTH in m, of ID peer, against v's remote end. */
+int auth_job_check(struct auth_job *j, struct ike_sa *sa,
+		   const struct conn_view *v, const struct wire_msg *m,
+		   const struct ike_id *peer, struct ikb_error *err);
+/*
+ * Runs what is left (on the helper pool when there is a signature) and
+ * then then(sa, j) on the loop, with sa NULL when the SA went; then()
+ * frees j. Call it last.
+ */
+void auth_job_start(struct ike_sa *sa, struct auth_job *j, auth_then_fn *then);
+
+/* exchange_ike_auth.c: what both roles send and log. */
+struct auth_out {
+	struct wire_msg m;
+	struct child_out child;
+};
+struct auth_out *auth_out_new(void);
+void auth_out_free(struct auth_out *o);
+/* IDi or IDr, our CERTs, the initiator's CERTREQ, then j's AUTH. */
+void auth_out_id_auth(struct auth_out *o, const struct ike_sa *sa,
+		      const struct conn_view *v, const struct auth_job *j);
+/* "IKE SA established with ID (method, certificate ...)" */
+void ike_auth_log_up(struct ike_sa *sa);
+
+#endif

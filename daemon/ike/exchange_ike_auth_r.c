@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * IKE_AUTH, the responder. The request picks the conn by the peer's ID;
+ * the authentication job then verifies the peer (certificate chain, ID
+ * in the certificate, signature) and signs our AUTH, and only then does
+ * the Child SA get negotiated and installed. A responder that cannot
+ * authenticate the peer answers AUTHENTICATION_FAILED and keeps the SA
+ * only to resend that answer from its response cache until the
+ * initiator's retransmits would have stopped.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ike/auth.h"
+#include "ike/child_sa.h"
+#include "ike/conn.h"
+#include "ike/engine.h"
+#include "ike/events.h"
+#include "ike/exchange.h"
+#include "ike/msg.h"
+#include "ike/tasks.h"
+
+static void refuse(struct ike_sa *sa, uint16_t n, const char *why,
+		   uint32_t msgid)
+{
+	struct wire_msg *m = calloc(1, sizeof(*m));
+
+	ike_sa_log(sa, IKB_LOG_WARNING, "IKE_AUTH: %s: answering %s", why,
+		   wire_notify_name(n));
+	if (m) {
+		msg_notify(m, n, NULL, 0);
+		msg_respond_sk(sa, m, WIRE_EXCH_IKE_AUTH, msgid);
+		free(m);
+	}
+	ike_sa_linger(sa, sa->rtx.timeout_ms);
+}
+
+/* The initiator's conn by its ID, and its AUTH checked or made a job. */
+static int authenticate(struct ike_sa *sa, const struct wire_msg *m,
+			struct conn_view *v, struct auth_job *j,
+			struct ikb_error *err)
+{
+	const struct wire_payload *idi = wire_find(m, WIRE_PT_IDI);
+	const struct conn *conn;
+	struct ike_id peer;
+
+	/* there: expect.c */
+	id_from_wire(&idi->u.id, &peer);
+	conn = conn_match_id(sa->e, &sa->path, &peer, sa->conn, v);
+	if (!conn) {
+		snprintf(err->msg, sizeof(err->msg),
+			 "no conn accepts peer ID %.100s", peer.text);
+		return -EPERM;
+	}
+	if (strcmp(conn->name, sa->conn))
+		ike_sa_set_conn(sa, conn->name);
+	if (id_local(&v->local, &sa->local_id, err) ||
+	    auth_job_check(j, sa, v, m, &peer, err))
+		return -EPERM;
+	sa->remote_id = peer;
+	return 0;
+}
+
+static void answer(struct ike_sa *sa, const struct conn_view *v,
+		   struct auth_job *j)
+{
+	const struct wire_msg *m = j->in.m;
+	struct auth_out *o = auth_out_new();
+	struct ike_sa *stays;
+
+	if (!o) {
+		refuse(sa, WIRE_N_AUTHENTICATION_FAILED, "out of memory",
+		       j->msgid);
+		return;
+	}
+	sa->peer_cert = j->pc;
+	j->pc = NULL;
+	sa->peer_auth.method = j->peer_how;
+	ike_sa_set_state(sa, IKE_SA_ESTABLISHED);
+	ike_auth_log_up(sa);
+	/* the old SAs go once the new Child SA has their policies */
+	stays = unique_mark(sa, wire_find_notify(m, WIRE_N_INITIAL_CONTACT));
+	auth_out_id_auth(o, sa, v, j);
+	if (stays && wire_find(m, WIRE_PT_SA))
+		msg_notify(&o->m, WIRE_N_NO_ADDITIONAL_SAS, NULL, 0);
+	else if (!stays)
+		child_respond(sa, v, m, &o->m, &o->child);
+	msg_respond_sk(sa, &o->m, WIRE_EXCH_IKE_AUTH, j->msgid);
+	auth_out_free(o);
+	if (stays) {
+		unique_crossed(sa, stays);
+		return;
+	}
+	unique_sweep(sa);
+	events_ike_up(sa, sa->children, NULL);
+	ike_sa_established(sa);
+}
+
+/* The peer is authenticated and our AUTH is made (or one failed). */
+static void authenticated(struct ike_sa *sa, struct auth_job *j)
+{
+	const struct conn *conn = sa ? engine_conn(sa->e, sa->conn) : NULL;
+
+	if (!sa) {
+		auth_job_free(j);
+		return;
+	}
+	if (j->rc)
+		refuse(sa, WIRE_N_AUTHENTICATION_FAILED, j->why, j->msgid);
+	else if (!conn || conn->view_rc[j->left_is_local])
+		refuse(sa, WIRE_N_AUTHENTICATION_FAILED,
+		       "the conn changed while the peer was authenticated",
+		       j->msgid);
+	else
+		answer(sa, &conn->view[j->left_is_local], j);
+	auth_job_free(j);
+}
+
+void ike_auth_request(struct ike_sa *sa, struct msg_in *in, uint32_t msgid)
+{
+	struct auth_job *j = auth_job_new();
+	struct ikb_error err = { "" };
+	struct conn_view v;
+
+	if (!j) {
+		ike_sa_log(sa, IKB_LOG_ERR, "IKE_AUTH: out of memory");
+		return;
+	}
+	auth_peer_note(sa, in->m);
+	if (authenticate(sa, in->m, &v, j, &err) ||
+	    auth_job_sign(j, sa, &v, sa->remote_id.text, &err)) {
+		refuse(sa, WIRE_N_AUTHENTICATION_FAILED, err.msg, msgid);
+		auth_job_free(j);
+		return;
+	}
+	j->msgid = msgid;
+	j->left_is_local = v.left_is_local;
+	msg_in_take(&j->in, in);
+	auth_job_start(sa, j, authenticated);
+}
