@@ -235,6 +235,14 @@ static SECItem *pkcs8_of(const struct imp *im, PLArenaPool *arena,
 
 	if (!strcmp(key->type, "PRIVATE KEY"))
 		return key->der;
+	if (strcmp(key->type, "RSA PRIVATE KEY") &&
+	    strcmp(key->type, "EC PRIVATE KEY")) {
+		refuse(im,
+		       "%s blocks are not supported: convert the key to "
+		       "PKCS#8 (openssl pkcs8 -topk8 -nocrypt)",
+		       key->type);
+		return NULL;
+	}
 	if ((!strcmp(key->type, "RSA PRIVATE KEY") && !rsa) ||
 	    (!strcmp(key->type, "EC PRIVATE KEY") && !ec)) {
 		refuse(im,
