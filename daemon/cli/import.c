@@ -30,7 +30,7 @@
 
 #include "build-config.h"
 #include "cli/cli.h"
-#include "crypto/nssdb.h"
+#include "crypto/nssdir.h"
 
 #define MAX_FILE (1 << 20)
 #define MAX_CERTS 16
@@ -43,7 +43,7 @@ struct import_opts {
 struct imp {
 	const struct cli *c;
 	const struct import_opts *o;
-	struct nssdb db;
+	struct nssdir db;
 };
 
 /* "ikebana: FILE: ..." on stderr; returns CLI_FAIL. */
@@ -1005,7 +1005,7 @@ int import_main(const struct cli *c, int argc, char **argv)
 	data = slurp(c, o.file, &len);
 	if (!data)
 		return CLI_FAIL;
-	if (nssdb_open(&im.db, o.dir, NSSDB_CREATE, &err)) {
+	if (nssdir_open(&im.db, o.dir, NSSDIR_CREATE, &err)) {
 		fprintf(stderr, "%s: %s\n", c->prog, err.msg);
 		wipe_free(data, MAX_FILE + 1);
 		return CLI_FAIL;
@@ -1013,14 +1013,14 @@ int import_main(const struct cli *c, int argc, char **argv)
 	if (im.db.created)
 		printf("created an empty NSS database in %s (no password)\n",
 		       o.dir);
-	if (nssdb_login(&im.db, &err)) {
+	if (nssdir_login(&im.db, &err)) {
 		fprintf(stderr, "%s: %s\n", c->prog, err.msg);
 		rc = CLI_FAIL;
 	} else {
 		rc = import_file(&im, data, len);
 	}
 	wipe_free(data, MAX_FILE + 1);
-	if (nssdb_close(&im.db, &err))
+	if (nssdir_close(&im.db, &err))
 		fprintf(stderr, "%s: warning: %s\n", c->prog, err.msg);
 	return rc;
 }

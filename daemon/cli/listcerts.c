@@ -21,7 +21,7 @@
 
 #include "build-config.h"
 #include "cli/cli.h"
-#include "crypto/nssdb.h"
+#include "crypto/nssdir.h"
 
 static struct json_object *jstr(const char *s)
 {
@@ -188,7 +188,7 @@ static void trust_string(const CERTCertTrust *t, char *buf)
 	*p = '\0';
 }
 
-static struct json_object *cert_json(const struct nssdb *db,
+static struct json_object *cert_json(const struct nssdir *db,
 				     CERTCertificate *cert, bool locked)
 {
 	struct json_object *o = json_object_new_object();
@@ -317,21 +317,21 @@ int listcerts_main(const struct cli *c, int argc, char **argv)
 	struct json_object *a;
 	CERTCertListNode *node;
 	CERTCertList *list;
-	struct nssdb db;
+	struct nssdir db;
 	bool locked;
 	int json = 0;
 
 	if (parse(c, argc, argv, &json, &dir) < 0)
 		return CLI_USAGE;
-	if (nssdb_open(&db, dir, NSSDB_READ, &err)) {
+	if (nssdir_open(&db, dir, NSSDIR_READ, &err)) {
 		fprintf(stderr, "%s: %s\n", c->prog, err.msg);
 		return CLI_FAIL;
 	}
 	/* Without the password the certificates show, the keys do not. */
-	if (nssdb_login(&db, &err))
+	if (nssdir_login(&db, &err))
 		fprintf(stderr, "%s: warning: %s; private keys not shown\n",
 			c->prog, err.msg);
-	locked = nssdb_locked(&db);
+	locked = nssdir_locked(&db);
 	a = json_object_new_array();
 	list = PK11_ListCertsInSlot(db.slot);
 	for (node = list ? CERT_LIST_HEAD(list) : NULL;
@@ -348,7 +348,7 @@ int listcerts_main(const struct cli *c, int argc, char **argv)
 	else
 		print_text(a, dir);
 	json_object_put(a);
-	if (nssdb_close(&db, &err))
+	if (nssdir_close(&db, &err))
 		fprintf(stderr, "%s: warning: %s\n", c->prog, err.msg);
 	return CLI_OK;
 }

@@ -9,15 +9,15 @@
 #include <pk11pub.h>
 #include <secerr.h>
 
-#include "crypto/nssdb.h"
+#include "crypto/nssdir.h"
 #include "crypto/nssdb_pw.h"
 
 /* NSS's password callback has no useful argument on every path. */
-static struct nssdb *open_db;
+static struct nssdir *open_db;
 
 static char *password_cb(PK11SlotInfo *slot, PRBool retry, void *arg)
 {
-	struct nssdb *db = open_db;
+	struct nssdir *db = open_db;
 	char pw[512], *dup;
 
 	/* The password from the file was wrong: asking again won't help. */
@@ -40,15 +40,15 @@ static bool has_file(const char *dir, const char *name, int how)
 }
 
 /* Why dir is not a usable database, with what to do; or 0. */
-static int check_dir(const char *dir, enum nssdb_mode mode, bool *create,
+static int check_dir(const char *dir, enum nssdir_mode mode, bool *create,
 		     struct crypto_err *err)
 {
-	int how = mode == NSSDB_READ ? R_OK : R_OK | W_OK;
+	int how = mode == NSSDIR_READ ? R_OK : R_OK | W_OK;
 	struct stat st;
 
 	*create = false;
 	if (stat(dir, &st) < 0) {
-		if (errno == ENOENT && mode == NSSDB_CREATE) {
+		if (errno == ENOENT && mode == NSSDIR_CREATE) {
 			if (mkdir(dir, 0700) < 0)
 				return crypto_fail(err, -errno,
 						   "cannot create %s: %s", dir,
@@ -70,7 +70,7 @@ static int check_dir(const char *dir, enum nssdb_mode mode, bool *create,
 				   "database's directory)",
 				   dir);
 	if (!has_file(dir, "cert9.db", F_OK)) {
-		if (mode == NSSDB_CREATE) {
+		if (mode == NSSDIR_CREATE) {
 			*create = true;
 			return 0;
 		}
@@ -88,11 +88,11 @@ static int check_dir(const char *dir, enum nssdb_mode mode, bool *create,
 			err, -EACCES,
 			"%s: cannot %s cert9.db and key4.db "
 			"(run as their owner, usually root)",
-			dir, mode == NSSDB_READ ? "read" : "read and write");
+			dir, mode == NSSDIR_READ ? "read" : "read and write");
 	return 0;
 }
 
-int nssdb_open(struct nssdb *db, const char *dir, enum nssdb_mode mode,
+int nssdir_open(struct nssdir *db, const char *dir, enum nssdir_mode mode,
 	       struct crypto_err *err)
 {
 	PRUint32 flags =
@@ -115,7 +115,7 @@ int nssdb_open(struct nssdb *db, const char *dir, enum nssdb_mode mode,
 	rc = check_dir(dir, mode, &create, err);
 	if (rc)
 		return rc;
-	if (mode == NSSDB_READ)
+	if (mode == NSSDIR_READ)
 		flags |= NSS_INIT_READONLY | NSS_INIT_FORCEOPEN;
 	snprintf(config, sizeof(config), "sql:%s", dir);
 	/* A new key4.db holds private keys: only its owner reads it. */
@@ -135,7 +135,7 @@ int nssdb_open(struct nssdb *db, const char *dir, enum nssdb_mode mode,
 		goto fail;
 	}
 	/* A new database has no password yet, as after certutil -N. */
-	if (mode != NSSDB_READ && PK11_NeedUserInit(db->slot) &&
+	if (mode != NSSDIR_READ && PK11_NeedUserInit(db->slot) &&
 	    PK11_InitPin(db->slot, NULL, "") != SECSuccess) {
 		rc = crypto_fail_nss(err, -EIO,
 				     "%s: cannot initialise the new database",
@@ -145,18 +145,18 @@ int nssdb_open(struct nssdb *db, const char *dir, enum nssdb_mode mode,
 	db->created = create;
 	return 0;
 fail:
-	nssdb_close(db, NULL);
+	nssdir_close(db, NULL);
 	return rc;
 }
 
-bool nssdb_locked(const struct nssdb *db)
+bool nssdir_locked(const struct nssdir *db)
 {
 	return PK11_NeedLogin(db->slot) && !PK11_IsLoggedIn(db->slot, NULL);
 }
 
-int nssdb_login(struct nssdb *db, struct crypto_err *err)
+int nssdir_login(struct nssdir *db, struct crypto_err *err)
 {
-	if (!nssdb_locked(db))
+	if (!nssdir_locked(db))
 		return 0;
 	memset(&db->pw_err, 0, sizeof(db->pw_err));
 	if (PK11_Authenticate(db->slot, PR_TRUE, NULL) == SECSuccess)
@@ -171,7 +171,7 @@ int nssdb_login(struct nssdb *db, struct crypto_err *err)
 			   db->dir, PK11_GetTokenName(db->slot), db->pwfile);
 }
 
-int nssdb_close(struct nssdb *db, struct crypto_err *err)
+int nssdir_close(struct nssdir *db, struct crypto_err *err)
 {
 	int rc = 0;
 

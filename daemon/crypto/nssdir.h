@@ -5,8 +5,8 @@
  * database's password, if it has one, comes from DIR/nsspassword (see
  * crypto/nssdb_pw.h). One database at a time per process.
  */
-#ifndef IKB_CRYPTO_NSSDB_H
-#define IKB_CRYPTO_NSSDB_H
+#ifndef IKB_CRYPTO_NSSDIR_H
+#define IKB_CRYPTO_NSSDIR_H
 
 #include <limits.h>
 #include <stdbool.h>
@@ -16,16 +16,16 @@
 
 #include "crypto/err.h"
 
-enum nssdb_mode {
-	NSSDB_READ, /* read-only; the database must exist */
-	NSSDB_WRITE, /* read-write; the database must exist */
-	NSSDB_CREATE, /* read-write; an empty one is created if none */
+enum nssdir_mode {
+	NSSDIR_READ, /* read-only; the database must exist */
+	NSSDIR_WRITE, /* read-write; the database must exist */
+	NSSDIR_CREATE, /* read-write; an empty one is created if none */
 };
 
-struct nssdb {
+struct nssdir {
 	NSSInitContext *ctx;
 	PK11SlotInfo *slot; /* the database's token */
-	bool created; /* NSSDB_CREATE made a new database */
+	bool created; /* NSSDIR_CREATE made a new database */
 	char dir[PATH_MAX];
 	char pwfile[PATH_MAX + 16];
 	struct crypto_err pw_err; /* why the password callback had none */
@@ -35,19 +35,19 @@ struct nssdb {
  * Opens dir. A missing or unreadable database is an error whose message
  * names dir and what to do. A newly created database has no password.
  */
-int nssdb_open(struct nssdb *db, const char *dir, enum nssdb_mode mode,
+int nssdir_open(struct nssdir *db, const char *dir, enum nssdir_mode mode,
 	       struct crypto_err *err);
 /*
  * Logs in to the token if it has a password, with the one for its token
  * in DIR/nsspassword. 0 when logged in or no login is needed.
  */
-int nssdb_login(struct nssdb *db, struct crypto_err *err);
+int nssdir_login(struct nssdir *db, struct crypto_err *err);
 /* True when the token has a password and we are not logged in. */
-bool nssdb_locked(const struct nssdb *db);
+bool nssdir_locked(const struct nssdir *db);
 /*
  * Shuts NSS down. -EBUSY when a certificate, key or slot reference was
  * still held (a leak); the database is closed either way.
  */
-int nssdb_close(struct nssdb *db, struct crypto_err *err);
+int nssdir_close(struct nssdir *db, struct crypto_err *err);
 
 #endif
