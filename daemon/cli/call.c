@@ -79,9 +79,8 @@ struct json_object *cli_response_data(const struct cli *c,
 	return NULL;
 }
 
-int cli_call_show(const struct cli *c, const char *cmd,
-		  struct json_object *req, bool json,
-		  void (*human)(struct json_object *data))
+int cli_call_show(const struct cli *c, const char *cmd, struct json_object *req,
+		  bool json, void (*human)(struct json_object *data))
 {
 	struct json_object *resp = cli_call_req(c, cmd, req), *data;
 

@@ -24,6 +24,9 @@ int checkconfig_main(const struct cli *c, int argc, char **argv);
 int up_main(const struct cli *c, int argc, char **argv);
 int down_main(const struct cli *c, int argc, char **argv);
 int trafficstatus_main(const struct cli *c, int argc, char **argv);
+/* listcerts.c, import.c: the NSS database, without a daemon. */
+int listcerts_main(const struct cli *c, int argc, char **argv);
+int import_main(const struct cli *c, int argc, char **argv);
 /* traffic_text.c: the trafficstatus answer's data, one line per Child SA. */
 void traffic_print(FILE *f, struct json_object *data);
 /*
@@ -49,9 +52,8 @@ struct json_object *cli_response_data(const struct cli *c,
  * JSON with json, else through human. Returns CLI_OK, or CLI_FAIL after
  * printing why.
  */
-int cli_call_show(const struct cli *c, const char *cmd,
-		  struct json_object *req, bool json,
-		  void (*human)(struct json_object *data));
+int cli_call_show(const struct cli *c, const char *cmd, struct json_object *req,
+		  bool json, void (*human)(struct json_object *data));
 /* For subcommands that take no arguments. */
 int cli_no_args(const struct cli *c, int argc, char **argv);
 

@@ -28,6 +28,11 @@ static const struct {
 	{ "checkconfig", checkconfig_main,
 	  "[--json] [--secrets FILE] [--plugindir DIR] FILE",
 	  "Check a configuration without a daemon" },
+	{ "listcerts", listcerts_main, "[--nssdir DIR] [--json]",
+	  "List the certificates of an NSS database, without a daemon" },
+	{ "import", import_main,
+	  "[--nssdir DIR] [--ca] [--nickname NICK] [--password-file F] FILE",
+	  "Import a PKCS#12, PEM or CA certificate file into the database" },
 	{ "version", version_main, "", "Show the client and daemon versions" },
 };
 
