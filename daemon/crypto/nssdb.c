@@ -15,6 +15,8 @@
 #include <secmod.h>
 
 #include "crypto/nssdb.h"
+#include "crypto/nssdb_pw.h"
+#include "crypto/secret.h"
 
 static PK11SlotInfo *slot;
 static char open_dir[PATH_MAX];
@@ -54,6 +56,36 @@ static int missing(const char *dir, struct crypto_err *err)
 	return crypto_fail(err, -ENOENT, "%s", why);
 }
 
+/*
+ * A database with a password: libreswan's nsspassword names the token
+ * "NSS Certificate DB" (or its FIPS name); ours is NSSDB_TOKEN. Private
+ * keys stay locked without it, so each leftcert= will say so.
+ */
+static int login(PK11SlotInfo *s, const char *dir, struct crypto_err *err)
+{
+	static const char *const tokens[] = { "NSS Certificate DB",
+					      "NSS FIPS 140-2 Certificate DB",
+					      NSSDB_TOKEN };
+	char file[PATH_MAX + 16], pw[256];
+	int rc = -ENOENT;
+
+	if (!PK11_NeedLogin(s) || PK11_IsLoggedIn(s, NULL))
+		return 0;
+	snprintf(file, sizeof(file), "%s/" NSS_PASSWORD_FILE, dir);
+	for (size_t i = 0; rc == -ENOENT && i < 3; i++)
+		rc = nss_password_lookup(file, tokens[i], pw, sizeof(pw), err);
+	if (rc == -ENOENT)
+		rc = crypto_fail(err, -EACCES,
+				 "the NSS database %s has a password, and %s has none for it (a line \"NSS Certificate DB:PASSWORD\")",
+				 dir, file);
+	else if (!rc && PK11_CheckUserPassword(s, pw) != SECSuccess)
+		rc = crypto_fail_nss(err, -EACCES,
+				     "the NSS database %s: the password in %s is wrong",
+				     dir, file);
+	secret_wipe(pw, sizeof(pw));
+	return rc;
+}
+
 int nssdb_open(const char *dir, struct crypto_err *err)
 {
 	char path[PATH_MAX + 16], spec[PATH_MAX + 96];
@@ -82,5 +114,5 @@ int nssdb_open(const char *dir, struct crypto_err *err)
 	slot = s;
 	snprintf(open_dir, sizeof(open_dir), "%s", dir);
 	why[0] = '\0';
-	return 0;
+	return login(s, dir, err);
 }

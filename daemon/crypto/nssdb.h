@@ -11,9 +11,10 @@
 
 #include <stdbool.h>
 
+#include "build-config.h"
 #include "crypto/err.h"
 
-#define NSSDB_DEFAULT_DIR "/var/lib/ikebana/nss"
+#define NSSDB_DEFAULT_DIR IKB_DEFAULT_NSSDIR
 #define NSSDB_TOKEN "ikebana"
 
 /*
