@@ -9,6 +9,7 @@
 #   pki_swanctl DIR NICK...   the same for strongSwan: DIR is its swanctl dir
 #   pki_info NICK             sets pki_dn, pki_fqdn, pki_email, pki_key
 #                             (rsa|ecdsa) from the cert NICK
+#   pki_der NICK              $PKI/NICK.der (host certs get it on demand)
 #
 # What pki_make makes ($PKI, /srv/pki by default, when the harness makes it):
 #   root.pem/.der/.key        C=CH, O=ikebana test, CN=ikebana test root (RSA 2048)
@@ -16,7 +17,9 @@
 #                             (ECDSA P-256), issued by the root
 #   root.crl, inter.crl       CRLs (DER; .crl.pem PEM): east-revoked is in the root's
 #   lookalike.pem/.key        a CA with the root's DN and another key (RSA 2048)
-#   NICK.pem/.der/.key/.p12   host certs: keyUsage digitalSignature, SANs
+#   NICK.pem/.key             host certs (NICK.der by pki_der, NICK.p12 by
+#                             pki_nssdb: a process each costs ~0.2 s in UML):
+#                             keyUsage digitalSignature, SANs
 #                             DNS:HOST.ikebana.test, email:HOST@ikebana.test and
 #                             IP: every address of the host ($HOSTS/HOST/local,
 #                             made by `topology`; none before it)
@@ -125,7 +128,7 @@ _pki_der() { _pki_ssl x509 -in "$_D/$1.pem" -outform DER -out "$_D/$1.der"; }
 # _pki_p12 NICK: NICK.p12 (cert and key, named NICK) for pk12util.
 _pki_p12() {
 	_pki_ssl pkcs12 -export -in "$_D/$1.pem" -inkey "$_D/$1.key" -name "$1" \
-		-passout "pass:$PKI_P12PASS" -out "$_D/$1.p12"
+		-passout "pass:$PKI_P12PASS" -out "$_D/$1.p12" && chmod 600 "$_D/$1.p12"
 }
 
 # _pki_info NICK KEY OU CN: NICK.info, "key dn fqdn email" (tabs).
@@ -137,8 +140,9 @@ _pki_info() {
 # _pki_san HOST CN: sets PKI_SAN for a host cert.
 _pki_san() { PKI_SAN="DNS:$2.ikebana.test,email:$2@ikebana.test$(_pki_ips "$1")"; }
 
-# _pki_host NICK KEY ISSUER SERIAL HOST [OU] [CN]: one host cert, its key,
-# DER, PKCS#12 and NICK.info.
+# _pki_host NICK KEY ISSUER SERIAL HOST [OU] [CN]: one host cert, its key
+# and NICK.info (its DER and PKCS#12 are made when asked for: pki_der,
+# pki_nssdb).
 _pki_host() {
 	_pn=$1 _pk=$2 _pis=$3 _ps=$4 _ph=$5 _pou=${6:-} _pcn=${7:-$5}
 	_pki_newkey "$_pk"
@@ -147,11 +151,11 @@ _pki_host() {
 	_pki_ssl req -x509 -nodes $_pnew -keyout "$_D/$_pn.key" \
 		-out "$_D/$_pn.pem" -subj "/C=CH/O=$PKI_O${_pou:+/OU=$_pou}/CN=$_pcn" \
 		-CA "$_D/$_pis.pem" -CAkey "$_D/$_pis.key" -set_serial "$_ps" -days 3650 \
-		-extensions host_ext &&
-		_pki_der "$_pn" && _pki_p12 "$_pn" && _pki_info "$_pn" "$_pk" "$_pou" "$_pcn"
+		-extensions host_ext && _pki_info "$_pn" "$_pk" "$_pou" "$_pcn"
 }
 
-# _pki_ca NAME KEY ISSUER SERIAL CN: a CA cert (self-signed when ISSUER is NAME).
+# _pki_ca NAME KEY ISSUER SERIAL CN: a CA cert and its DER (self-signed when
+# ISSUER is NAME).
 _pki_ca() {
 	_pki_newkey "$2"
 	_pca="-CA $_D/$3.pem -CAkey $_D/$3.key"
@@ -159,7 +163,7 @@ _pki_ca() {
 	# shellcheck disable=SC2086 # _pnew and _pca are lists of words
 	_pki_ssl req -x509 -nodes $_pnew -keyout "$_D/$1.key" -out "$_D/$1.pem" \
 		-subj "/C=CH/O=$PKI_O/CN=$5" $_pca -set_serial "$4" -days 3650 -extensions ca_ext &&
-		_pki_der "$1"
+		{ [ "$1" = lookalike ] || _pki_der "$1"; }
 }
 
 pki_make() {
@@ -193,7 +197,6 @@ pki_make() {
 		_pki_ssl ca -batch -name root -notext -in "$_D/east-expired.csr" \
 			-out "$_D/east-expired.pem" -startdate 200101000000Z -enddate 210101000000Z \
 			-extensions host_ext &&
-		_pki_der east-expired && _pki_p12 east-expired &&
 		_pki_info east-expired ecdsa expired east || return
 	# CRLs: the root's lists east-revoked (serial 21 = 0x15), written into
 	# its database by hand (one process less than `ca -revoke`); the
@@ -207,9 +210,15 @@ pki_make() {
 		_pki_ssl ca -gencrl -name "$_pc" -crlexts crl_ext -out "$_D/$_pc.crl.pem" &&
 			_pki_ssl crl -in "$_D/$_pc.crl.pem" -outform DER -out "$_D/$_pc.crl" || return
 	done
-	chmod 600 "$_D"/*.key "$_D"/*.p12
+	chmod 600 "$_D"/*.key
 	touch "$_D/done"
 	log "pki: made in $_D in $(( $(now_cs) - _pt0 ))0 ms"
+}
+
+# pki_der NICK: $PKI/NICK.der, made on the first call.
+pki_der() {
+	_D=$PKI
+	[ -e "$PKI/$1.der" ] || _pki_der "$1"
 }
 
 # pki_info NICK: sets pki_key, pki_dn, pki_fqdn, pki_email (no process).
@@ -233,8 +242,12 @@ pki_nssdb() {
 			t 20 crlutil -I -d "sql:$_nd" -i "$PKI/inter.crl" || return
 		: >"$_nd/ikebana-pki"
 	fi
+	_nhave=' '
+	while read -r _nn; do _nhave="$_nhave$_nn "; done <"$_nd/ikebana-pki"
 	for _nn; do
-		grep -qx "$_nn" "$_nd/ikebana-pki" && continue
+		case $_nhave in *" $_nn "*) continue ;; esac
+		_D=$PKI
+		[ -e "$PKI/$_nn.p12" ] || _pki_p12 "$_nn" || return
 		t 20 pk12util -i "$PKI/$_nn.p12" -d "sql:$_nd" -W "$PKI_P12PASS" >/dev/null || return
 		echo "$_nn" >>"$_nd/ikebana-pki"
 	done
