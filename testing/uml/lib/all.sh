@@ -13,6 +13,8 @@
 . "$IKB_UML/lib/traffic.sh"
 # shellcheck source=dump.sh
 . "$IKB_UML/lib/dump.sh"
+# shellcheck source=pki.sh
+. "$IKB_UML/lib/pki.sh"
 # shellcheck source=peers/peer.sh
 . "$IKB_UML/lib/peers/peer.sh"
 # shellcheck source=peers/manual.sh

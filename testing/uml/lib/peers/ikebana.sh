@@ -24,8 +24,12 @@ ikebana_start() {
 	[ -e "$_H/ikebanad.pid" ] && return 0
 	[ -x "$IKB_DAEMON" ] && [ -x "$IKB_CLI" ] || fail "ikebana: $IKB_DAEMON or $IKB_CLI not built"
 	mkdir -p "$_H/etc/ikebana.d"
+	# nssdir= only once a cert= peer has filled the host's NSS db: a
+	# daemon without cert support would refuse the key.
+	_nss=''
+	[ -e "$_H/nss/ikebana-pki" ] && _nss="\tnssdir=$_H/nss\n"
 	[ -e "$_H/etc/ikebana.conf" ] ||
-		printf 'config setup\n\t# plugins: the defaults\n\ninclude %s/*.conf\n' \
+		printf "config setup\n\t# plugins: the defaults\n$_nss\ninclude %s/*.conf\n" \
 			"$_H/etc/ikebana.d" >"$_H/etc/ikebana.conf"
 	[ -e "$_H/etc/ikebana.secrets" ] || : >"$_H/etc/ikebana.secrets"
 	chmod 600 "$_H/etc/ikebana.secrets"
@@ -47,7 +51,7 @@ ikebana_conn() {
 		echo "conn $p_name"
 		_ipsec_conf_body "$_right"
 	} >"$HOSTS/$p_host/etc/ikebana.d/$p_name.conf"
-	_peer_psk_line >>"$HOSTS/$p_host/etc/ikebana.secrets"
+	[ "$p_auth" = cert ] || _peer_psk_line >>"$HOSTS/$p_host/etc/ikebana.secrets"
 	chmod 600 "$HOSTS/$p_host/etc/ikebana.secrets"
 	if [ -e "$HOSTS/$p_host/ikebanad.pid" ]; then
 		_ikb "$p_host" reload || return
@@ -55,6 +59,16 @@ ikebana_conn() {
 		ikebana_start "$p_host"
 	fi
 	[ "$p_role" != initiator ] || initiate "$p_host" "$p_name"
+}
+
+# ikebana_certs HOST NICK...: the NSS db, in libreswan's layout, that
+# ikebanad reads (config setup nssdir=, written when it starts).
+ikebana_certs() {
+	_ih=$1
+	shift
+	[ ! -e "$HOSTS/$_ih/ikebanad.pid" ] ||
+		fail "ikebana on $_ih: ikebanad runs without nssdir= (start it with a cert= peer)"
+	pki_nssdb "$HOSTS/$_ih/nss" "$@"
 }
 
 # ikebana_use_confs HOST CONF [SECRETS]: starts ikebanad on HOST with a copy

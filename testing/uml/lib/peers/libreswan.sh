@@ -49,7 +49,9 @@ libreswan_start() {
 		"$_H/log/pluto.log" "$_H/run" >"$_H/etc/ipsec.conf"
 	[ -e "$_H/etc/ipsec.secrets" ] || : >"$_H/etc/ipsec.secrets"
 	chmod 600 "$_H/etc/ipsec.secrets"
-	t 20 certutil -N -d "sql:$_H/nss" --empty-password || fail "certutil on $1"
+	# A cert= peer may have made the db already (pki_nssdb).
+	[ -e "$_H/nss/cert9.db" ] ||
+		t 20 certutil -N -d "sql:$_H/nss" --empty-password || fail "certutil on $1"
 	ip netns exec "$1" "$LS_EXEC/pluto" --nofork --config "$_H/etc/ipsec.conf" \
 		--rundir "$_H/run" --nssdir "$_H/nss" --secretsfile "$_H/etc/ipsec.secrets" \
 		--ipsecdir "$_H/etc/ipsec.d" >"$_H/log/pluto-stderr.log" 2>&1 &
@@ -87,16 +89,40 @@ libreswan_write_conn() {
 		_ipsec_conf_body "$_right"
 		echo "	leftupdown=%disabled"
 	} >"$_f"
-	_peer_psk_line >>"$HOSTS/$p_host/etc/ipsec.secrets"
+	# With certs, pluto finds the key in its NSS db by the cert.
+	[ "$p_auth" = cert ] || _peer_psk_line >>"$HOSTS/$p_host/etc/ipsec.secrets"
+}
+
+# libreswan_certs HOST NICK...: the NSS db pluto reads (--nssdir), made
+# before pluto starts when the host's first conn is a cert= one.
+libreswan_certs() {
+	_lh=$1
+	shift
+	pki_nssdb "$HOSTS/$_lh/nss" "$@"
 }
 
 # The conn keys ikebana shares with libreswan. updown is disabled: in UML
 # its forks dominate SA setup and cause retransmits (BASELINES 11). auto is
 # add unless p_auto says otherwise (start: many conns initiated by loading
-# them, without one command each).
+# them, without one command each). With certs, each end says its own auth
+# (leftauth= and rightauth=, not authby=, so RSA can meet ECDSA), the cert
+# is sent unasked, and an ID with a space (a DN) is quoted.
 _ipsec_conf_body() {
-	printf '\t%s\n' "left=$p_local" "leftid=$p_lid" "right=$1" "rightid=$p_rid" \
-		"authby=secret" "type=$p_mode" "ike=$p_ike" "esp=$p_esp" "auto=${p_auto:-add}"
+	if [ "$p_auth" = cert ]; then
+		_lid=${p_lid:-%fromcert}
+		case $_lid in *' '*) _lid="\"$_lid\"" ;; esac
+		_rid=$p_rid
+		case $_rid in *' '*) _rid="\"$_rid\"" ;; esac
+		_la=rsasig _ra=rsasig
+		[ "$p_lkey" = ecdsa ] && _la=ecdsa
+		[ "$p_rkey" = ecdsa ] && _ra=ecdsa
+		printf '\t%s\n' "left=$p_local" "leftid=$_lid" "leftcert=$p_lnick" \
+			"leftsendcert=always" "leftauth=$_la" "right=$1" "rightid=$_rid" "rightauth=$_ra"
+	else
+		printf '\t%s\n' "left=$p_local" "leftid=$p_lid" "right=$1" "rightid=$p_rid" \
+			"authby=secret"
+	fi
+	printf '\t%s\n' "type=$p_mode" "ike=$p_ike" "esp=$p_esp" "auto=${p_auto:-add}"
 	[ -z "$p_replay" ] || printf '\treplay-window=%s\n' "$p_replay"
 	[ -z "$p_esn" ] || printf '\tesn=%s\n' "$p_esn"
 }

@@ -24,10 +24,18 @@ strongswan_start() {
 	done
 	echo "include $_H/etc/swanctl/conf.d/*.conf" >"$_H/etc/swanctl/swanctl.conf"
 	# An explicit plugin list: Debian's ~40 plugins take seconds to load in
-	# UML. STRONGSWAN_PLUGINS adds more (e.g. pem pkcs1 x509 for certificates).
+	# UML. STRONGSWAN_PLUGINS adds more. Once the test PKI exists (a cert=
+	# peer made it), the certificate plugins: PEM, PKCS#1 and PKCS#8 keys,
+	# X.509, CRL checks, path constraints, public key auth (the openssl
+	# plugin does the crypto). A charon started before cannot do certs.
+	_ss_plugins=${STRONGSWAN_PLUGINS:-}
+	if [ -e "$PKI/done" ]; then
+		_ss_plugins="pem pkcs1 pkcs8 x509 revocation constraints pubkey $_ss_plugins"
+		: >"$_H/run/charon.certs"
+	fi
 	cat >"$_H/etc/strongswan.conf" <<-CONF
 	charon {
-		load = random nonce openssl kdf drbg kernel-netlink socket-default vici updown ${STRONGSWAN_PLUGINS:-}
+		load = random nonce openssl kdf drbg kernel-netlink socket-default vici updown $_ss_plugins
 		plugins {
 			vici {
 				socket = $(_ss_uri "$1")
@@ -44,7 +52,7 @@ strongswan_start() {
 		}
 	}
 	swanctl {
-		load = random openssl ${STRONGSWAN_PLUGINS:-}
+		load = random openssl $_ss_plugins
 	}
 	CONF
 	STRONGSWAN_CONF=$_H/etc/strongswan.conf ip netns exec "$1" \
@@ -137,6 +145,43 @@ strongswan_load() {
 	_ss_swanctl "$1" --load-all --file "$HOSTS/$1/etc/swanctl/swanctl.conf"
 }
 
+# strongswan_certs HOST NICK...: HOST's certs, keys, the CAs and CRLs in
+# its swanctl dirs; --load-all loads them with the conns.
+strongswan_certs() {
+	_sh=$1
+	shift
+	[ ! -S "$HOSTS/$_sh/run/charon.vici" ] || [ -e "$HOSTS/$_sh/run/charon.certs" ] ||
+		fail "strongswan on $_sh: charon runs without the certificate plugins (start it with a cert= peer)"
+	pki_swanctl "$HOSTS/$_sh/etc/swanctl" "$@"
+}
+
+# _ss_auth: sets _ss_l and _ss_r, the local and remote sections' lines,
+# and _ss_sec, the secrets section (PSK only). No subshell: a fork costs
+# ~20 ms in UML, and the matrix writes many conns.
+_ss_auth() {
+	_ss_sec=''
+	if [ "$p_auth" = cert ]; then
+		_ss_l="auth = pubkey
+certs = $p_lnick.pem"
+		[ -z "$p_lid" ] || _ss_l="$_ss_l
+id = \"${p_lid#@}\""
+		_ss_r="auth = pubkey
+id = \"${p_rid#@}\""
+		return
+	fi
+	_ss_l="auth = psk
+id = $p_lid"
+	_ss_r="auth = psk
+id = $p_rid"
+	_ss_sec="secrets {
+	ike-$p_name {
+		id-1 = $p_lid
+		id-2 = $p_rid
+		secret = \"$p_secret\"
+	}
+}"
+}
+
 # strongswan_write_conn: only writes conf.d/NAME.conf (charon started), so
 # that many conns cost one strongswan_load.
 strongswan_write_conn() {
@@ -148,6 +193,10 @@ strongswan_write_conn() {
 	[ "$p_role" = initiator ] && _ss_start=start
 	_raddrs=$p_raddr
 	[ -n "$p_nat" ] && _raddrs=%any
+	# The cert goes out even unasked: a refusal must be for the cert.
+	_ss_sendcert=''
+	[ "$p_auth" = cert ] && _ss_sendcert='send_cert = always'
+	_ss_auth
 	cat >"$HOSTS/$p_host/etc/swanctl/conf.d/$p_name.conf" <<-CONF
 	connections {
 		$p_name {
@@ -155,13 +204,12 @@ strongswan_write_conn() {
 			local_addrs = $p_local
 			remote_addrs = $_raddrs
 			proposals = $_ss_ike
+			${_ss_sendcert}
 			local {
-				auth = psk
-				id = $p_lid
+				$_ss_l
 			}
 			remote {
-				auth = psk
-				id = $p_rid
+				$_ss_r
 			}
 			children {
 				$p_name {
@@ -173,13 +221,7 @@ strongswan_write_conn() {
 			}
 		}
 	}
-	secrets {
-		ike-$p_name {
-			id-1 = $p_lid
-			id-2 = $p_rid
-			secret = "$p_secret"
-		}
-	}
+	$_ss_sec
 	CONF
 }
 
