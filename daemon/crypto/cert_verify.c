@@ -37,7 +37,7 @@ static void chain_free(struct chain *ch)
 }
 
 static int import(const struct cred_der *certs, size_t n, struct chain *ch,
-		  struct crypto_err *err)
+		  char *why, size_t cap)
 {
 	CERTCertDBHandle *db = CERT_GetDefaultCertDB();
 
@@ -49,10 +49,11 @@ static int import(const struct cred_der *certs, size_t n, struct chain *ch,
 
 		if (!c) {
 			chain_free(ch);
-			return crypto_fail_nss(
-				err, -EBADMSG,
-				"CERT payload %zu: not an X.509 certificate NSS can decode",
-				i + 1);
+			snprintf(
+				why, cap,
+				"CERT payload %zu: not an X.509 certificate NSS can decode (%s)",
+				i + 1, PR_ErrorToName(PR_GetError()) ?: "?");
+			return -EBADMSG;
 		}
 		ch->c[ch->n++] = c;
 	}
@@ -115,7 +116,7 @@ static const char *reason(PRErrorCode code, CERTCertificate *c,
 	case SEC_ERROR_UNKNOWN_ISSUER:
 	case SEC_ERROR_BAD_SIGNATURE:
 		if (lookalike)
-			return "a CA of that name is in the NSS database, but its key did not sign this certificate (a look-alike CA with the same name and another key)";
+			return "a CA of that name is in the NSS database but did not sign it: a look-alike CA, same name, other key";
 		if (code == SEC_ERROR_BAD_SIGNATURE)
 			return "the issuer's signature on it does not verify";
 		snprintf(
@@ -192,8 +193,7 @@ static bool path_has_ca(CERTCertList *path, const struct cert_verify_opts *o)
 }
 
 static int check(struct chain *ch, const struct cert_verify_opts *o,
-		 const char *subject, const char *issuer,
-		 struct crypto_err *err)
+		 const char *subject, const char *issuer, char *why, size_t cap)
 {
 	CERTCertList *path = NULL;
 	char buf[240], ca[256];
@@ -202,20 +202,21 @@ static int check(struct chain *ch, const struct cert_verify_opts *o,
 
 	if (pkix(ch->c[0], &path) != SECSuccess) {
 		code = PR_GetError();
-		rc = crypto_fail(
-			err, -EPERM,
-			"certificate \"%.80s\" issued by \"%.60s\": %s (%s)",
-			subject, issuer,
-			reason(code, ch->c[0], issuer, buf, sizeof(buf)),
-			PR_ErrorToName(code) ? PR_ErrorToName(code) :
-					       "unknown NSS error");
+		snprintf(why, cap,
+			 "certificate \"%s\" issued by \"%s\": %s (%s)",
+			 subject, issuer,
+			 reason(code, ch->c[0], issuer, buf, sizeof(buf)),
+			 PR_ErrorToName(code) ? PR_ErrorToName(code) :
+						"unknown NSS error");
+		rc = -EPERM;
 	} else if (o && o->ca && !path_has_ca(path, o)) {
 		if (dn_to_text(o->ca, o->ca_len, ca, sizeof(ca)))
 			snprintf(ca, sizeof(ca), "(rightca=)");
-		rc = crypto_fail(
-			err, -EPERM,
-			"certificate \"%.80s\" issued by \"%.60s\": its chain does not contain the CA rightca= asks for, \"%.60s\"",
+		snprintf(
+			why, cap,
+			"certificate \"%s\" issued by \"%s\": its chain does not contain the CA rightca= asks for, \"%s\"",
 			subject, issuer, ca);
+		rc = -EPERM;
 	}
 	if (path)
 		CERT_DestroyCertList(path);
@@ -223,7 +224,7 @@ static int check(struct chain *ch, const struct cert_verify_opts *o,
 }
 
 static int make(CERTCertificate *c, const char *subject, const char *issuer,
-		struct peer_cert **out, struct crypto_err *err)
+		struct peer_cert **out, char *why, size_t cap)
 {
 	struct peer_cert *p = calloc(1, sizeof(*p));
 
@@ -231,7 +232,8 @@ static int make(CERTCertificate *c, const char *subject, const char *issuer,
 		p->der = malloc(c->derCert.len);
 	if (!p || !p->der) {
 		free(p);
-		return crypto_fail(err, -ENOMEM, "out of memory");
+		snprintf(why, cap, "out of memory");
+		return -ENOMEM;
 	}
 	p->refs = 1;
 	memcpy(p->der, c->derCert.data, c->derCert.len);
@@ -246,22 +248,24 @@ static int make(CERTCertificate *c, const char *subject, const char *issuer,
 
 int cert_verify(const struct cred_der *certs, size_t n,
 		const struct cert_verify_opts *o, struct peer_cert **out,
-		struct crypto_err *err)
+		char *why, size_t cap)
 {
 	struct chain ch = { .n = 0 };
 	char subject[256], issuer[256];
 	int rc;
 
-	if (n == 0)
-		return crypto_fail(err, -EPERM, "the peer sent no certificate");
-	rc = import(certs, n, &ch, err);
+	if (n == 0) {
+		snprintf(why, cap, "the peer sent no certificate");
+		return -EPERM;
+	}
+	rc = import(certs, n, &ch, why, cap);
 	if (rc)
 		return rc;
 	name_of(&ch.c[0]->derSubject, subject, sizeof(subject));
 	name_of(&ch.c[0]->derIssuer, issuer, sizeof(issuer));
-	rc = check(&ch, o, subject, issuer, err);
+	rc = check(&ch, o, subject, issuer, why, cap);
 	if (!rc)
-		rc = make(ch.c[0], subject, issuer, out, err);
+		rc = make(ch.c[0], subject, issuer, out, why, cap);
 	chain_free(&ch);
 	return rc;
 }

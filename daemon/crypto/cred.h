@@ -78,12 +78,12 @@ struct cert_verify_opts {
 /*
  * Verifies the peer's CERT payloads (certs[0] the end certificate, the
  * rest intermediates) against the database's trust, CRLs and the clock.
- * A refusal fills err with the subject, the issuer, the reason in words
- * and NSS's error name. Runs on a helper thread.
+ * A refusal fills why with the subject, the issuer, the reason in words
+ * and NSS's error name (400 octets hold it). Runs on a helper thread.
  */
 int cert_verify(const struct cred_der *certs, size_t n,
 		const struct cert_verify_opts *o, struct peer_cert **out,
-		struct crypto_err *err);
+		char *why, size_t cap);
 struct peer_cert *peer_cert_get(struct peer_cert *p);
 void peer_cert_put(struct peer_cert *p);
 

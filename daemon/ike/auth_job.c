@@ -299,7 +299,6 @@ static int signature(struct auth_job *j)
 
 static int check_peer(struct auth_job *j)
 {
-	struct crypto_err cerr = { 0 };
 	const struct cred_der *certs = j->cert;
 	size_t n = j->ncerts;
 	char why[240];
@@ -312,8 +311,8 @@ static int check_peer(struct auth_job *j)
 		return FAIL(
 			"peer %.100s sent no certificate (CERT payload), and the conn names none (rightcert=)",
 			j->peer_id.text);
-	if (cert_verify(certs, n, &j->opts, &j->pc, &cerr))
-		return FAIL("%s", cerr.msg);
+	if (cert_verify(certs, n, &j->opts, &j->pc, j->why, sizeof(j->why)))
+		return -EPERM;
 	if (j->peer_cred && pinned(j))
 		return -EPERM;
 	if (cert_id_check(j->pc->der, j->pc->der_len, j->peer_id.type,

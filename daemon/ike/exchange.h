@@ -100,6 +100,8 @@ struct msg_in;
 void ike_auth_request(struct ike_sa *sa, struct msg_in *in,
 		      uint32_t msgid);
 void ike_auth_response(struct ike_sa *sa, struct msg_in *in);
+/* exchange_informational.c: AUTHENTICATION_FAILED and Delete, unanswered. */
+void auth_failed_tell(struct ike_sa *sa);
 
 /* exchange_create_child_sa.c: CREATE_CHILD_SA for Child SAs. */
 struct child_sa;
@@ -169,7 +171,7 @@ struct ike_sa *unique_mark(struct ike_sa *sa, bool initial_contact);
 void unique_crossed(struct ike_sa *sa, const struct ike_sa *stays);
 void unique_takeover(struct ike_sa *sa, struct child_sa *c);
 void unique_sweep(struct ike_sa *sa);
-bool unique_initial_contact(const struct ike_sa *sa);
+bool unique_initial_contact(const struct ike_sa *sa, const char *rid);
 
 /* goodbye.c: a Delete the peer hears of at once, not retransmitted. */
 bool ike_sa_goodbye(struct ike_sa *sa);

@@ -80,6 +80,8 @@ static int send_request(struct ike_sa *sa, const struct auth_job *j,
 	const struct conn *conn = engine_conn(sa->e, sa->conn);
 	struct auth_out *o = auth_out_new();
 	struct conn_view v;
+	struct ike_id rid;
+	struct ikb_error scratch;
 	struct wbuf out;
 	int rc = o ? 0 : -ENOMEM;
 
@@ -91,7 +93,9 @@ static int send_request(struct ike_sa *sa, const struct auth_job *j,
 		rc = conn_view_local(sa->e, conn, &v, err);
 	if (!rc) {
 		auth_out_id_auth(o, sa, &v, j);
-		if (unique_initial_contact(sa))
+		if (unique_initial_contact(
+			    sa, id_local(&v.remote, &rid, &scratch) ? NULL :
+								      rid.text))
 			msg_notify(&o->m, WIRE_N_INITIAL_CONTACT, NULL, 0);
 		rc = child_offer(sa, &v, &o->m, &o->child, err);
 	}
@@ -113,11 +117,13 @@ static void signed_request(struct ike_sa *sa, struct auth_job *j)
 {
 	struct ikb_error err = { "" };
 
-	if (sa && !j->rc && send_request(sa, j, &err) && !err.msg[0])
+	int rc = j->rc;
+
+	if (sa && !rc && (rc = send_request(sa, j, &err)) && !err.msg[0])
 		snprintf(err.msg, sizeof(err.msg), "cannot build the request");
 	if (sa && j->rc)
 		snprintf(err.msg, sizeof(err.msg), "%.250s", j->why);
-	if (sa && err.msg[0]) {
+	if (sa && rc) {
 		ike_sa_log(sa, IKB_LOG_ERR, "IKE_AUTH: %s", err.msg);
 		ike_sa_delete(sa, err.msg);
 	}
@@ -183,9 +189,11 @@ static void established(struct ike_sa *sa, struct auth_job *j)
 
 static void checked_response(struct ike_sa *sa, struct auth_job *j)
 {
-	if (sa && j->rc)
-		ike_sa_delete(sa, j->why); /* with the exchange's Child SA */
-	else if (sa)
+	if (sa && j->rc) {
+		exchange_end(sa); /* its Child SA was never installed */
+		auth_failed_tell(sa);
+		ike_sa_delete(sa, j->why);
+	} else if (sa)
 		established(sa, j);
 	auth_job_free(j);
 }

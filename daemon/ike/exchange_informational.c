@@ -85,6 +85,30 @@ int delete_ike_start(struct ike_sa *sa)
 	return rc;
 }
 
+/*
+ * Our IKE_AUTH found the responder's AUTH or certificate bad (RFC 7296
+ * §2.21.2): the responder has installed its Child SA by now, so tell it,
+ * once and without waiting, with AUTHENTICATION_FAILED and a Delete of
+ * the IKE SA, which every peer acts on.
+ */
+void auth_failed_tell(struct ike_sa *sa)
+{
+	struct info_out *o = calloc(1, sizeof(*o));
+	struct wbuf out;
+
+	if (!o)
+		return;
+	msg_notify(&o->m, WIRE_N_AUTHENTICATION_FAILED, NULL, 0);
+	add_delete(&o->m, IKB_PROTO_IKE, NULL, 0);
+	msg_hdr(&o->m, sa, WIRE_EXCH_INFORMATIONAL, false,
+		sa->next_req_msgid++);
+	wbuf_init(&out, 0);
+	if (!msg_emit_sk(sa, &o->m, &out))
+		engine_send(sa->e, &sa->path, out.data, out.len);
+	wbuf_free(&out);
+	free(o);
+}
+
 int dpd_start(struct ike_sa *sa)
 {
 	const struct conn *c = engine_conn(sa->e, sa->conn);

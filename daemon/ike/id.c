@@ -58,9 +58,10 @@ static int set_dn(struct ike_id *id, const uint8_t *der, size_t len,
 		  const char *text, struct ikb_error *err)
 {
 	if (len > sizeof(id->data)) {
-		snprintf(err->msg, sizeof(err->msg),
-			 "ID \"%.100s\": its DER is %zu octets, ikebana takes up to %zu",
-			 text, len, sizeof(id->data));
+		snprintf(
+			err->msg, sizeof(err->msg),
+			"ID \"%.100s\": its DER is %zu octets, ikebana takes up to %zu",
+			text, len, sizeof(id->data));
 		return -ENOTSUP;
 	}
 	id->type = ID_DER_ASN1_DN;
@@ -77,8 +78,9 @@ static int from_cert(const struct conn_end *end, struct ike_id *id,
 	const struct cred *c = end->auth.cred;
 
 	if (!c) {
-		snprintf(err->msg, sizeof(err->msg),
-			 "%%fromcert: no certificate (leftcert=) to take the ID from");
+		snprintf(
+			err->msg, sizeof(err->msg),
+			"%%fromcert: no certificate (leftcert=) to take the ID from");
 		return -EINVAL;
 	}
 	return set_dn(id, c->subject_der.ptr, c->subject_der.len, c->subject,

@@ -189,14 +189,25 @@ void unique_sweep(struct ike_sa *sa)
 	}
 }
 
-/* RFC 7296 §2.4: sent when this is our only IKE SA to that peer. */
-bool unique_initial_contact(const struct ike_sa *sa)
+/*
+ * RFC 7296 §2.4: sent when this is our only IKE SA to that peer. The
+ * peer is its address, and its ID: strongSwan deletes every IKE SA
+ * between the two IDs on INITIAL_CONTACT, whatever the addresses (one
+ * host certificate, several address pairs). rid NULL: not known yet.
+ */
+bool unique_initial_contact(const struct ike_sa *sa, const char *rid)
 {
 	if (!uniqueids(sa->e))
 		return false;
-	for (const struct ike_sa *o = sa->e->all; o; o = o->next_all)
-		if (o != sa &&
-		    ike_addr_equal(&o->path.remote, &sa->path.remote))
+	for (const struct ike_sa *o = sa->e->all; o; o = o->next_all) {
+		if (o == sa)
+			continue;
+		if (ike_addr_equal(&o->path.remote, &sa->path.remote))
 			return false;
+		if (rid && o->remote_id.text[0] &&
+		    !strcmp(o->remote_id.text, rid) &&
+		    !strcmp(o->local_id.text, sa->local_id.text))
+			return false;
+	}
 	return true;
 }

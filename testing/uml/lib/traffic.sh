@@ -129,7 +129,11 @@ _gone() { ! kill -0 "$1" 2>/dev/null; }
 # What may cross the wire besides ESP: IKE on 500, anything on 4500 (ESP in
 # UDP, IKE behind its non-ESP marker, NAT keepalives), ARP, IPv6 neighbour
 # discovery and multicast (MLD).
+# A UDP fragment after the first is an IKE message too large for the MTU
+# (an IKE_AUTH with certificates; no RFC 7383 fragmentation yet): its first
+# fragment carries the UDP header and matches the port.
 _NOT_ESP='not (ip proto 50 or ip6 proto 50 or udp port 500 or udp port 4500 or arp
+ or (ip proto 17 and ip[6:2] & 0x1fff != 0) or (ip6[6] == 44 and ip6[40] == 17)
  or (icmp6 and ip6[40] >= 133 and ip6[40] <= 137) or ip6 multicast)'
 _ESP='ip proto 50 or ip6 proto 50 or (udp port 4500 and udp[8:4] != 0)'
 

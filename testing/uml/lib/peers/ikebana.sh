@@ -52,6 +52,7 @@ ikebana_conn() {
 		_ipsec_conf_body "$_right"
 	} >"$HOSTS/$p_host/etc/ikebana.d/$p_name.conf"
 	[ "$p_auth" = cert ] || _peer_psk_line >>"$HOSTS/$p_host/etc/ikebana.secrets"
+	: >>"$HOSTS/$p_host/etc/ikebana.secrets"
 	chmod 600 "$HOSTS/$p_host/etc/ikebana.secrets"
 	if [ -e "$HOSTS/$p_host/ikebanad.pid" ]; then
 		_ikb "$p_host" reload || return
