@@ -47,6 +47,27 @@ static int find_cert(const char *nickname, CERTCertificate **cert,
 	return 0;
 }
 
+/*
+ * A key on the database's token is read from its sqlite file at each use:
+ * some 140 system calls (locks, stats, reads) per signature, which cost
+ * milliseconds in a VM. A copy in the internal token's memory signs with
+ * none; the database itself stays read-only.
+ */
+static SECKEYPrivateKey *session_key(SECKEYPrivateKey *k)
+{
+	PK11SlotInfo *internal = k ? PK11_GetInternalSlot() : NULL;
+	SECKEYPrivateKey *s =
+		internal ? PK11_CopyTokenPrivKeyToSessionPrivKey(internal, k) :
+			   NULL;
+
+	if (internal)
+		PK11_FreeSlot(internal);
+	if (!s)
+		return k; /* not extractable: sign on the token */
+	SECKEY_DestroyPrivateKey(k);
+	return s;
+}
+
 static int fill_chain(struct cred *c, struct crypto_err *err)
 {
 	CERTCertificateList *l =
@@ -69,8 +90,55 @@ static int fill_chain(struct cred *c, struct crypto_err *err)
 	return 0;
 }
 
+/*
+ * The credentials of this load, by nickname: 1,000 conns that name one
+ * host certificate load it once, not 2,000 times (each load queries the
+ * database: a tenth of a second per conn in a VM). cred_ca_refresh(), at
+ * each load, empties it.
+ */
+#define CACHE_MAX 64
+static struct cred *cache[CACHE_MAX];
+static unsigned ncache;
+
+static struct cred *cached(const char *nickname, bool key)
+{
+	for (unsigned i = 0; i < ncache; i++)
+		if (!strcmp(cache[i]->nickname, nickname) &&
+		    (!key || cache[i]->priv))
+			return cred_get(cache[i]);
+	return NULL;
+}
+
+static void remember(struct cred *c)
+{
+	if (ncache < CACHE_MAX)
+		cache[ncache++] = cred_get(c);
+}
+
+void cred_cache_flush(void)
+{
+	while (ncache)
+		cred_put(cache[--ncache]);
+}
+
+static int load(const char *nickname, bool key, struct cred **out,
+		struct crypto_err *err);
+
 int cred_load(const char *nickname, bool key, struct cred **out,
 	      struct crypto_err *err)
+{
+	int rc;
+
+	if ((*out = cached(nickname, key)))
+		return 0;
+	rc = load(nickname, key, out, err);
+	if (!rc)
+		remember(*out);
+	return rc;
+}
+
+static int load(const char *nickname, bool key, struct cred **out,
+		struct crypto_err *err)
 {
 	struct cred *c = calloc(1, sizeof(*c));
 	PRTime nb, na;
@@ -82,7 +150,7 @@ int cred_load(const char *nickname, bool key, struct cred **out,
 	snprintf(c->nickname, sizeof(c->nickname), "%s", nickname);
 	rc = find_cert(nickname, &c->cert, err);
 	if (!rc && key) {
-		c->priv = PK11_FindKeyByAnyCert(c->cert, NULL);
+		c->priv = session_key(PK11_FindKeyByAnyCert(c->cert, NULL));
 		if (!c->priv)
 			rc = crypto_fail(
 				err, -ENOENT,
@@ -163,6 +231,7 @@ static bool spki_sha1(CERTCertificate *c, uint8_t *out)
 
 void cred_ca_refresh(void)
 {
+	cred_cache_flush();
 	CERTCertList *l =
 		nssdb_slot() ? PK11_ListCertsInSlot(nssdb_slot()) : NULL;
 	size_t n = 0;

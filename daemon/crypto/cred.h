@@ -55,6 +55,8 @@ void cred_put(struct cred *c);
  * last cred_ca_refresh() (at each load of the configuration).
  */
 void cred_ca_refresh(void);
+/* Drops the load's cache of credentials (cred_load): before NSS stops. */
+void cred_cache_flush(void);
 const uint8_t *cred_ca_hashes(size_t *len);
 
 /* A peer's certificate, verified by cert_verify(). */

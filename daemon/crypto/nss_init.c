@@ -6,6 +6,7 @@
 #include <secmod.h>
 
 #include "crypto/nss_init.h"
+#include "crypto/cred.h"
 #include "crypto/nssdb.h"
 
 static NSSInitContext *nss_ctx;
@@ -58,6 +59,7 @@ void crypto_shutdown(void)
 {
 	if (!nss_ctx)
 		return;
+	cred_cache_flush();
 	nssdb_close(); /* NSS shuts down only without open tokens of ours */
 	NSS_ShutdownContext(nss_ctx);
 	nss_ctx = NULL;

@@ -3,7 +3,10 @@
 # testing/uml/boot with N, DAEMONS, ROUNDS, IKE, ESP and IKB_BUILD).
 # For each round and each daemon in DAEMONS, the same daemon on west
 # (initiator) and east (responder), N conns, one address pair each
-# (west 10.1.H.L/32 <-> east 10.2.H.L/32), PSK, transport mode:
+# (west 10.1.H.L/32 <-> east 10.2.H.L/32), transport mode, PSK or (AUTH=rsa
+# or ecdsa) one certificate per host from the test PKI (lib/pki.sh: RSA
+# 2048 or P-256, by the test root) for all N conns, IDs @HOST.ikebana.test,
+# uniqueids off on both daemons (the N IKE SAs share the pair of IDs):
 #   1. start both daemons with no conn: "idle" RSS (VmRSS of the daemon's
 #      one process, all its threads);
 #   2. load the N conns on both, none initiating (auto=add,
@@ -31,8 +34,14 @@
 # shellcheck source=/dev/null disable=SC2015 # the helpers are checked on
 # their own; "a && b || fail" is meant: fail exits
 . "$IKB_UML/lib/all.sh"
+[ -z "${TRACE_GUEST:-}" ] || { exec 2>>"$RESULTS/guest.err"; set -x; }
 : "${N:=100}" "${DAEMONS:=ikebana,strongswan,libreswan}" "${ROUNDS:=1}"
-: "${IKE:=aes_gcm256-sha2_256-dh19}" "${ESP:=aes_gcm128}"
+: "${IKE:=aes_gcm256-sha2_256-dh19}" "${ESP:=aes_gcm128}" "${AUTH:=psk}"
+case $AUTH in psk | rsa | ecdsa) ;; *) fail "AUTH=$AUTH: psk, rsa or ecdsa" ;; esac
+# Before the topology: no IP addresses in the certificates (N of them).
+if [ "$AUTH" != psk ]; then
+	pki_make "$PKI" || fail "pki_make"
+fi
 DAEMONS=$(echo "$DAEMONS" | tr , ' ')
 WAIT=$IKB_REPO/testing/bench/lib/ike-rate-wait.bash
 # Seconds to wait for all SAs: generous, the point is a number, not a race.
@@ -99,16 +108,21 @@ ip -n west xfrm state flush
 # (the same on both ends: keyed by the conn number).
 gen_ipsec() {
 	awk -v n="$N" -v me="$1" -v auto="$2" -v conf="$3" -v sec="$4" -v extra="${5:-}" \
-		-v ike="$IKE" -v esp="$ESP" 'BEGIN {
+		-v ike="$IKE" -v esp="$ESP" -v auth="$AUTH" 'BEGIN {
 		me = me == "west" ? 1 : 2
+		host[1] = "west"; host[2] = "east"
 		for (i = 1; i <= n; i++) {
 			hl = int((i - 1) / 250) "." ((i - 1) % 250 + 1)
 			a = "10." me "." hl; b = "10." (3 - me) "." hl
-			printf "conn rate%d\n\tleft=%s\n\tleftid=%s\n\tright=%s\n\trightid=%s\n", i, a, a, b, b >conf
-			printf "\tauthby=secret\n\ttype=transport\n\tike=%s\n\tesp=%s\n\tauto=%s\n", ike, esp, auto >conf
+			la = a; ra = b
+			if (auth != "psk") { la = "@" host[me] ".ikebana.test"; ra = "@" host[3 - me] ".ikebana.test" }
+			printf "conn rate%d\n\tleft=%s\n\tleftid=%s\n\tright=%s\n\trightid=%s\n", i, a, la, b, ra >conf
+			if (auth == "psk") printf "\tauthby=secret\n" >conf
+			else printf "\tauthby=%s\n\tleftcert=%s-%s\n", auth == "rsa" ? "rsasig" : "ecdsa", host[me], auth >conf
+			printf "\ttype=transport\n\tike=%s\n\tesp=%s\n\tauto=%s\n", ike, esp, auto >conf
 			if (extra != "") printf "\t%s\n", extra >conf
 			print "" >conf
-			if (sec != "") printf "%s %s : PSK \"ike-rate-%d\"\n", a, b, i >sec
+			if (sec != "" && auth == "psk") printf "%s %s : PSK \"ike-rate-%d\"\n", a, b, i >sec
 		}
 	}'
 }
@@ -121,21 +135,31 @@ gen_swanctl() {
 		p_esn=''
 		_ssi=$(_ss_prop ike "$IKE") _sse=$(_ss_prop esp "$ESP")
 	fi
-	awk -v n="$N" -v me="$1" -v start="$2" -v ike="$_ssi" -v esp="$_sse" 'BEGIN {
+	awk -v n="$N" -v me="$1" -v start="$2" -v ike="$_ssi" -v esp="$_sse" -v auth="$AUTH" 'BEGIN {
 		me = me == "west" ? 1 : 2
+		host[1] = "west"; host[2] = "east"
+		kind = auth == "psk" ? "psk" : "pubkey"
 		print "connections {"
 		for (i = 1; i <= n; i++) {
 			hl = int((i - 1) / 250) "." ((i - 1) % 250 + 1)
 			a[i] = "10." me "." hl; b[i] = "10." (3 - me) "." hl
 			printf "\trate%d {\n\t\tversion = 2\n\t\tlocal_addrs = %s\n\t\tremote_addrs = %s\n", i, a[i], b[i]
 			printf "\t\tproposals = %s\n", ike
-			printf "\t\tlocal {\n\t\t\tauth = psk\n\t\t\tid = %s\n\t\t}\n", a[i]
-			printf "\t\tremote {\n\t\t\tauth = psk\n\t\t\tid = %s\n\t\t}\n", b[i]
+			if (auth == "psk") {
+				printf "\t\tlocal {\n\t\t\tauth = psk\n\t\t\tid = %s\n\t\t}\n", a[i]
+				printf "\t\tremote {\n\t\t\tauth = psk\n\t\t\tid = %s\n\t\t}\n", b[i]
+			} else {
+				# never: it also ignores, and sends no, INITIAL_CONTACT,
+				# which would drop the IKE SAs that share the two IDs
+				printf "\t\tsend_cert = always\n\t\tunique = never\n"
+				printf "\t\tlocal {\n\t\t\tauth = pubkey\n\t\t\tcerts = %s-%s.pem\n\t\t\tid = %s.ikebana.test\n\t\t}\n", host[me], auth, host[me]
+				printf "\t\tremote {\n\t\t\tauth = pubkey\n\t\t\tid = %s.ikebana.test\n\t\t}\n", host[3 - me]
+			}
 			printf "\t\tchildren {\n\t\t\trate%d {\n\t\t\t\tmode = transport\n", i
 			printf "\t\t\t\tesp_proposals = %s\n\t\t\t\tstart_action = %s\n\t\t\t}\n\t\t}\n\t}\n", esp, start
 		}
 		print "}"; print "secrets {"
-		for (i = 1; i <= n; i++)
+		for (i = 1; auth == "psk" && i <= n; i++)
 			printf "\tike-rate%d {\n\t\tid-1 = %s\n\t\tid-2 = %s\n\t\tsecret = \"ike-rate-%d\"\n\t}\n", i, a[i], b[i], i
 		print "}"
 	}' >"$3"
@@ -162,8 +186,15 @@ ikebana_rate_start() {
 	mkdir -p "$_H/etc/ikebana.d"
 	# NHELPERS=N (a NAME=VALUE word for boot): nhelpers= for both daemons,
 	# to compare helper threads with the default (none on UML's one CPU)
-	printf 'config setup\n%s\ninclude %s/*.conf\n' "${NHELPERS:+	nhelpers=$NHELPERS
-}" "$_H/etc/ikebana.d" >"$_H/etc/ikebana.conf"
+	if [ "$AUTH" != psk ]; then
+		mkdir -p "$_H/nss"
+		pki_nssdb "$_H/nss" "$1-$AUTH" >&2 || fail "ikebana on $1: NSS database"
+		_certs="	nssdir=$_H/nss
+	uniqueids=no
+"
+	fi
+	printf 'config setup\n%s%s\ninclude %s/*.conf\n' "${NHELPERS:+	nhelpers=$NHELPERS
+}" "${_certs:-}" "$_H/etc/ikebana.d" >"$_H/etc/ikebana.conf"
 	: >"$_H/etc/ikebana.secrets"
 	chmod 600 "$_H/etc/ikebana.secrets"
 	# STRACE=1 (a NAME=VALUE word for boot): count ikebanad's system calls,
@@ -199,6 +230,8 @@ ikebana_rate_go() {
 strongswan_rate_start() {
 	strongswan_start "$1" >&2
 	echo "$!"
+	[ "$AUTH" = psk ] || pki_swanctl "$HOSTS/$1/etc/swanctl" "$1-$AUTH" >&2 ||
+		fail "strongSwan on $1: certificates"
 }
 strongswan_rate_load() {
 	gen_swanctl "$1" none "$HOSTS/$1/etc/swanctl/conf.d/rate.conf"
