@@ -1,20 +1,27 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * checkconfig runs the daemon's own pipeline (conf_load) in the client,
- * without a daemon, so that what passes here loads in ikebanad.
+ * without a daemon, so that what passes here loads in ikebanad; then it
+ * looks at the certificates conns name in the NSS database, opened as
+ * the daemon opens it (read-only, nssdb.c).
  */
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <json-c/json.h>
 
 #include "cli/cli.h"
 #include "config/diag.h"
+#include "crypto/nss_init.h"
+#include "crypto/nssdb.h"
+#include "ike/conn_check.h"
 #include "plugin/conf_load.h"
 
 struct checkconfig_opts {
 	int json;
 	const char *secrets;
 	const char *plugindir;
+	const char *nssdir;
 	const char *file;
 };
 
@@ -25,18 +32,21 @@ static int parse(const struct cli *c, int argc, char **argv,
 		{ "json", no_argument, NULL, 'j' },
 		{ "secrets", required_argument, NULL, 's' },
 		{ "plugindir", required_argument, NULL, 'p' },
+		{ "nssdir", required_argument, NULL, 'd' },
 		{ 0 },
 	};
 	int ch;
 
 	optind = 1;
-	while ((ch = getopt_long(argc, argv, "js:p:", opts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "js:p:d:", opts, NULL)) != -1) {
 		if (ch == 'j')
 			o->json = 1;
 		else if (ch == 's')
 			o->secrets = optarg;
 		else if (ch == 'p')
 			o->plugindir = optarg;
+		else if (ch == 'd')
+			o->nssdir = optarg;
 		else
 			goto usage;
 	}
@@ -47,7 +57,7 @@ static int parse(const struct cli *c, int argc, char **argv,
 usage:
 	fprintf(stderr,
 		"Usage: %s checkconfig [--json] [--secrets FILE] "
-		"[--plugindir DIR] FILE\n",
+		"[--plugindir DIR] [--nssdir DIR] FILE\n",
 		c->prog);
 	return -1;
 }
@@ -67,11 +77,44 @@ static void print_conf(const struct loaded_conf *lc, int json)
 	json_object_put(j);
 }
 
+/*
+ * The database as ikebanad picks it: --nssdir, else nssdir=, else the
+ * default. Only when a conn names a certificate: a PSK-only host has
+ * none. A missing database is each leftcert='s error.
+ */
+static void check_certs(const struct loaded_conf *lc, const char *opt,
+			struct ikb_diag *d)
+{
+	const struct ikb_value *v = cfg_get(&lc->cfg->setup, "nssdir");
+	const char *dir = opt ? opt : v ? v->value : NSSDB_DEFAULT_DIR;
+	struct crypto_err err = { 0 };
+	bool keys = true;
+
+	if (!conn_check_wants_certs(lc->cfg))
+		return;
+	if (crypto_init(false, &err)) {
+		diag_at(d, IKB_SEV_ERROR, NULL, 0,
+			"cannot start NSS to check the certificates: %s",
+			err.msg);
+		return;
+	}
+	/* Open, but locked: the keys cannot be seen, as in the daemon. */
+	if (nssdb_open(dir, &err) && nssdb_slot()) {
+		diag_at(d, IKB_SEV_ERROR, v && !opt ? v->file : NULL,
+			v && !opt ? v->line : 0, "%s; private keys not checked",
+			err.msg);
+		keys = false;
+	}
+	conn_check_certs(lc->cfg, dir, keys, d);
+	crypto_shutdown();
+}
+
 int checkconfig_main(const struct cli *c, int argc, char **argv)
 {
 	struct checkconfig_opts o = { 0 };
 	struct loaded_conf lc = { 0 };
 	struct ikb_diag d;
+	bool loaded = false;
 	int r;
 
 	if (parse(c, argc, argv, &o) < 0)
@@ -81,12 +124,19 @@ int checkconfig_main(const struct cli *c, int argc, char **argv)
 						.secrets = o.secrets,
 						.plugindir = o.plugindir },
 		      &lc, &d);
+	if (r == 0) {
+		check_certs(&lc, o.nssdir, &d);
+		loaded = true;
+		if (d.errors)
+			r = -1;
+	}
 	/* Errors and warnings on stderr, as "FILE:LINE: error: ...". */
 	diag_print(&d, stderr);
-	if (r == 0) {
+	if (r == 0)
 		print_conf(&lc, o.json);
+	if (loaded)
 		conf_unload(&lc);
-	} else {
+	if (r) {
 		fprintf(stderr, "%s: %u error(s), %u warning(s)\n", o.file,
 			d.errors, d.warnings);
 	}

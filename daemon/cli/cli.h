@@ -30,6 +30,12 @@ int import_main(const struct cli *c, int argc, char **argv);
 /* traffic_text.c: the trafficstatus answer's data, one line per Child SA. */
 void traffic_print(FILE *f, struct json_object *data);
 /*
+ * status_text.c: an IKE SA's "peer_auth" and "peer_cert" (the status
+ * answer's members), as the lines `ikebana status` prints; none before
+ * the peer has authenticated.
+ */
+void status_peer_print(FILE *f, struct json_object *sa);
+/*
  * conn_cmd.c: the one-conn request both send; the exit code. wait > 0:
  * the daemon answers with the outcome, within wait seconds (up).
  */

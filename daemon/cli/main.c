@@ -26,7 +26,7 @@ static const struct {
 	{ "reload", reload_main, "",
 	  "Reload the configuration; print the errors if it fails" },
 	{ "checkconfig", checkconfig_main,
-	  "[--json] [--secrets FILE] [--plugindir DIR] FILE",
+	  "[--json] [--secrets FILE] [--plugindir DIR] [--nssdir DIR] FILE",
 	  "Check a configuration without a daemon" },
 	{ "listcerts", listcerts_main, "[--nssdir DIR] [--json]",
 	  "List the certificates of an NSS database, without a daemon" },

@@ -177,8 +177,10 @@ static int load(const char *nickname, bool key, struct cred **out,
 		c->key = sig_pub_type(pub, &c->bits);
 		SECKEY_DestroyPublicKey(pub);
 	}
-	if (CERT_GetCertTimes(c->cert, &nb, &na) == SECSuccess)
+	if (CERT_GetCertTimes(c->cert, &nb, &na) == SECSuccess) {
+		c->not_before = (time_t)(nb / PR_USEC_PER_SEC);
 		c->not_after = (time_t)(na / PR_USEC_PER_SEC);
+	}
 	*out = c;
 	return 0;
 }

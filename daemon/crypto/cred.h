@@ -34,7 +34,7 @@ struct cred {
 	unsigned nchain;
 	enum sig_key_type key;
 	unsigned bits;
-	time_t not_after;
+	time_t not_before, not_after;
 	struct CERTCertificateStr *cert;
 	struct SECKEYPrivateKeyStr *priv;
 	void *chain_list; /* NSS's CERTCertificateList the DERs are in */

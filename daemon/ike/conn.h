@@ -141,6 +141,12 @@ void conn_auth_parse(const struct ikb_section *s, const char *side,
 		     struct conn_end *end);
 /* Loads leftcert= and the CA of rightca=; 0 or -errno with err. */
 int conn_auth_compile(struct conn_view *v, struct ikb_error *err);
+/*
+ * Whether the key of end's loaded certificate (auth.cred) fits its
+ * methods (authby=, or side's leftauth=); -EINVAL with err if not.
+ */
+int conn_auth_check_key(const struct conn_end *end, const char *side,
+			struct ikb_error *err);
 void conn_auth_free(struct conn_end *end);
 
 /* conn.c: the compiler's parsers */

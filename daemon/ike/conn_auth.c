@@ -167,9 +167,9 @@ static int load(struct conn_end *end, bool key, const char *side,
 	return rc;
 }
 
-/* What our certificate's key can do against what authby= asks. */
-static int check_key(const struct conn_end *l, const char *side,
-		     struct ikb_error *err)
+/* What the certificate's key can do against what authby= asks. */
+int conn_auth_check_key(const struct conn_end *l, const char *side,
+			struct ikb_error *err)
 {
 	const struct cred *c = l->auth.cred;
 	unsigned need = c->key == SIG_KEY_RSA ? AUTHM_RSA : AUTHM_ECDSA;
@@ -200,7 +200,7 @@ int conn_auth_compile(struct conn_view *v, struct ikb_error *err)
 	}
 	rc = load(&v->local, true, ls, err);
 	if (!rc && l->cred)
-		rc = check_key(&v->local, ls, err);
+		rc = conn_auth_check_key(&v->local, ls, err);
 	if (!rc)
 		rc = load(&v->remote, false, rs, err);
 	if (!rc)

@@ -86,9 +86,10 @@ void ike_engine_reload_prune(struct ike_engine *e,
 void ike_engine_reload(struct ike_engine *e, const struct loaded_conf *lc);
 /*
  * {"ike_sas": [{conn, role, state, spi_i, spi_r, local, remote,
- * local_id, remote_id, proposal, nat, age_s, rekey_in_s, expire_in_s,
- * child_sas: [{state, rekey_in_s, expire_in_s, reqid, mode, spi_in,
- * spi_out, proposal, ts_local, ts_remote}]}]}; caller puts it. The
+ * local_id, remote_id, peer_auth, peer_cert: {subject, issuer} or null,
+ * proposal, nat, age_s, rekey_in_s, expire_in_s, child_sas: [{state,
+ * rekey_in_s, expire_in_s, reqid, mode, spi_in, spi_out, proposal,
+ * ts_local, ts_remote}]}]}; caller puts it. The
  * *_in_s keys are absent when nothing is scheduled (rekey=no).
  */
 struct json_object *ike_engine_status(const struct ike_engine *e);

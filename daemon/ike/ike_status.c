@@ -8,6 +8,7 @@
 #include <string.h>
 #include <json-c/json.h>
 
+#include "crypto/cred.h"
 #include "ike/child_sa.h"
 #include "ike/engine.h"
 #include "ike/msg.h"
@@ -163,6 +164,26 @@ void ike_sa_get_info(const struct ike_sa *sa, struct ike_sa_info *info)
 	};
 }
 
+/*
+ * How the peer authenticated ("PSK", "RSA-PSS with SHA2-256"; null until
+ * it has), and the certificate it did so with: null without one.
+ */
+static void put_peer(struct json_object *o, const struct ike_sa *sa)
+{
+	const struct peer_cert *pc = sa->peer_cert;
+	const char *how = sa->peer_auth.method;
+	struct json_object *c = NULL;
+
+	json_object_object_add(o, "peer_auth",
+			       how ? json_object_new_string(how) : NULL);
+	if (pc) {
+		c = json_object_new_object();
+		put_str(c, "subject", pc->subject);
+		put_str(c, "issuer", pc->issuer);
+	}
+	json_object_object_add(o, "peer_cert", c);
+}
+
 struct json_object *ike_sa_status(const struct ike_sa *sa)
 {
 	struct json_object *o = json_object_new_object();
@@ -180,6 +201,7 @@ struct json_object *ike_sa_status(const struct ike_sa *sa)
 	put_str(o, "remote", addr_str(&sa->path.remote, buf, sizeof(buf)));
 	put_str(o, "local_id", sa->local_id.text);
 	put_str(o, "remote_id", sa->remote_id.text);
+	put_peer(o, sa);
 	prop_render(&sa->prop, buf, sizeof(buf));
 	put_str(o, "proposal", buf);
 	json_object_object_add(o, "nat_local",

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * `ikebana import` and `ikebana listcerts` on a database made in a temp
- * dir. The certificates and keys are made at test time by openssl (none
+ * `ikebana import`, `ikebana listcerts` and the certificate checks of
+ * `ikebana checkconfig` on a database made in a temp dir. The certificates and keys are made at test time by openssl (none
  * is committed); without openssl (OPENSSL unset) only the checks that
  * need no certificate run, and "certs-openssl" exits 77: skipped.
  */
@@ -159,6 +159,37 @@ static void test_no_certificate(void **state)
 	free(k);
 }
 
+/* "FILE:LINE: error: TEXT" (or warning, note) in stderr. */
+static void want_diag(const char *file, unsigned line, const char *sev,
+		      const char *text)
+{
+	char want[1024];
+
+	snprintf(want, sizeof(want), "%s:%u: %s: %s", file, line, sev, text);
+	want_err(want);
+}
+
+/* checkconfig: a PSK-only file opens no database; a leftcert= needs one. */
+static void test_checkconfig_no_database(void **state)
+{
+	struct t *t = *state;
+	char *psk = h_write(t->dir, "psk.conf", 0644,
+			    "conn a\n\tleft=192.0.2.1\n\tright=192.0.2.2\n"
+			    "\tauthby=secret\n");
+	char *cert = h_write(t->dir, "cert.conf", 0644,
+			     "conn a\n\tleft=192.0.2.1\n\tright=192.0.2.2\n"
+			     "\tleftcert=west\n");
+
+	if (IKEBANA(t, "checkconfig", "--nssdir", t->db, psk))
+		fail_msg("a PSK conn needs no database: %s", err);
+	assert_int_equal(IKEBANA(t, "checkconfig", "--nssdir", t->db, cert), 1);
+	want_diag(cert, 4, "error", "conn a: leftcert=west: ");
+	want_err("no NSS database in");
+	want_err(t->db);
+	free(psk);
+	free(cert);
+}
+
 /* The certificate of listcerts --json with that nickname; fails if none. */
 static struct json_object *find(struct json_object *a, const char *nick)
 {
@@ -306,6 +337,168 @@ static void test_import_list(void **state)
 	json_object_put(a);
 }
 
+/* A certificate valid in 2000 only, signed by the test CA. */
+static void make_expired(const struct t *t)
+{
+	char cnf[1024];
+
+	/* openssl ca runs elsewhere than t->dir: absolute paths */
+	snprintf(cnf, sizeof(cnf),
+		 "[ca]\ndefault_ca = c\n[c]\ndatabase = %s/index.txt\n"
+		 "new_certs_dir = %s\nserial = %s/serial\n"
+		 "default_md = sha256\npolicy = p\n[p]\n"
+		 "commonName = supplied\n",
+		 t->dir, t->dir, t->dir);
+	put(t->dir, "ca.cnf", cnf);
+	put(t->dir, "index.txt", "");
+	put(t->dir, "serial", "01\n");
+	openssl(t, "req", "-newkey", "rsa:2048", "-nodes", "-keyout",
+		path(t, "old.key"), "-out", path(t, "old.csr"), "-subj",
+		"/CN=old", NULL);
+	openssl(t, "ca", "-config", path(t, "ca.cnf"), "-batch", "-notext",
+		"-cert", path(t, "ca.pem"), "-keyfile", path(t, "ca.key"),
+		"-in", path(t, "old.csr"), "-out", path(t, "old.pem"),
+		"-startdate", "20000101000000Z", "-enddate", "20010101000000Z",
+		NULL);
+	cat(t, "old-both.pem", "old.pem", "old.key", NULL);
+}
+
+/* Lines 1-3 of every file below. */
+#define CONN_HEAD "\tleft=192.0.2.1\n\tright=192.0.2.2\n"
+
+/*
+ * checkconfig against a database with west (RSA, key), eastcert (EC,
+ * key), old (expired, key) and a second one with certificates only.
+ */
+static void test_checkconfig_certs(void **state)
+{
+	struct t *t = *state;
+	char db2[320], setup[400], *f;
+
+	if (!getenv("OPENSSL") || !*getenv("OPENSSL"))
+		skip();
+	make_inputs(t);
+	make_expired(t);
+	if (IKEBANA(t, "import", "--nssdir", t->db, "--ca",
+		    path(t, "ca.pem")) ||
+	    IKEBANA(t, "import", "--nssdir", t->db,
+		    path(t, "west-bundle.pem")) ||
+	    IKEBANA(t, "import", "--nssdir", t->db, "--nickname", "eastcert",
+		    path(t, "east-both.pem")) ||
+	    IKEBANA(t, "import", "--nssdir", t->db, path(t, "old-both.pem")))
+		fail_msg("import refused: %s", err);
+	snprintf(db2, sizeof(db2), "%s/nss2", t->dir);
+	if (IKEBANA(t, "import", "--nssdir", db2, path(t, "west.pem")) ||
+	    IKEBANA(t, "import", "--nssdir", db2, path(t, "east.pem")))
+		fail_msg("import refused: %s", err);
+
+	/* Good: %fromcert, then the subject DN written out; nssdir= used. */
+	snprintf(setup, sizeof(setup), "config setup\n\tnssdir=%s\n", t->db);
+	f = h_write(t->dir, "good.conf", 0644,
+		    "conn a\n" CONN_HEAD "\tleftcert=west\n"
+		    "\tleftid=%fromcert\n\trightid=@east\n"
+		    "\tauthby=rsasig\n"
+		    "conn b\n" CONN_HEAD "\tleftcert=west\n"
+		    "\tleftid=\"O=Test, CN=west\"\n\trightcert=eastcert\n"
+		    "\trightauth=ecdsa\n");
+	if (IKEBANA(t, "checkconfig", "--nssdir", t->db, f))
+		fail_msg("good file refused: %s", err);
+	want_diag(f, 4, "note", "conn a: leftcert=west: its private key is in");
+	want_diag(f, 11, "note", "conn b: leftcert=west: its private key");
+	want_diag(f, 13, "note", "conn b: rightcert=eastcert: its private key");
+	assert_null(strstr(err, "error"));
+	assert_null(strstr(err, "warning"));
+	assert_non_null(strstr(out, "conn a"));
+	free(f);
+	{
+		char text[600];
+
+		snprintf(text, sizeof(text),
+			 "%sconn a\n" CONN_HEAD "\tleftcert=west\n", setup);
+		f = h_write(t->dir, "setup.conf", 0644, text);
+	}
+	if (IKEBANA(t, "checkconfig", f))
+		fail_msg("nssdir= not used: %s", err);
+	/* --nssdir wins over nssdir=, as in ikebanad */
+	assert_int_equal(IKEBANA(t, "checkconfig", "--nssdir", db2, f), 1);
+	want_diag(f, 6, "error",
+		  "conn a: leftcert=west does not have its "
+		  "private key in");
+	free(f);
+
+	/* A missing nickname, at its line; the other end is still checked. */
+	f = h_write(t->dir, "missing.conf", 0644,
+		    "conn a\n" CONN_HEAD "\tleftcert=nosuch\n"
+		    "\trightcert=eastcert\n\trightauth=rsasig\n");
+	assert_int_equal(IKEBANA(t, "checkconfig", "--nssdir", t->db, f), 1);
+	want_diag(f, 4, "error",
+		  "conn a: leftcert=nosuch: no certificate with nickname "
+		  "\"nosuch\" in the NSS database");
+	/* ... and its key is EC, which rightauth=rsasig refuses */
+	want_diag(f, 6, "error",
+		  "conn a: rightauth=rsasig: rightcert=eastcert holds an EC "
+		  "256 key, which the conn's authentication (authby= or "
+		  "rightauth=) does not allow");
+	free(f);
+
+	/* No private key: neither end's, then the only one's. */
+	f = h_write(t->dir, "nokey.conf", 0644,
+		    "conn a\n" CONN_HEAD "\tleftcert=west\n"
+		    "\trightcert=east\n"
+		    "conn b\n" CONN_HEAD "\trightcert=east\n"
+		    "conn c\n" CONN_HEAD "\tleftauth=secret\n"
+		    "\trightauth=ecdsa\n\trightcert=east\n");
+	assert_int_equal(IKEBANA(t, "checkconfig", "--nssdir", db2, f), 1);
+	{
+		char text[600];
+
+		snprintf(text, sizeof(text),
+			 "conn a: neither leftcert=west nor rightcert=east has "
+			 "its private key in %s: this host could not "
+			 "authenticate",
+			 db2);
+		want_diag(f, 4, "error", text);
+		snprintf(text, sizeof(text),
+			 "conn b: rightcert=east does not have its private key "
+			 "in %s, and leftcert= is not set: this host could not "
+			 "authenticate",
+			 db2);
+		want_diag(f, 9, "error", text);
+	}
+	/* conn c: this host may be left, with its PSK */
+	assert_null(strstr(err, "conn c"));
+	free(f);
+
+	/* leftid= not in leftcert=: the ID and what the certificate has. */
+	f = h_write(t->dir, "id.conf", 0644,
+		    "conn a\n" CONN_HEAD "\tleftcert=west\n"
+		    "\tleftid=@west\n");
+	assert_int_equal(IKEBANA(t, "checkconfig", "--nssdir", t->db, f), 1);
+	want_diag(f, 5, "error",
+		  "conn a: leftid=@west: not in leftcert=west: ID @west is not "
+		  "in the certificate (subject O=Test, CN=west");
+	free(f);
+
+	/* An EC key where leftauth= asks for RSA. */
+	f = h_write(t->dir, "keytype.conf", 0644,
+		    "conn a\n" CONN_HEAD "\tleftcert=eastcert\n"
+		    "\tleftauth=rsasig\n");
+	assert_int_equal(IKEBANA(t, "checkconfig", "--nssdir", t->db, f), 1);
+	want_diag(f, 5, "error",
+		  "conn a: leftauth=rsasig: leftcert=eastcert holds an EC");
+	free(f);
+
+	/* Expired: a warning with the dates, and no failure. */
+	f = h_write(t->dir, "old.conf", 0644,
+		    "conn a\n" CONN_HEAD "\tleftcert=old\n");
+	if (IKEBANA(t, "checkconfig", "--nssdir", t->db, f))
+		fail_msg("an expired certificate is a warning: %s", err);
+	want_diag(f, 4, "warning",
+		  "conn a: leftcert=old: the certificate is expired: valid "
+		  "from 2000-01-01T00:00:00Z to 2001-01-01T00:00:00Z");
+	free(f);
+}
+
 /* A database with a password: read from DIR/nsspassword. */
 static void test_password_db(void **state)
 {
@@ -371,11 +564,15 @@ int main(int argc, char **argv)
 						teardown),
 		cmocka_unit_test_setup_teardown(test_no_certificate, setup,
 						teardown),
+		cmocka_unit_test_setup_teardown(test_checkconfig_no_database,
+						setup, teardown),
 	};
 	const struct CMUnitTest tool[] = {
 		cmocka_unit_test_setup_teardown(test_import_list, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_password_db, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_checkconfig_certs, setup,
 						teardown),
 	};
 

@@ -8,11 +8,14 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 #include <json-c/json.h>
 
 #include "harness.h"
+#include "cli/cli.h"
+#include "crypto/cred.h"
 #include "ike/child_sa.h"
 #include "ike/engine.h"
 
@@ -102,10 +105,93 @@ static void test_tuning_fields(void **state)
 	net_free(n);
 }
 
+/* west's first IKE SA in a fresh status snapshot. */
+static struct json_object *sa0(struct net *n)
+{
+	struct json_object *sas;
+
+	if (root)
+		json_object_put(root);
+	root = ike_engine_status(n->p[WEST].e);
+	assert_true(json_object_object_get_ex(root, "ike_sas", &sas));
+	return json_object_array_get_idx(sas, 0);
+}
+
+/* What status_peer_print() writes for o. */
+static char *peer_text(struct json_object *o)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	status_peer_print(f, o);
+	assert_int_equal(fclose(f), 0);
+	return buf;
+}
+
+static void test_peer_fields(void **state)
+{
+	struct net *n = net_new(NULL, NULL, NULL, NULL, NULL);
+	struct ikb_error err = { "" };
+	struct json_object *sa, *pc;
+	struct peer_cert *p;
+	char *text;
+
+	assert_int_equal(ike_engine_up(n->p[WEST].e, "test", &err), 0);
+	assert_true(net_run(n, both_up, 10000));
+
+	/* authby=secret: the method, and no certificate. */
+	sa = sa0(n);
+	assert_string_equal(str(sa, "peer_auth"), "PSK");
+	assert_true(json_object_object_get_ex(sa, "peer_cert", &pc));
+	assert_null(pc);
+	text = peer_text(sa);
+	assert_string_equal(text, "    peer   authenticated by PSK\n");
+	free(text);
+
+	/* As a verified certificate leaves it (cert_verify.c). */
+	p = calloc(1, sizeof(*p));
+	assert_non_null(p);
+	p->refs = 1;
+	strcpy(p->subject, "CN=east, O=Test");
+	strcpy(p->issuer, "CN=Test CA, O=Test");
+	n->p[WEST].e->all->peer_cert = p;
+	n->p[WEST].e->all->peer_auth.method = "RSA-PSS with SHA2-256";
+	sa = sa0(n);
+	assert_string_equal(str(sa, "peer_auth"), "RSA-PSS with SHA2-256");
+	assert_true(json_object_object_get_ex(sa, "peer_cert", &pc));
+	assert_true(json_object_is_type(pc, json_type_object));
+	assert_string_equal(str(pc, "subject"), "CN=east, O=Test");
+	assert_string_equal(str(pc, "issuer"), "CN=Test CA, O=Test");
+	text = peer_text(sa);
+	assert_string_equal(
+		text, "    peer   authenticated by RSA-PSS with SHA2-256\n"
+		      "    peer   cert CN=east, O=Test\n"
+		      "           issued by CN=Test CA, O=Test\n");
+	free(text);
+
+	/* Before the peer has authenticated: nothing to say. */
+	n->p[WEST].e->all->peer_auth.method = NULL;
+	peer_cert_put(n->p[WEST].e->all->peer_cert);
+	n->p[WEST].e->all->peer_cert = NULL;
+	sa = sa0(n);
+	assert_true(json_object_object_get_ex(sa, "peer_auth", &pc));
+	assert_null(pc);
+	text = peer_text(sa);
+	assert_string_equal(text, "");
+	free(text);
+
+	json_object_put(root);
+	root = NULL;
+	net_free(n);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(test_tuning_fields, net_cleanup),
+		cmocka_unit_test_teardown(test_peer_fields, net_cleanup),
 	};
 
 	harness_global_init();
