@@ -294,9 +294,20 @@ int conn_view_local(const struct ike_engine *e, const struct conn *c,
 			*v = c->view[side];
 			return 0;
 		}
-	if (c->view_rc[0])
+	/* the failed view whose local address is ours says why, else any */
+	for (int side = 1; side >= 0; side--) {
+		const struct ikb_addr *a = &c->view[side].local.addr;
+
+		if (c->view_rc[side] && a->family &&
+		    e->io.is_local(e->io.ctx, a)) {
+			snprintf(err->msg, sizeof(err->msg), "%s",
+				 kept(c->view_err[side]));
+			return -EADDRNOTAVAIL;
+		}
+	}
+	if (c->view_rc[0] || c->view_rc[1])
 		snprintf(err->msg, sizeof(err->msg), "%s",
-			 kept(c->view_err[0]));
+			 kept(c->view_err[c->view_rc[1] ? 1 : 0]));
 	else
 		snprintf(
 			err->msg, sizeof(err->msg),
