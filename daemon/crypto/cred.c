@@ -234,6 +234,7 @@ static bool spki_sha1(CERTCertificate *c, uint8_t *out)
 void cred_ca_refresh(void)
 {
 	cred_cache_flush();
+	cert_cache_flush(); /* the database's CRLs may be new */
 	CERTCertList *l =
 		nssdb_slot() ? PK11_ListCertsInSlot(nssdb_slot()) : NULL;
 	size_t n = 0;

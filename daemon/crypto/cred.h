@@ -59,16 +59,24 @@ void cred_ca_refresh(void);
 void cred_cache_flush(void);
 const uint8_t *cred_ca_hashes(size_t *len);
 
-/* A peer's certificate, verified by cert_verify(). */
+/*
+ * A peer's certificate, verified by cert_verify(), shared by the IKE SAs
+ * it authenticated and the verification cache (cert_cache.c); its
+ * references change on the loop thread only. No NSS key object is kept:
+ * each signature check makes its own (peer_cert_key), on its own thread.
+ */
 struct peer_cert {
 	unsigned refs;
 	char subject[256], issuer[256];
 	uint8_t *der; /* the end certificate */
 	size_t der_len;
-	struct SECKEYPublicKeyStr *pub;
 	enum sig_key_type key;
 	unsigned bits;
+	time_t not_after;
 };
+/* A new public key object of p's certificate (NULL: no memory). */
+struct SECKEYPublicKeyStr *peer_cert_key(const struct peer_cert *p);
+void peer_cert_key_free(struct SECKEYPublicKeyStr *k);
 
 struct cert_verify_opts {
 	bool ocsp; /* ocsp-enable=yes: ask the responders the certificates name */
@@ -88,5 +96,20 @@ int cert_verify(const struct cred_der *certs, size_t n,
 		char *why, size_t cap);
 struct peer_cert *peer_cert_get(struct peer_cert *p);
 void peer_cert_put(struct peer_cert *p);
+
+/*
+ * cert_cache.c: chains cert_verify() passed, by the SHA-256 of their DER
+ * and of rightca=, for a minute at most and never past the certificate's
+ * end or the next load of the configuration (which may bring new CRLs):
+ * 1,000 IKE SAs from one host certificate cost one path validation, not
+ * 1,000 (each queries the database). Loop thread only.
+ */
+#define CERT_DIGEST_LEN 32
+int cert_chain_digest(const struct cred_der *certs, size_t n,
+		      const struct cert_verify_opts *o,
+		      uint8_t out[CERT_DIGEST_LEN]);
+struct peer_cert *cert_cache_find(const uint8_t digest[CERT_DIGEST_LEN]);
+void cert_cache_add(const uint8_t digest[CERT_DIGEST_LEN], struct peer_cert *p);
+void cert_cache_flush(void);
 
 #endif

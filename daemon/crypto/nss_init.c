@@ -60,6 +60,7 @@ void crypto_shutdown(void)
 	if (!nss_ctx)
 		return;
 	cred_cache_flush();
+	cert_cache_flush();
 	nssdb_close(); /* NSS shuts down only without open tokens of ours */
 	NSS_ShutdownContext(nss_ctx);
 	nss_ctx = NULL;

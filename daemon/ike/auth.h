@@ -66,6 +66,8 @@ struct auth_job {
 	struct cert_verify_opts opts;
 	uint8_t *ca; /* opts.ca's copy */
 	unsigned methods, hashes; /* what the remote end may use */
+	uint8_t digest[CERT_DIGEST_LEN]; /* of the chain: cert_cache.c */
+	bool cached; /* pc came from the cache: the chain is not checked */
 	/* the result */
 	int rc;
 	char why[512];

@@ -211,6 +211,14 @@ static int check_sig_prepare(struct auth_job *j, struct ike_sa *sa,
 	rc = copy_certs(j, m, err);
 	if (!rc)
 		rc = auth_octets(sa, !sa->initiator, peer, &j->theirs, err);
+	if (!rc &&
+	    !cert_chain_digest(j->ncerts    ? j->cert :
+			       j->peer_cred ? j->peer_cred->chain :
+					      NULL,
+			       j->ncerts ? j->ncerts : !!j->peer_cred, &j->opts,
+			       j->digest) &&
+	    (j->ncerts || j->peer_cred))
+		j->cached = (j->pc = cert_cache_find(j->digest)) != NULL;
 	j->verify = !rc;
 	return rc;
 }
@@ -282,10 +290,16 @@ static int signature(struct auth_job *j)
 	enum sig_scheme used;
 	char names[64];
 
-	if (sig_verify(j->pc->pub, j->peer_method, j->peer_auth,
-		       j->peer_auth_len, &iov, 1, &used, &cerr))
+	struct SECKEYPublicKeyStr *pub = peer_cert_key(j->pc);
+	int rc = pub ? sig_verify(pub, j->peer_method, j->peer_auth,
+				  j->peer_auth_len, &iov, 1, &used, &cerr) :
+		       -ENOMEM;
+
+	peer_cert_key_free(pub);
+	if (rc)
 		return FAIL("peer %.100s, certificate \"%.100s\": %s",
-			    j->peer_id.text, j->pc->subject, cerr.msg);
+			    j->peer_id.text, j->pc->subject,
+			    pub ? cerr.msg : "out of memory");
 	i = sig_scheme(used);
 	if (!(j->hashes & SIG_HASH_BIT(i->hash))) {
 		hash_names(j->hashes, names, sizeof(names));
@@ -311,7 +325,8 @@ static int check_peer(struct auth_job *j)
 		return FAIL(
 			"peer %.100s sent no certificate (CERT payload), and the conn names none (rightcert=)",
 			j->peer_id.text);
-	if (cert_verify(certs, n, &j->opts, &j->pc, j->why, sizeof(j->why)))
+	if (!j->pc &&
+	    cert_verify(certs, n, &j->opts, &j->pc, j->why, sizeof(j->why)))
 		return -EPERM;
 	if (j->peer_cred && pinned(j))
 		return -EPERM;
@@ -348,6 +363,9 @@ static void done(struct ike_sa *sa, void *arg, int status)
 		j->rc = status;
 		snprintf(j->why, sizeof(j->why), "authentication cancelled");
 	}
+	/* NSS passed the chain (whatever the signature did): keep that */
+	if (!status && j->verify && j->pc && !j->cached)
+		cert_cache_add(j->digest, j->pc);
 	j->then(sa, j);
 }
 
