@@ -240,12 +240,11 @@ static int make(CERTCertificate *c, const char *subject, const char *issuer,
 	p->der_len = c->derCert.len;
 	snprintf(p->subject, sizeof(p->subject), "%s", subject);
 	snprintf(p->issuer, sizeof(p->issuer), "%s", issuer);
+	p->pub = CERT_ExtractPublicKey(c);
+	p->key = sig_pub_type(p->pub, &p->bits);
 	{
-		SECKEYPublicKey *pub = CERT_ExtractPublicKey(c);
 		PRTime nb, na;
 
-		p->key = sig_pub_type(pub, &p->bits);
-		SECKEY_DestroyPublicKey(pub);
 		if (CERT_GetCertTimes(c, &nb, &na) == SECSuccess)
 			p->not_after = (time_t)(na / PR_USEC_PER_SEC);
 	}
@@ -280,28 +279,24 @@ int cert_verify(const struct cred_der *certs, size_t n,
 struct peer_cert *peer_cert_get(struct peer_cert *p)
 {
 	if (p)
-		p->refs++;
+		__atomic_add_fetch(&p->refs, 1, __ATOMIC_RELAXED);
 	return p;
 }
 
 void peer_cert_put(struct peer_cert *p)
 {
-	if (!p || --p->refs)
+	if (!p || __atomic_sub_fetch(&p->refs, 1, __ATOMIC_ACQ_REL))
 		return;
+	if (p->pub)
+		SECKEY_DestroyPublicKey(p->pub);
 	free(p->der);
 	free(p);
 }
 
 struct SECKEYPublicKeyStr *peer_cert_key(const struct peer_cert *p)
 {
-	SECItem der = { siBuffer, p->der, (unsigned)p->der_len };
-	CERTCertificate *c = CERT_NewTempCertificate(
-		CERT_GetDefaultCertDB(), &der, NULL, PR_FALSE, PR_TRUE);
-	SECKEYPublicKey *k = c ? CERT_ExtractPublicKey(c) : NULL;
-
-	if (c)
-		CERT_DestroyCertificate(c);
-	return k;
+	/* a copy is memory only: no certificate lookup, no token object */
+	return p->pub ? SECKEY_CopyPublicKey(p->pub) : NULL;
 }
 
 void peer_cert_key_free(struct SECKEYPublicKeyStr *k)

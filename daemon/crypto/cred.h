@@ -61,18 +61,19 @@ const uint8_t *cred_ca_hashes(size_t *len);
 
 /*
  * A peer's certificate, verified by cert_verify(), shared by the IKE SAs
- * it authenticated and the verification cache (cert_cache.c); its
- * references change on the loop thread only. No NSS key object is kept:
- * each signature check makes its own (peer_cert_key), on its own thread.
+ * it authenticated and the verification cache (cert_cache.c), which
+ * helper threads use too: its references are atomic. Its key is never
+ * used itself: each signature check takes a copy (peer_cert_key).
  */
 struct peer_cert {
-	unsigned refs;
+	unsigned refs; /* __atomic builtins only */
 	char subject[256], issuer[256];
 	uint8_t *der; /* the end certificate */
 	size_t der_len;
 	enum sig_key_type key;
 	unsigned bits;
 	time_t not_after;
+	struct SECKEYPublicKeyStr *pub; /* read-only: peer_cert_key() */
 };
 /* A new public key object of p's certificate (NULL: no memory). */
 struct SECKEYPublicKeyStr *peer_cert_key(const struct peer_cert *p);
@@ -102,7 +103,7 @@ void peer_cert_put(struct peer_cert *p);
  * and of rightca=, for a minute at most and never past the certificate's
  * end or the next load of the configuration (which may bring new CRLs):
  * 1,000 IKE SAs from one host certificate cost one path validation, not
- * 1,000 (each queries the database). Loop thread only.
+ * 1,000 (each queries the database). Any thread.
  */
 #define CERT_DIGEST_LEN 32
 int cert_chain_digest(const struct cred_der *certs, size_t n,

@@ -211,14 +211,6 @@ static int check_sig_prepare(struct auth_job *j, struct ike_sa *sa,
 	rc = copy_certs(j, m, err);
 	if (!rc)
 		rc = auth_octets(sa, !sa->initiator, peer, &j->theirs, err);
-	if (!rc &&
-	    !cert_chain_digest(j->ncerts    ? j->cert :
-			       j->peer_cred ? j->peer_cred->chain :
-					      NULL,
-			       j->ncerts ? j->ncerts : !!j->peer_cred, &j->opts,
-			       j->digest) &&
-	    (j->ncerts || j->peer_cred))
-		j->cached = (j->pc = cert_cache_find(j->digest)) != NULL;
 	j->verify = !rc;
 	return rc;
 }
@@ -325,9 +317,15 @@ static int check_peer(struct auth_job *j)
 		return FAIL(
 			"peer %.100s sent no certificate (CERT payload), and the conn names none (rightcert=)",
 			j->peer_id.text);
+	bool digest = !cert_chain_digest(certs, n, &j->opts, j->digest);
+
+	if (digest)
+		j->cached = (j->pc = cert_cache_find(j->digest)) != NULL;
 	if (!j->pc &&
 	    cert_verify(certs, n, &j->opts, &j->pc, j->why, sizeof(j->why)))
 		return -EPERM;
+	if (digest && !j->cached) /* NSS passed the chain: keep that */
+		cert_cache_add(j->digest, j->pc);
 	if (j->peer_cred && pinned(j))
 		return -EPERM;
 	if (cert_id_check(j->pc->der, j->pc->der_len, j->peer_id.type,
@@ -363,9 +361,6 @@ static void done(struct ike_sa *sa, void *arg, int status)
 		j->rc = status;
 		snprintf(j->why, sizeof(j->why), "authentication cancelled");
 	}
-	/* NSS passed the chain (whatever the signature did): keep that */
-	if (!status && j->verify && j->pc && !j->cached)
-		cert_cache_add(j->digest, j->pc);
 	j->then(sa, j);
 }
 
