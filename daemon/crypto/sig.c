@@ -18,6 +18,7 @@
 #include <secasn1.h>
 #include <secoid.h>
 
+#include "crypto/nss_init.h"
 #include "crypto/sig.h"
 #include "crypto/sig_priv.h"
 
@@ -131,6 +132,13 @@ const struct sig_def sig_defs[SIG_SCHEMES] = {
 			       M14(ec512) },
 };
 
+/* FIPS 186-5 and SP 800-131A: no SHA-1 for signatures. */
+bool sig_fips_ok(enum sig_scheme s)
+{
+	return s < SIG_SCHEMES &&
+	       (sig_defs[s].i.hash != SIG_HASH_SHA1 || !crypto_fips());
+}
+
 const struct sig_scheme_info *sig_scheme(enum sig_scheme s)
 {
 	return s < SIG_SCHEMES ? &sig_defs[s].i : NULL;
@@ -223,6 +231,9 @@ int sig_sign(struct SECKEYPrivateKeyStr *key, enum sig_scheme s,
 
 	if (!d)
 		return crypto_fail(err, -EINVAL, "signature scheme %d", s);
+	if (!sig_fips_ok(s))
+		return crypto_fail(err, -EPERM,
+				   "%s is not allowed in FIPS mode", d->i.name);
 	buf = sig_flatten(iov, niov, &n);
 	if (!buf)
 		return crypto_fail(err, -ENOMEM, "out of memory");

@@ -70,6 +70,8 @@ struct sig_scheme_info {
 	unsigned ec_bits; /* methods 9..11: the curve; 0: any */
 };
 const struct sig_scheme_info *sig_scheme(enum sig_scheme s);
+/* Whether NSS's mode allows s: FIPS mode takes no SHA-1 signature. */
+bool sig_fips_ok(enum sig_scheme s);
 
 /* The AUTH body can reach 1 + 67 + 512 octets (RSA-4096 with PSS). */
 #define SIG_AUTH_MAX 1100

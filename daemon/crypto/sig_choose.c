@@ -10,6 +10,7 @@
 #include <keyhi.h>
 #include <pk11pub.h>
 
+#include "crypto/nss_init.h"
 #include "crypto/sig.h"
 
 enum sig_key_type sig_pub_type(struct SECKEYPublicKeyStr *key, unsigned *bits)
@@ -71,6 +72,8 @@ int sig_choose(enum sig_key_type key, unsigned bits, unsigned allowed,
 
 	if (key == SIG_KEY_NONE)
 		return -ENOTSUP;
+	if (crypto_fips()) /* FIPS 186-5: no SHA-1 */
+		allowed &= ~SIG_HASH_BIT(SIG_HASH_SHA1);
 	if (!peer)
 		return legacy(key, bits, allowed, s);
 	if (key == SIG_KEY_EC && both & SIG_HASH_BIT(curve_hash(bits)))

@@ -145,6 +145,10 @@ int sig_verify(struct SECKEYPublicKeyStr *key, uint8_t method,
 	rc = method == AUTH_DIGITAL_SIG ?
 		     verify_m14(key, data, len, buf, n, used, err) :
 		     verify_fixed(key, method, data, len, buf, n, used, err);
+	if (!rc && !sig_fips_ok(*used))
+		rc = crypto_fail(err, -EPERM,
+				 "AUTH payload: %s is not allowed in FIPS mode",
+				 sig_defs[*used].i.name);
 	free(buf);
 	return rc;
 }

@@ -13,12 +13,16 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <keyhi.h>
+#include <pk11pub.h>
+#include <secoid.h>
 
 #include "crypto/algs.h"
 #include "crypto/ke.h"
 #include "crypto/nss_init.h"
 #include "crypto/prf.h"
 #include "crypto/rng.h"
+#include "crypto/sig.h"
 #include "crypto/sk.h"
 #include "crypto/skeyseed.h"
 #include "tutil.h"
@@ -160,13 +164,76 @@ static void fips_skeyseed(void **state)
 	secret_free(&s);
 }
 
+/*
+ * Signatures: ECDSA with SHA-2 and RSA-PSS sign and verify; SHA-1 (AUTH
+ * method 1) is refused both ways, and never chosen.
+ */
+static SECKEYPrivateKey *fips_key(CK_MECHANISM_TYPE mech, void *params,
+				  SECKEYPublicKey **pub)
+{
+	PK11SlotInfo *slot = PK11_GetInternalKeySlot();
+	SECKEYPrivateKey *k;
+
+	/* a FIPS token makes sensitive keys only */
+	k = PK11_GenerateKeyPair(slot, mech, params, pub, PR_FALSE, PR_TRUE,
+				 NULL);
+	PK11_FreeSlot(slot);
+	if (!k)
+		fail_msg("FIPS key generation failed");
+	return k;
+}
+
+static void fips_sig(void **state)
+{
+	static const uint8_t p256[] = { 0x06, 0x08, 0x2a, 0x86, 0x48,
+					0xce, 0x3d, 0x03, 0x01, 0x07 };
+	SECItem ec = { siBuffer, (unsigned char *)p256, sizeof(p256) };
+	PK11RSAGenParams rp = { 2048, 65537 };
+	struct cbytes iov = CBYTES("SignedOctets", 12);
+	struct crypto_err err = { 0 };
+	SECKEYPublicKey *epub, *rpub;
+	SECKEYPrivateKey *ek, *rk;
+	uint8_t out[SIG_AUTH_MAX];
+	enum sig_scheme used, s;
+	size_t len;
+
+	need_fips();
+	ek = fips_key(CKM_EC_KEY_PAIR_GEN, &ec, &epub);
+	rk = fips_key(CKM_RSA_PKCS_KEY_PAIR_GEN, &rp, &rpub);
+	assert_int_equal(sig_sign(ek, SIG_ECDSA_SHA256, &iov, 1, out,
+				  sizeof(out), &len, &err),
+			 0);
+	assert_int_equal(sig_verify(epub, AUTH_DIGITAL_SIG, out, len, &iov, 1,
+				    &used, &err),
+			 0);
+	assert_int_equal(sig_sign(rk, SIG_RSA_PSS_SHA256, &iov, 1, out,
+				  sizeof(out), &len, &err),
+			 0);
+	assert_int_equal(sig_verify(rpub, AUTH_DIGITAL_SIG, out, len, &iov, 1,
+				    &used, &err),
+			 0);
+	assert_int_equal(sig_sign(rk, SIG_RSA_SHA1, &iov, 1, out, sizeof(out),
+				  &len, &err),
+			 -EPERM);
+	assert_non_null(strstr(err.msg, "FIPS"));
+	/* without RFC 7427 from the peer, RSA has nothing left to sign */
+	assert_int_equal(
+		sig_choose(SIG_KEY_RSA, 2048,
+			   SIG_HASHES_SHA2 | SIG_HASH_BIT(SIG_HASH_SHA1), 0,
+			   false, &s),
+		-ENOTSUP);
+	SECKEY_DestroyPrivateKey(ek);
+	SECKEY_DestroyPrivateKey(rk);
+	SECKEY_DestroyPublicKey(epub);
+	SECKEY_DestroyPublicKey(rpub);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(fips_ke),
-		cmocka_unit_test(fips_prf),
-		cmocka_unit_test(fips_sk),
-		cmocka_unit_test(fips_skeyseed),
+		cmocka_unit_test(fips_ke),  cmocka_unit_test(fips_prf),
+		cmocka_unit_test(fips_sk),  cmocka_unit_test(fips_skeyseed),
+		cmocka_unit_test(fips_sig),
 	};
 
 	return cmocka_run_group_tests(tests, setup, nss_teardown);
