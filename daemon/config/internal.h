@@ -65,6 +65,8 @@ bool check_authby(const char *v, char *why, size_t len);
 bool check_end_auth(const char *v, char *why, size_t len);
 bool check_sendcert(const char *v, char *why, size_t len);
 bool check_ca(const char *v, char *why, size_t len);
+bool check_rsasigkey(const char *v, char *why, size_t len);
+bool check_ckaid(const char *v, char *why, size_t len);
 bool check_auto(const char *v, char *why, size_t len);
 bool check_type(const char *v, char *why, size_t len);
 bool check_ikev2(const char *v, char *why, size_t len);

@@ -35,18 +35,26 @@ bool values_number(const char *s, unsigned long max, unsigned long *out)
 }
 
 /* libreswan's authby= words ikebana implements (conn_auth.c reads them). */
-static const char *const authby_done[] = {
-	"secret",	  "rsasig",	    "rsa",	      "ecdsa",
-	"rsa-sha1",	  "rsa-sha2",	    "rsa-sha2_256",   "rsa-sha2_384",
-	"rsa-sha2_512",	  "ecdsa-sha2",	    "ecdsa-sha2_256", "ecdsa-sha2_384",
-	"ecdsa-sha2_512", NULL
-};
+static const char *const authby_done[] = { "secret",
+					   "rsasig",
+					   "rsa",
+					   "ecdsa",
+					   "rsa-sha1",
+					   "rsa-sha2",
+					   "rsa-sha2_256",
+					   "rsa-sha2_384",
+					   "rsa-sha2_512",
+					   "ecdsa-sha2",
+					   "ecdsa-sha2_256",
+					   "ecdsa-sha2_384",
+					   "ecdsa-sha2_512",
+					   NULL };
 
 bool check_authby(const char *v, char *why, size_t len)
 {
-	static const char *const later[] = { "null", "never", "eaponly",
-					     "secret|rsasig", "rsasig|secret",
-					     NULL };
+	static const char *const later[] = { "null",	      "never",
+					     "eaponly",	      "secret|rsasig",
+					     "rsasig|secret", NULL };
 	char *copy = strdup(v), *save, *t;
 	bool ok = true, any = false;
 
@@ -90,12 +98,39 @@ bool check_end_auth(const char *v, char *why, size_t len)
 
 bool check_sendcert(const char *v, char *why, size_t len)
 {
-	static const char *const ok[] = { "always", "yes", "sendifasked",
-					  "ifasked", "never", "no", NULL };
+	static const char *const ok[] = { "always",  "yes",   "sendifasked",
+					  "ifasked", "never", "no",
+					  NULL };
 
 	if (values_one_of(v, ok))
 		return true;
 	FAIL("expected always, sendifasked or never");
+}
+
+/* leftrsasigkey=: %cert, or libreswan's 0s + base64 (decoded at compile). */
+bool check_rsasigkey(const char *v, char *why, size_t len)
+{
+	if (!strcmp(v, "%cert"))
+		return true;
+	if (!strncmp(v, "0s", 2) && v[2] &&
+	    strspn(v + 2,
+		   "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=") ==
+		    strlen(v + 2))
+		return true;
+	if (!strncmp(v, "0x", 2))
+		FAIL("hex keys (0x...) are not implemented by ikebana: write the key as 0s + base64, as ipsec showhostkey prints it");
+	FAIL("expected %%cert or an RSA key as 0s + base64 (RFC 3110), as ipsec showhostkey prints it");
+}
+
+/* leftckaid=: the private key's CKA_ID, hex. */
+bool check_ckaid(const char *v, char *why, size_t len)
+{
+	size_t n = strlen(v);
+
+	if (n && n % 2 == 0 && n <= 128 &&
+	    strspn(v, "0123456789abcdefABCDEF") == n)
+		return true;
+	FAIL("expected the key's CKA_ID in hex (certutil -K lists them)");
 }
 
 /* leftca=, rightca=: %same, %any or a DN (parsed when the conn compiles). */

@@ -53,7 +53,7 @@ static int find_cert(const char *nickname, CERTCertificate **cert,
  * milliseconds in a VM. A copy in the internal token's memory signs with
  * none; the database itself stays read-only.
  */
-static SECKEYPrivateKey *session_key(SECKEYPrivateKey *k)
+SECKEYPrivateKey *cred_session_key(SECKEYPrivateKey *k)
 {
 	PK11SlotInfo *internal = k ? PK11_GetInternalSlot() : NULL;
 	SECKEYPrivateKey *s =
@@ -150,7 +150,8 @@ static int load(const char *nickname, bool key, struct cred **out,
 	snprintf(c->nickname, sizeof(c->nickname), "%s", nickname);
 	rc = find_cert(nickname, &c->cert, err);
 	if (!rc && key) {
-		c->priv = session_key(PK11_FindKeyByAnyCert(c->cert, NULL));
+		c->priv =
+			cred_session_key(PK11_FindKeyByAnyCert(c->cert, NULL));
 		if (!c->priv)
 			rc = crypto_fail(
 				err, -ENOENT,
@@ -200,6 +201,8 @@ void cred_put(struct cred *c)
 		CERT_DestroyCertificateList(c->chain_list);
 	if (c->priv)
 		SECKEY_DestroyPrivateKey(c->priv);
+	if (c->pub)
+		SECKEY_DestroyPublicKey(c->pub);
 	if (c->cert)
 		CERT_DestroyCertificate(c->cert);
 	free(c);

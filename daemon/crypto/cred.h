@@ -35,8 +35,9 @@ struct cred {
 	enum sig_key_type key;
 	unsigned bits;
 	time_t not_before, not_after;
-	struct CERTCertificateStr *cert;
+	struct CERTCertificateStr *cert; /* NULL: a raw key (cred_raw.c) */
 	struct SECKEYPrivateKeyStr *priv;
+	struct SECKEYPublicKeyStr *pub; /* a raw key's */
 	void *chain_list; /* NSS's CERTCertificateList the DERs are in */
 };
 
@@ -46,6 +47,14 @@ struct cred {
  */
 int cred_load(const char *nickname, bool key, struct cred **out,
 	      struct crypto_err *err);
+/*
+ * cred_raw.c: libreswan's rsasigkey=0s... (RFC 3110), with its private key
+ * (by ckaid=, or the SHA-1 of the modulus) when key is set.
+ */
+int cred_load_raw(const char *rsasigkey, const char *ckaid, bool key,
+		  struct cred **out, struct crypto_err *err);
+/* A key of the database's token as a copy in memory (or k, if it cannot). */
+struct SECKEYPrivateKeyStr *cred_session_key(struct SECKEYPrivateKeyStr *k);
 struct cred *cred_get(struct cred *c);
 void cred_put(struct cred *c);
 

@@ -85,7 +85,7 @@ static int verify_m14(SECKEYPublicKey *key, const uint8_t *data, size_t len,
 		     0 :
 		     crypto_fail_nss(
 			     err, -EPERM,
-			     "AUTH payload: the %s signature does not verify with the key of the peer's certificate",
+			     "AUTH payload: the %s signature does not verify with the peer's key",
 			     sig_defs[*used].i.name);
 	PORT_FreeArena(arena, PR_FALSE);
 	return rc;
@@ -127,7 +127,7 @@ static int verify_fixed(SECKEYPublicKey *key, uint8_t method,
 	if (st != SECSuccess)
 		return crypto_fail_nss(
 			err, -EPERM,
-			"AUTH payload: the %s signature does not verify with the key of the peer's certificate",
+			"AUTH payload: the %s signature does not verify with the peer's key",
 			d->i.name);
 	return 0;
 }

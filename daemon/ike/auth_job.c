@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <keyhi.h>
+
 #include "crypto/cert_id.h"
 #include "crypto/cred.h"
 #include "crypto/sig.h"
@@ -274,23 +276,22 @@ static int key_allowed(struct auth_job *j)
 				      "an unsupported");
 }
 
-static int signature(struct auth_job *j)
+/* The AUTH payload, with a copy of the peer's key (what: for messages). */
+static int signature(struct auth_job *j, struct SECKEYPublicKeyStr *pub,
+		     const char *what)
 {
 	struct cbytes iov = CBYTES(j->theirs.buf, j->theirs.len);
 	struct crypto_err cerr = { 0 };
 	const struct sig_scheme_info *i;
 	enum sig_scheme used;
 	char names[64];
-
-	struct SECKEYPublicKeyStr *pub = peer_cert_key(j->pc);
 	int rc = pub ? sig_verify(pub, j->peer_method, j->peer_auth,
 				  j->peer_auth_len, &iov, 1, &used, &cerr) :
 		       -ENOMEM;
 
 	peer_cert_key_free(pub);
 	if (rc)
-		return FAIL("peer %.100s, certificate \"%.100s\": %s",
-			    j->peer_id.text, j->pc->subject,
+		return FAIL("peer %.100s, %.120s: %s", j->peer_id.text, what,
 			    pub ? cerr.msg : "out of memory");
 	i = sig_scheme(used);
 	if (!(j->hashes & SIG_HASH_BIT(i->hash))) {
@@ -303,12 +304,31 @@ static int signature(struct auth_job *j)
 	return 0;
 }
 
+/* rightrsasigkey=: the signature is the whole check (the ID is rightid='s). */
+static int check_raw(struct auth_job *j)
+{
+	if (!(j->methods & AUTHM_RSA))
+		return FAIL(
+			"peer %.100s: rightrsasigkey= is an RSA key, which the conn does not allow for the peer (authby= or rightauth=)",
+			j->peer_id.text);
+	if (j->peer_method != AUTH_RSA_SIG &&
+	    j->peer_method != AUTH_DIGITAL_SIG)
+		return FAIL(
+			"peer %.100s signed with AUTH method %u, but rightrsasigkey= is an RSA key",
+			j->peer_id.text, j->peer_method);
+	return signature(j, SECKEY_CopyPublicKey(j->peer_cred->pub),
+			 "rightrsasigkey=");
+}
+
 static int check_peer(struct auth_job *j)
 {
 	const struct cred_der *certs = j->cert;
 	size_t n = j->ncerts;
-	char why[240];
+	char why[240], what[140];
+	bool digest;
 
+	if (j->peer_cred && !j->peer_cred->cert)
+		return check_raw(j);
 	if (!n && j->peer_cred) {
 		certs = j->peer_cred->chain;
 		n = 1;
@@ -317,8 +337,7 @@ static int check_peer(struct auth_job *j)
 		return FAIL(
 			"peer %.100s sent no certificate (CERT payload), and the conn names none (rightcert=)",
 			j->peer_id.text);
-	bool digest = !cert_chain_digest(certs, n, &j->opts, j->digest);
-
+	digest = !cert_chain_digest(certs, n, &j->opts, j->digest);
 	if (digest)
 		j->cached = (j->pc = cert_cache_find(j->digest)) != NULL;
 	if (!j->pc &&
@@ -333,7 +352,8 @@ static int check_peer(struct auth_job *j)
 		return FAIL("certificate \"%.100s\": %s", j->pc->subject, why);
 	if (key_allowed(j))
 		return -EPERM;
-	return signature(j);
+	snprintf(what, sizeof(what), "certificate \"%.100s\"", j->pc->subject);
+	return signature(j, peer_cert_key(j->pc), what);
 }
 
 static void run(void *arg)

@@ -31,6 +31,8 @@ struct conn_auth {
 	enum conn_sendcert sendcert;
 	const char *cert; /* leftcert=: a nickname in the NSS database */
 	const char *ca; /* leftca=: %same, %any or a DN */
+	const char *rsasigkey; /* leftrsasigkey=0s... (not %cert) */
+	const char *ckaid; /* leftckaid=: the private key's CKA_ID */
 	bool fromcert; /* leftid=%fromcert, or leftcert= without leftid= */
 	/* compiled (conn_auth_compile): */
 	struct cred *cred; /* leftcert=, with the key when the end is ours */

@@ -92,13 +92,18 @@ void conn_auth_parse(const struct ikb_section *s, const char *side,
 	unsigned m = 0, h = 0;
 
 	a->cert = get(s, side, "cert");
+	a->rsasigkey = get(s, side, "rsasigkey");
+	if (a->rsasigkey && !strcmp(a->rsasigkey, "%cert"))
+		a->rsasigkey = NULL; /* the certificate's key: leftcert= */
+	a->ckaid = get(s, side, "ckaid");
 	a->ca = get(s, side, "ca");
 	a->sendcert = sendcert(get(s, side, "sendcert"));
 	a->fromcert = end->id ? !strcmp(end->id, "%fromcert") : !!a->cert;
 	if (by)
 		words(by->value, &m, &h);
 	else if (cfg_get(s, "leftcert") || cfg_get(s, "rightcert") ||
-		 a->fromcert)
+		 cfg_get(s, "leftrsasigkey") || cfg_get(s, "rightrsasigkey") ||
+		 cfg_get(s, "leftckaid") || a->fromcert)
 		words("rsasig,ecdsa", &m, &h);
 	else
 		m = AUTHM_PSK;
@@ -152,12 +157,38 @@ static int compile_ca(struct conn_view *v, struct ikb_error *err)
 	return 0;
 }
 
+/* A raw RSA key: leftrsasigkey= and, for ours, leftckaid=. */
+static int load_raw(struct conn_end *end, bool key, const char *side,
+		    struct ikb_error *err)
+{
+	struct conn_auth *a = &end->auth;
+	struct crypto_err cerr = { 0 };
+	int rc;
+
+	if (a->cert) {
+		snprintf(
+			err->msg, sizeof(err->msg),
+			"%scert= and %srsasigkey=/%sckaid= name two keys: keep one",
+			side, side, side);
+		return -EINVAL;
+	}
+	if (!a->rsasigkey && !key)
+		return 0; /* the peer's ckaid= is not ours to use */
+	rc = cred_load_raw(a->rsasigkey, a->ckaid, key, &a->cred, &cerr);
+	if (rc)
+		snprintf(err->msg, sizeof(err->msg), "%s%s=: %s", side,
+			 a->rsasigkey ? "rsasigkey" : "ckaid", cerr.msg);
+	return rc;
+}
+
 static int load(struct conn_end *end, bool key, const char *side,
 		struct ikb_error *err)
 {
 	struct crypto_err cerr = { 0 };
 	int rc;
 
+	if (end->auth.rsasigkey || (key && end->auth.ckaid))
+		return load_raw(end, key, side, err);
 	if (!end->auth.cert)
 		return 0;
 	rc = cred_load(end->auth.cert, key, &end->auth.cred, &cerr);
@@ -191,7 +222,8 @@ int conn_auth_compile(struct conn_view *v, struct ikb_error *err)
 	struct conn_auth *l = &v->local.auth;
 	int rc;
 
-	if (l->methods & AUTHM_SIG && !(l->methods & AUTHM_PSK) && !l->cert) {
+	if (l->methods & AUTHM_SIG && !(l->methods & AUTHM_PSK) && !l->cert &&
+	    !l->rsasigkey && !l->ckaid) {
 		snprintf(
 			err->msg, sizeof(err->msg),
 			"this end authenticates with signatures but has no certificate: set %scert= to a nickname in the NSS database",

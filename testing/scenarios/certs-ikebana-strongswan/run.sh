@@ -15,11 +15,12 @@
 #   9  expired    east-expired (2020-2021)                          east
 #   10 wrongid    east-wrongid (CN=mallory, @mallory.ikebana.test)  east
 #   11 expired-r  east answers with east-expired                    west
+#   12 unknown    east-unknown (by a CA no store of west's has)     east
 # 1-6: one SA each way on both ends, pings both ways through that conn's
-# SAs, only ESP on the wire; 7-11: ikebana's log names the reason, and no
+# SAs, only ESP on the wire; 7-12: ikebana's log names the reason, and no
 # SA of those pairs is in either kernel.
 # shellcheck disable=SC2034 # PAIRS is read by the topology
-PAIRS=11
+PAIRS=12
 # shellcheck source=/dev/null # the helpers are checked on their own
 . "$IKB_UML/lib/all.sh"
 . "$IKB_UML/lib/scenario/certs.sh"
@@ -39,6 +40,7 @@ certs_conn 8 lookalike east cert=rsa -- cert=lookalike rcert=rsa
 certs_conn 9 expired east cert=rsa -- cert=expired rcert=rsa
 certs_conn 10 wrongid east cert=rsa -- cert=wrongid rcert=rsa
 certs_conn 11 expired-r west cert=rsa -- cert=expired rcert=rsa
+certs_conn 12 unknown east cert=rsa -- cert=unknown rcert=rsa
 log "all conns loaded and initiated in $(( $(now_cs) - t0 ))0 ms"
 
 expect_sa west count=12 timeout=60 mode=transport alg=aes_gcm128
@@ -62,6 +64,9 @@ log "ok: ikebana refused @mallory.ikebana.test: no conn accepts it"
 wait_for 30 "ikebana refusing east-expired as initiator" certs_found "$wlog" \
 	"conn expired-r #[0-9]*: .*certificate \"C=CH, O=ikebana test, OU=expired, CN=east\" $root: it expired on 2021-01-01"
 log "ok: ikebana refused the responder's east-expired and told it"
+wait_for 30 "ikebana refusing east-unknown" certs_found "$wlog" \
+	'conn unknown #[0-9]*: IKE_AUTH: certificate "C=CH, O=ikebana test, OU=unknown, CN=east" issued by "C=CH, O=ikebana test, CN=ikebana test stranger": its issuer "C=CH, O=ikebana test, CN=ikebana test stranger" is not a CA in the NSS database, and no CERT payload carried a chain to one (SEC_ERROR_UNKNOWN_ISSUER): answering AUTHENTICATION_FAILED'
+log "ok: ikebana refused east-unknown: its CA is not in the database"
 certs_expect_sas "1 2 3 4 5 6"
 capture_wait
 expect_only_esp west:eth0 east:eth0

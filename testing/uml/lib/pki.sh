@@ -17,6 +17,8 @@
 #                             (ECDSA P-256), issued by the root
 #   root.crl, inter.crl       CRLs (DER; .crl.pem PEM): east-revoked is in the root's
 #   lookalike.pem/.key        a CA with the root's DN and another key (RSA 2048)
+#   stranger.pem/.key         a CA no store has: C=CH, O=ikebana test,
+#                             CN=ikebana test stranger (P-256)
 #   NICK.pem/.key             host certs (NICK.der by pki_der, NICK.p12 by
 #                             pki_nssdb: a process each costs ~0.2 s in UML):
 #                             keyUsage digitalSignature, SANs
@@ -30,6 +32,7 @@
 #     east-revoked            P-256, by the root, revoked in root.crl
 #     east-lookalike          P-256, by the look-alike CA
 #     east-wrongid            P-256, by the root, CN=mallory, DNS:mallory.ikebana.test
+#     east-unknown            P-256, by the stranger CA, ... OU=unknown, CN=east
 #   NICK.info                 "key dn fqdn email", read by pki_info
 # NSS gives every cert of one subject DN the same nickname (a second
 # import under another name keeps the first name), so each cert of a host
@@ -163,7 +166,7 @@ _pki_ca() {
 	# shellcheck disable=SC2086 # _pnew and _pca are lists of words
 	_pki_ssl req -x509 -nodes $_pnew -keyout "$_D/$1.key" -out "$_D/$1.pem" \
 		-subj "/C=CH/O=$PKI_O/CN=$5" $_pca -set_serial "$4" -days 3650 -extensions ca_ext &&
-		{ [ "$1" = lookalike ] || _pki_der "$1"; }
+		case $1 in lookalike | stranger) ;; *) _pki_der "$1" ;; esac
 }
 
 pki_make() {
@@ -175,7 +178,8 @@ pki_make() {
 	_pki_cnf "$_D"
 	_pki_ca root rsa root 1 'ikebana test root' &&
 		_pki_ca inter ecdsa root 2 'ikebana test intermediate' &&
-		_pki_ca lookalike rsa lookalike 1 'ikebana test root' || return
+		_pki_ca lookalike rsa lookalike 1 'ikebana test root' &&
+		_pki_ca stranger ecdsa stranger 3 'ikebana test stranger' || return
 	_pki_host west-rsa rsa root 16 west &&
 		_pki_host east-rsa rsa root 17 east &&
 		_pki_host west-ecdsa ecdsa root 18 west ecdsa &&
@@ -183,7 +187,8 @@ pki_make() {
 		_pki_host west-inter ecdsa inter 20 west inter &&
 		_pki_host east-revoked ecdsa root 21 east revoked &&
 		_pki_host east-lookalike ecdsa lookalike 22 east lookalike &&
-		_pki_host east-wrongid ecdsa root 23 east '' mallory || return
+		_pki_host east-wrongid ecdsa root 23 east '' mallory &&
+		_pki_host east-unknown ecdsa stranger 24 east unknown || return
 	# east-expired: `openssl req -x509` and `x509` of OpenSSL 3.0 have no
 	# -not_before/-not_after (3.4 has) and refuse a negative -days; `ca`
 	# takes -startdate/-enddate. It also writes the root's database.
@@ -267,4 +272,19 @@ pki_swanctl() {
 		[ -e "$_sd/x509/$_sn.pem" ] && continue
 		cp "$PKI/$_sn.pem" "$_sd/x509/" && cp "$PKI/$_sn.key" "$_sd/private/" || return
 	done
+}
+
+# pki_rawkey DIR: a new RSA 3072 raw key in sql:DIR (made if need be, empty
+# password) by libreswan's own rsasigkey, as `ipsec newhostkey` makes one;
+# prints "CKAID 0sKEY", the public key as showhostkey prints it.
+pki_rawkey() {
+	[ -e "$1/cert9.db" ] || t 20 certutil -N -d "sql:$1" --empty-password || return
+	_rk=$(t 60 "$LS_EXEC/rsasigkey" --nssdir "$1" --seeddev /dev/urandom 3072 2>&1) ||
+		{ log "pki: rsasigkey: $_rk"; return 1; }
+	_rc=$(echo "$_rk" | sed -n 's/.*with CKAID \([0-9a-f]*\) .*/\1/p')
+	[ -n "$_rc" ] || { log "pki: rsasigkey said: $_rk"; return 1; }
+	_rp=$(t 20 "$LS_EXEC/showhostkey" --nssdir "$1" --left --ckaid "$_rc" 2>&1 |
+		sed -n 's/^[[:space:]]*leftrsasigkey=//p')
+	[ -n "$_rp" ] || { log "pki: showhostkey found no key $_rc"; return 1; }
+	echo "$_rc $_rp"
 }

@@ -17,8 +17,10 @@
 #include <cmocka.h>
 #include <keyhi.h>
 #include <pk11pub.h>
+#include <nssb64.h>
 #include <secoid.h>
 
+#include "crypto/cred.h"
 #include "crypto/sig.h"
 #include "crypto/sig_priv.h"
 #include "tutil.h"
@@ -275,6 +277,55 @@ static void key_types(void **state)
 	(void)state;
 }
 
+/* libreswan's rsasigkey=0s...: RFC 3110 in base64, as verifying keys. */
+static void raw_keys(void **state)
+{
+	const SECItem *n = &rsa2048.pub->u.rsa.modulus;
+	const SECItem *e = &rsa2048.pub->u.rsa.publicExponent;
+	uint8_t blob[600], out[SIG_AUTH_MAX];
+	struct cbytes iov = CBYTES(msg1, sizeof(msg1));
+	struct crypto_err err = { 0 };
+	SECItem item = { siBuffer, blob, 0 };
+	struct cred *c = NULL;
+	enum sig_scheme used;
+	char text[900], *b64;
+	size_t len;
+
+	blob[0] = (uint8_t)e->len;
+	memcpy(blob + 1, e->data, e->len);
+	memcpy(blob + 1 + e->len, n->data + !n->data[0], n->len - !n->data[0]);
+	item.len = 1 + e->len + n->len - !n->data[0];
+	b64 = NSSBase64_EncodeItem(NULL, NULL, 0, &item);
+	assert_non_null(b64);
+	/* the encoder breaks lines; a conn's value has none */
+	len = 0;
+	for (char *p = b64; *p; p++)
+		if (*p != '\r' && *p != '\n')
+			text[2 + len++] = *p;
+	text[0] = '0', text[1] = 's', text[2 + len] = '\0';
+	PORT_Free(b64);
+	assert_int_equal(cred_load_raw(text, NULL, false, &c, &err), 0);
+	assert_int_equal(c->bits, 2048);
+	assert_int_equal(c->key, SIG_KEY_RSA);
+	/* what our key signs, the raw public key verifies */
+	assert_int_equal(sig_sign(rsa2048.priv, SIG_RSA_PSS_SHA256, &iov, 1,
+				  out, sizeof(out), &len, &err),
+			 0);
+	assert_int_equal(sig_verify(c->pub, AUTH_DIGITAL_SIG, out, len, &iov, 1,
+				    &used, &err),
+			 0);
+	cred_put(c);
+	/* refusals: not 0s, not base64, a length past the end */
+	assert_int_equal(cred_load_raw("0x0103", NULL, false, &c, &err),
+			 -EINVAL);
+	assert_non_null(strstr(err.msg, "RFC 3110"));
+	assert_int_equal(cred_load_raw("0s!!!!", NULL, false, &c, &err),
+			 -EINVAL);
+	assert_int_equal(cred_load_raw("0s/wEAAQ==", NULL, false, &c, &err),
+			 -EINVAL);
+	(void)state;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -283,6 +334,7 @@ int main(void)
 		cmocka_unit_test(malformed),
 		cmocka_unit_test(choose),
 		cmocka_unit_test(key_types),
+		cmocka_unit_test(raw_keys),
 	};
 
 	return cmocka_run_group_tests_name("crypto-sig", tests, setup,
