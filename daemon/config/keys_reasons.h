@@ -56,9 +56,9 @@
 
 /* errors */
 #define R_CERT                                                              \
-	"raw public keys are not implemented by ikebana yet: it would "     \
-	"neither use nor require this key; use a certificate (leftcert=) " \
-	"or a PSK in ikebana.secrets"
+	"raw keys other than leftrsasigkey= are not implemented by ikebana "  \
+	"yet: it would neither use nor require this key; use a certificate " \
+	"(leftcert=), leftrsasigkey= or a PSK in ikebana.secrets"
 #define R_MODECFG                                                               \
 	"the IKEv2 Configuration Payload (addresses, DNS, domains, banner) is " \
 	"not implemented by ikebana yet: nothing would be asked for or handed " \
