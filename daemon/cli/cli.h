@@ -63,4 +63,7 @@ int cli_call_show(const struct cli *c, const char *cmd, struct json_object *req,
 /* For subcommands that take no arguments. */
 int cli_no_args(const struct cli *c, int argc, char **argv);
 
+/* nssdir_default.c: nssdir= of the default configuration, else the default. */
+const char *cli_default_nssdir(char *buf, size_t cap);
+
 #endif

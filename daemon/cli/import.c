@@ -993,7 +993,9 @@ usage:
 
 int import_main(const struct cli *c, int argc, char **argv)
 {
-	struct import_opts o = { .dir = IKB_DEFAULT_NSSDIR };
+	char dflt[PATH_MAX];
+	struct import_opts o = { .dir = cli_default_nssdir(dflt,
+							   sizeof(dflt)) };
 	struct crypto_err err = { 0 };
 	struct imp im = { .c = c, .o = &o };
 	unsigned char *data;

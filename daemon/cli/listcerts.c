@@ -312,7 +312,8 @@ usage:
 
 int listcerts_main(const struct cli *c, int argc, char **argv)
 {
-	const char *dir = IKB_DEFAULT_NSSDIR;
+	char dflt[PATH_MAX];
+	const char *dir = cli_default_nssdir(dflt, sizeof(dflt));
 	struct crypto_err err = { 0 };
 	struct json_object *a;
 	CERTCertListNode *node;
