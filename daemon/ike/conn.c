@@ -17,14 +17,20 @@
 #include "ike/conn.h"
 #include "plugin/conf_load.h"
 
-static const char *get(const struct ikb_section *s, const char *side,
-		       const char *key)
+const struct ikb_value *conn_end_key(const struct ikb_section *s,
+				     const char *side, const char *key)
 {
 	char k[64];
-	const struct ikb_value *v;
 
 	snprintf(k, sizeof(k), "%s%s", side, key);
-	v = cfg_get(s, k);
+	return cfg_get(s, k);
+}
+
+const char *conn_end_value(const struct ikb_section *s, const char *side,
+			   const char *key)
+{
+	const struct ikb_value *v = conn_end_key(s, side, key);
+
 	return v ? v->value : NULL;
 }
 
@@ -102,7 +108,8 @@ static void parse_protoport(const char *t, struct conn_end *end)
 static int parse_end(const struct ikb_section *s, const char *side,
 		     struct conn_end *end, struct ikb_error *err)
 {
-	const char *host = get(s, side, ""), *net = get(s, side, "subnet");
+	const char *host = conn_end_value(s, side, ""),
+		   *net = conn_end_value(s, side, "subnet");
 
 	memset(end, 0, sizeof(*end));
 	if (parse_addr(host, &end->addr)) {
@@ -112,7 +119,7 @@ static int parse_end(const struct ikb_section *s, const char *side,
 			s->name, side, host);
 		return -EINVAL;
 	}
-	end->id = get(s, side, "id");
+	end->id = conn_end_value(s, side, "id");
 	end->net = end->addr;
 	end->plen = end->addr.family == AF_INET ? 32 : 128;
 	if (net && parse_subnet(net, &end->net, &end->plen)) {
@@ -121,9 +128,9 @@ static int parse_end(const struct ikb_section *s, const char *side,
 			 net);
 		return -EINVAL;
 	}
-	parse_protoport(get(s, side, "protoport"), end);
+	parse_protoport(conn_end_value(s, side, "protoport"), end);
 	/* checked by the config loader: 1..65535 */
-	net = get(s, side, "ikeport");
+	net = conn_end_value(s, side, "ikeport");
 	end->ike_port = net ? (uint16_t)strtoul(net, NULL, 10) : 0;
 	conn_auth_parse(s, side, end);
 	return 0;

@@ -152,6 +152,12 @@ int conn_auth_check_key(const struct conn_end *end, const char *side,
 void conn_auth_free(struct conn_end *end);
 
 /* conn.c: the compiler's parsers */
+/* SIDE + KEY (leftcert=, rightauth=, ...) in s, with its line, or NULL. */
+const struct ikb_value *conn_end_key(const struct ikb_section *s,
+				     const char *side, const char *key);
+/* The same, its value only. */
+const char *conn_end_value(const struct ikb_section *s, const char *side,
+			   const char *key);
 int conn_view_init(const struct ikb_section *s, bool left_is_local,
 		   struct conn_view *v, struct ikb_error *err);
 void conn_parse_timing(const struct ikb_section *s, unsigned *interval_ms,

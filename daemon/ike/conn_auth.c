@@ -20,17 +20,6 @@
 #include "ike/conn.h"
 #include "ike/engine.h"
 
-static const char *get(const struct ikb_section *s, const char *side,
-		       const char *key)
-{
-	char k[64];
-	const struct ikb_value *v;
-
-	snprintf(k, sizeof(k), "%s%s", side, key);
-	v = cfg_get(s, k);
-	return v ? v->value : NULL;
-}
-
 #define SHA2_256 SIG_HASH_BIT(SIG_HASH_SHA2_256)
 #define SHA2_384 SIG_HASH_BIT(SIG_HASH_SHA2_384)
 #define SHA2_512 SIG_HASH_BIT(SIG_HASH_SHA2_512)
@@ -87,17 +76,17 @@ void conn_auth_parse(const struct ikb_section *s, const char *side,
 		     struct conn_end *end)
 {
 	const struct ikb_value *by = cfg_get(s, "authby");
-	const char *own = get(s, side, "auth");
+	const char *own = conn_end_value(s, side, "auth");
 	struct conn_auth *a = &end->auth;
 	unsigned m = 0, h = 0;
 
-	a->cert = get(s, side, "cert");
-	a->rsasigkey = get(s, side, "rsasigkey");
+	a->cert = conn_end_value(s, side, "cert");
+	a->rsasigkey = conn_end_value(s, side, "rsasigkey");
 	if (a->rsasigkey && !strcmp(a->rsasigkey, "%cert"))
 		a->rsasigkey = NULL; /* the certificate's key: leftcert= */
-	a->ckaid = get(s, side, "ckaid");
-	a->ca = get(s, side, "ca");
-	a->sendcert = sendcert(get(s, side, "sendcert"));
+	a->ckaid = conn_end_value(s, side, "ckaid");
+	a->ca = conn_end_value(s, side, "ca");
+	a->sendcert = sendcert(conn_end_value(s, side, "sendcert"));
 	a->fromcert = end->id ? !strcmp(end->id, "%fromcert") : !!a->cert;
 	if (by)
 		words(by->value, &m, &h);

@@ -27,15 +27,6 @@ struct end_check {
 	bool key; /* and its private key */
 };
 
-static const struct ikb_value *end_value(const struct ikb_section *s,
-					 const char *side, const char *key)
-{
-	char k[64];
-
-	snprintf(k, sizeof(k), "%s%s", side, key);
-	return cfg_get(s, k);
-}
-
 static bool ignored(const struct ikb_section *s)
 {
 	const struct ikb_value *a = cfg_get(s, "auto");
@@ -56,14 +47,14 @@ bool conn_check_wants_certs(const struct cfg *cfg)
 static void load(const struct ikb_section *s, struct end_check *e, bool keys,
 		 const char *dir, struct ikb_diag *d)
 {
-	const struct ikb_value *id = end_value(s, e->side, "id");
+	const struct ikb_value *id = conn_end_key(s, e->side, "id");
 	struct crypto_err cerr = { 0 };
 	struct cred *c;
 
 	memset(&e->end, 0, sizeof(e->end));
 	e->end.id = id ? id->value : NULL;
 	conn_auth_parse(s, e->side, &e->end);
-	e->cert = end_value(s, e->side, "cert");
+	e->cert = conn_end_key(s, e->side, "cert");
 	if (!e->cert)
 		return;
 	if (cred_load(e->cert->value, false, &e->end.auth.cred, &cerr)) {
@@ -84,7 +75,7 @@ static void load(const struct ikb_section *s, struct end_check *e, bool keys,
 static void check_key(const struct ikb_section *s, const struct end_check *e,
 		      struct ikb_diag *d)
 {
-	const struct ikb_value *at = end_value(s, e->side, "auth");
+	const struct ikb_value *at = conn_end_key(s, e->side, "auth");
 	struct ikb_error err = { "" };
 
 	if (!at)
@@ -98,7 +89,7 @@ static void check_key(const struct ikb_section *s, const struct end_check *e,
 static void check_id(const struct ikb_section *s, const struct end_check *e,
 		     struct ikb_diag *d)
 {
-	const struct ikb_value *at = end_value(s, e->side, "id");
+	const struct ikb_value *at = conn_end_key(s, e->side, "id");
 	const struct cred_der *der = &e->end.auth.cred->chain[0];
 	struct ikb_error err = { "" };
 	struct ike_id id;

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Identities (RFC 7296 §3.5) from leftid=/rightid=, libreswan's spelling:
- * @fqdn is ID_FQDN, user@fqdn ID_RFC822_ADDR, an address ID_IPV4/6_ADDR,
- * a DN ("C=CH, O=Example, CN=west") ID_DER_ASN1_DN, %fromcert the
+ * @fqdn is IKEV2_ID_FQDN, user@fqdn IKEV2_ID_RFC822_ADDR, an address ID_IPV4/6_ADDR,
+ * a DN ("C=CH, O=Example, CN=west") IKEV2_ID_DER_ASN1_DN, %fromcert the
  * certificate's subject (also the ID of leftcert= without leftid=), and
  * no leftid= means the address. The text form is what secrets selectors
  * and logs use.
@@ -13,24 +13,17 @@
 #include <string.h>
 #include <strings.h>
 
+#include "crypto/cert_id.h"
 #include "crypto/cred.h"
 #include "crypto/dn.h"
 #include "ike/engine.h"
 #include "ike/conn.h"
 #include "ike/msg.h"
 
-enum {
-	ID_IPV4_ADDR = 1,
-	ID_FQDN = 2,
-	ID_RFC822_ADDR = 3,
-	ID_IPV6_ADDR = 5,
-	ID_DER_ASN1_DN = 9,
-	ID_KEY_ID = 11,
-};
-
 static void set_addr(struct ike_id *id, const struct ikb_addr *a)
 {
-	id->type = a->family == AF_INET ? ID_IPV4_ADDR : ID_IPV6_ADDR;
+	id->type =
+		a->family == AF_INET ? IKEV2_ID_IPV4_ADDR : IKEV2_ID_IPV6_ADDR;
 	id->len = a->family == AF_INET ? 4 : 16;
 	memcpy(id->data, a->bytes, id->len);
 	addr_str(a, id->text, sizeof(id->text));
@@ -49,8 +42,8 @@ static int set_text(struct ike_id *id, uint8_t type, const char *t,
 	id->type = type;
 	id->len = n;
 	memcpy(id->data, t, n);
-	snprintf(id->text, sizeof(id->text), "%s%s", type == ID_FQDN ? "@" : "",
-		 t);
+	snprintf(id->text, sizeof(id->text), "%s%s",
+		 type == IKEV2_ID_FQDN ? "@" : "", t);
 	return 0;
 }
 
@@ -64,7 +57,7 @@ static int set_dn(struct ike_id *id, const uint8_t *der, size_t len,
 			text, len, sizeof(id->data));
 		return -ENOTSUP;
 	}
-	id->type = ID_DER_ASN1_DN;
+	id->type = IKEV2_ID_DER_ASN1_DN;
 	id->len = len;
 	memcpy(id->data, der, len);
 	if (dn_to_text(der, len, id->text, sizeof(id->text)))
@@ -119,7 +112,7 @@ int id_local(const struct conn_end *end, struct ike_id *id,
 		return 0;
 	}
 	if (t[0] == '@' && t[1] != '[' && t[1] != '#' && t[1] != '~')
-		return set_text(id, ID_FQDN, t + 1, err);
+		return set_text(id, IKEV2_ID_FQDN, t + 1, err);
 	if (inet_pton(AF_INET, t, a.bytes) == 1) {
 		a.family = AF_INET;
 		return set_addr(id, &a), 0;
@@ -135,7 +128,9 @@ int id_local(const struct conn_end *end, struct ike_id *id,
 			 "ID \"%s\": key IDs are not supported yet", t);
 		return -ENOTSUP;
 	}
-	return set_text(id, strchr(t, '@') ? ID_RFC822_ADDR : ID_FQDN, t, err);
+	return set_text(id,
+			strchr(t, '@') ? IKEV2_ID_RFC822_ADDR : IKEV2_ID_FQDN,
+			t, err);
 }
 
 static void text_of(struct ike_id *id)
@@ -143,20 +138,20 @@ static void text_of(struct ike_id *id)
 	struct ikb_addr a = { 0 };
 	size_t i;
 
-	if ((id->type == ID_IPV4_ADDR && id->len == 4) ||
-	    (id->type == ID_IPV6_ADDR && id->len == 16)) {
-		a.family = id->type == ID_IPV4_ADDR ? AF_INET : AF_INET6;
+	if ((id->type == IKEV2_ID_IPV4_ADDR && id->len == 4) ||
+	    (id->type == IKEV2_ID_IPV6_ADDR && id->len == 16)) {
+		a.family = id->type == IKEV2_ID_IPV4_ADDR ? AF_INET : AF_INET6;
 		memcpy(a.bytes, id->data, id->len);
 		addr_str(&a, id->text, sizeof(id->text));
 		return;
 	}
-	if (id->type == ID_DER_ASN1_DN) {
+	if (id->type == IKEV2_ID_DER_ASN1_DN) {
 		if (dn_to_text(id->data, id->len, id->text, sizeof(id->text)))
 			snprintf(id->text, sizeof(id->text),
 				 "(undecodable DN, %zu octets)", id->len);
 		return;
 	}
-	if (id->type != ID_FQDN && id->type != ID_RFC822_ADDR) {
+	if (id->type != IKEV2_ID_FQDN && id->type != IKEV2_ID_RFC822_ADDR) {
 		snprintf(id->text, sizeof(id->text), "(ID type %u, %zu octets)",
 			 id->type, id->len);
 		return;
@@ -170,7 +165,7 @@ static void text_of(struct ike_id *id)
 		return;
 	}
 	snprintf(id->text, sizeof(id->text), "%s%.*s",
-		 id->type == ID_FQDN ? "@" : "", (int)id->len,
+		 id->type == IKEV2_ID_FQDN ? "@" : "", (int)id->len,
 		 (const char *)id->data);
 }
 
@@ -197,9 +192,10 @@ bool id_accepts(const struct conn_end *end, const struct ike_id *got)
 		return true; /* right=%any without rightid=: anyone */
 	if (id_local(end, &want, &err))
 		return false;
-	if (want.type == ID_DER_ASN1_DN && got->type == ID_DER_ASN1_DN)
+	if (want.type == IKEV2_ID_DER_ASN1_DN &&
+	    got->type == IKEV2_ID_DER_ASN1_DN)
 		return dn_match(want.data, want.len, got->data, got->len, NULL);
-	if (want.type == ID_FQDN && got->type == ID_FQDN)
+	if (want.type == IKEV2_ID_FQDN && got->type == IKEV2_ID_FQDN)
 		return want.len == got->len &&
 		       !strncasecmp((const char *)want.data,
 				    (const char *)got->data, want.len);
