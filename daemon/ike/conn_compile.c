@@ -155,8 +155,26 @@ static int compile_plan(const struct ike_engine *e, struct conn *c, int side)
 	return keep(rc, &err, &c->plan_err[side]);
 }
 
-static int compile_view(const struct ikb_section *s, bool left_is_local,
-			struct conn_view *v, struct ikb_error *err)
+/*
+ * A credential that cannot be loaded (a leftcert= not in the database, a
+ * key missing) is no syntax error, and the conn loads; said now, with the
+ * key's place, when the end is this host's, and not first when a peer
+ * is refused or `ikebana up` fails.
+ */
+static void tell_auth_error(const struct ike_engine *e,
+			    const struct ikb_section *s,
+			    const struct conn_view *v, const char *msg)
+{
+	if (!v->local.addr.family || !e->io.is_local ||
+	    !e->io.is_local(e->io.ctx, &v->local.addr))
+		return;
+	log_warn("%s:%u: %s: this host cannot authenticate with the conn",
+		 s->file, s->line, msg);
+}
+
+static int compile_view(const struct ike_engine *e, const struct ikb_section *s,
+			bool left_is_local, struct conn_view *v,
+			struct ikb_error *err)
 {
 	struct ikb_error aerr = { "" };
 	int rc = conn_view_init(s, left_is_local, v, err);
@@ -164,9 +182,11 @@ static int compile_view(const struct ikb_section *s, bool left_is_local,
 	if (rc)
 		return rc;
 	rc = conn_auth_compile(v, &aerr);
-	if (rc)
+	if (rc) {
 		snprintf(err->msg, sizeof(err->msg), "conn %s: %s", s->name,
 			 aerr.msg);
+		tell_auth_error(e, s, v, err->msg);
+	}
 	return rc;
 }
 
@@ -179,9 +199,9 @@ static void compile_conn(const struct ike_engine *e, struct conn_set *set,
 	for (int side = 0; side < 2; side++) {
 		struct ikb_error err = { "" };
 
-		c->view_rc[side] =
-			keep(compile_view(s, side == 1, &c->view[side], &err),
-			     &err, &c->view_err[side]);
+		c->view_rc[side] = keep(
+			compile_view(e, s, side == 1, &c->view[side], &err),
+			&err, &c->view_err[side]);
 		c->view[side].conn = c;
 		c->plan_rc[side] = c->view_rc[side] ? c->view_rc[side] :
 						      compile_plan(e, c, side);
