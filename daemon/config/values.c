@@ -35,26 +35,19 @@ bool values_number(const char *s, unsigned long max, unsigned long *out)
 }
 
 /* libreswan's authby= words ikebana implements (conn_auth.c reads them). */
-static const char *const authby_done[] = { "secret",
-					   "rsasig",
-					   "rsa",
-					   "ecdsa",
-					   "rsa-sha1",
-					   "rsa-sha2",
-					   "rsa-sha2_256",
-					   "rsa-sha2_384",
-					   "rsa-sha2_512",
-					   "ecdsa-sha2",
-					   "ecdsa-sha2_256",
-					   "ecdsa-sha2_384",
-					   "ecdsa-sha2_512",
-					   NULL };
+static const char *const authby_done[] = {
+	"secret",	  "rsasig",	    "rsa",
+	"ecdsa",	  "rsa-sha1",	    "rsa-sha2",
+	"rsa-sha2_256",	  "rsa-sha2_384",   "rsa-sha2_512",
+	"ecdsa-sha2",	  "ecdsa-sha2_256", "ecdsa-sha2_384",
+	"ecdsa-sha2_512", "null",	    NULL
+};
 
 bool check_authby(const char *v, char *why, size_t len)
 {
-	static const char *const later[] = { "null",	      "never",
-					     "eaponly",	      "secret|rsasig",
-					     "rsasig|secret", NULL };
+	static const char *const later[] = { "never", "eaponly",
+					     "secret|rsasig", "rsasig|secret",
+					     NULL };
 	char *copy = strdup(v), *save, *t;
 	bool ok = true, any = false;
 
@@ -69,31 +62,31 @@ bool check_authby(const char *v, char *why, size_t len)
 		if (values_one_of(t, later))
 			snprintf(
 				why, len,
-				"%s is not implemented by ikebana yet: use secret, rsasig or ecdsa",
+				"%s is not implemented by ikebana yet: use secret, rsasig, ecdsa or null",
 				t);
 		else
 			snprintf(
 				why, len,
-				"unknown method \"%s\": expected secret, rsasig, ecdsa, rsa-sha1, rsa-sha2[_256|_384|_512] or ecdsa-sha2[_256|_384|_512]",
+				"unknown method \"%s\": expected secret, rsasig, ecdsa, null, rsa-sha1, rsa-sha2[_256|_384|_512] or ecdsa-sha2[_256|_384|_512]",
 				t);
 	}
 	free(copy);
 	if (ok && !any)
-		FAIL("expected secret, rsasig or ecdsa");
+		FAIL("expected secret, rsasig, ecdsa or null");
 	return ok;
 }
 
 /* leftauth=, rightauth=: one method for that end. */
 bool check_end_auth(const char *v, char *why, size_t len)
 {
-	static const char *const ok[] = { "secret", "rsasig", "rsa", "ecdsa",
-					  NULL };
+	static const char *const ok[] = { "secret", "rsasig", "rsa",
+					  "ecdsa",  "null",   NULL };
 
 	if (values_one_of(v, ok))
 		return true;
-	if (!strcmp(v, "null") || !strcmp(v, "eaponly"))
-		FAIL("not implemented by ikebana yet: use secret, rsasig or ecdsa");
-	FAIL("expected secret, rsasig or ecdsa");
+	if (!strcmp(v, "eaponly"))
+		FAIL("not implemented by ikebana yet: use secret, rsasig, ecdsa or null");
+	FAIL("expected secret, rsasig, ecdsa or null");
 }
 
 bool check_sendcert(const char *v, char *why, size_t len)

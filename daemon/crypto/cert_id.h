@@ -18,6 +18,7 @@
 #define IKEV2_ID_IPV6_ADDR 5
 #define IKEV2_ID_DER_ASN1_DN 9
 #define IKEV2_ID_KEY_ID 11
+#define IKEV2_ID_NULL 13 /* RFC 7619: no identity, empty data */
 
 /*
  * 0 if the ID is in the certificate cert_der[cert_len]:

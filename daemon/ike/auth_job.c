@@ -83,18 +83,28 @@ int auth_job_sign(struct auth_job *j, struct ike_sa *sa,
 		  struct ikb_error *err)
 {
 	const struct conn_auth *a = &v->local.auth;
-	const uint8_t *psk;
-	size_t psk_len;
+	const uint8_t *psk = NULL;
+	size_t psk_len = 0;
+	bool found;
 
 	if (a->cred && a->methods & AUTHM_SIG)
 		return sign_prepare(j, sa, a, err);
-	if (!(a->methods & AUTHM_PSK)) {
+	if (!(a->methods & (AUTHM_PSK | AUTHM_NULL))) {
 		snprintf(
 			err->msg, sizeof(err->msg),
 			"this end signs (authby=) but has no certificate (leftcert=)");
 		return -EINVAL;
 	}
-	if (psk_lookup(sa->e, sa->local_id.text, remote_id, &psk, &psk_len)) {
+	found = a->methods & AUTHM_PSK &&
+		!psk_lookup(sa->e, sa->local_id.text, remote_id, &psk,
+			    &psk_len);
+	/* authby=secret,null: the PSK when the secrets have one */
+	if (!found && a->methods & AUTHM_NULL) {
+		j->method = AUTH_NULL;
+		return auth_null_compute(sa, sa->initiator, &sa->local_id,
+					 j->data, &j->len, err);
+	}
+	if (!found) {
 		snprintf(err->msg, sizeof(err->msg),
 			 "no PSK in the secrets for %.100s and %.100s",
 			 sa->local_id.text, remote_id ? remote_id : "%any");
@@ -114,6 +124,20 @@ static bool equal_ct(const uint8_t *a, const uint8_t *b, size_t n)
 	return d == 0;
 }
 
+/* What the conn allows for the peer, in its own words, for refusals. */
+static const char *allowed(const struct conn_auth *r)
+{
+	if (r->methods == AUTHM_NULL)
+		return "only NULL authentication (authby=null)";
+	if (r->methods == AUTHM_PSK)
+		return "a PSK (authby=secret)";
+	if (!(r->methods & AUTHM_SIG))
+		return "a PSK or NULL authentication (authby=)";
+	return r->methods & (AUTHM_PSK | AUTHM_NULL) ?
+		       "a signature, a PSK or NULL authentication (authby=)" :
+		       "its signature (authby=)";
+}
+
 static int check_psk(struct auth_job *j, struct ike_sa *sa,
 		     const struct conn_auth *r, const struct ike_id *peer,
 		     const struct wire_typed *auth, struct ikb_error *err)
@@ -126,8 +150,8 @@ static int check_psk(struct auth_job *j, struct ike_sa *sa,
 	if (!(r->methods & AUTHM_PSK)) {
 		snprintf(
 			err->msg, sizeof(err->msg),
-			"peer %.100s authenticated with a PSK (AUTH method 2), but the conn wants its signature (authby=)",
-			peer->text);
+			"peer %.100s authenticated with a PSK (AUTH method 2), but the conn wants %s",
+			peer->text, allowed(r));
 		return -EPERM;
 	}
 	if (psk_lookup(sa->e, sa->local_id.text, peer->text, &psk, &psk_len)) {
@@ -146,6 +170,34 @@ static int check_psk(struct auth_job *j, struct ike_sa *sa,
 		return -EPERM;
 	}
 	j->peer_how = "PSK";
+	return 0;
+}
+
+/* RFC 7619: the peer holds this IKE SA's keys, and proves nothing else. */
+static int check_null(struct auth_job *j, struct ike_sa *sa,
+		      const struct conn_auth *r, const struct ike_id *peer,
+		      const struct wire_typed *auth, struct ikb_error *err)
+{
+	uint8_t want[64];
+	size_t len;
+
+	if (!(r->methods & AUTHM_NULL)) {
+		snprintf(
+			err->msg, sizeof(err->msg),
+			"peer %.100s used NULL authentication (AUTH method 13, RFC 7619), which proves no identity, but the conn wants %s",
+			peer->text, allowed(r));
+		return -EPERM;
+	}
+	if (auth_null_compute(sa, !sa->initiator, peer, want, &len, err))
+		return -EPERM;
+	if (auth->len != len || !equal_ct(want, auth->data, len)) {
+		snprintf(
+			err->msg, sizeof(err->msg),
+			"NULL authentication's AUTH payload of %.100s does not verify with this IKE SA's keys (SK_p)",
+			peer->text);
+		return -EPERM;
+	}
+	j->peer_how = "NULL";
 	return 0;
 }
 
@@ -189,8 +241,8 @@ static int check_sig_prepare(struct auth_job *j, struct ike_sa *sa,
 	if (!(r->methods & AUTHM_SIG)) {
 		snprintf(
 			err->msg, sizeof(err->msg),
-			"peer %.100s signed (AUTH method %u), but the conn authenticates it with a PSK (authby=secret)",
-			peer->text, auth->type);
+			"peer %.100s signed (AUTH method %u), but the conn wants %s",
+			peer->text, auth->type, allowed(r));
 		return -EPERM;
 	}
 	j->peer_auth = malloc(auth->len ? auth->len : 1);
@@ -227,6 +279,8 @@ int auth_job_check(struct auth_job *j, struct ike_sa *sa,
 	switch (auth->type) {
 	case AUTH_PSK:
 		return check_psk(j, sa, &v->remote.auth, peer, auth, err);
+	case AUTH_NULL:
+		return check_null(j, sa, &v->remote.auth, peer, auth, err);
 	case AUTH_RSA_SIG:
 	case AUTH_ECDSA_256:
 	case AUTH_ECDSA_384:
@@ -237,7 +291,7 @@ int auth_job_check(struct auth_job *j, struct ike_sa *sa,
 	default:
 		snprintf(
 			err->msg, sizeof(err->msg),
-			"AUTH payload: method %u is not one ikebana implements (2 PSK; 1, 9-11, 14 signatures)",
+			"AUTH payload: method %u is not one ikebana implements (2 PSK; 1, 9-11, 14 signatures; 13 NULL)",
 			auth->type);
 		return -EPERM;
 	}

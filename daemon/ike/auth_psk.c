@@ -2,6 +2,9 @@
 /*
  * Shared Key Message Integrity Code (RFC 7296 §2.15):
  *   AUTH = prf(prf(PSK, "Key Pad for IKEv2"), <SignedOctets>)
+ * and NULL authentication's (RFC 7619 §2.1), which is the same with SK_pi
+ * as the initiator's shared key and SK_pr as the responder's: it proves
+ * only that the sender holds this IKE SA's keys.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -38,4 +41,15 @@ int auth_psk_compute(const struct ike_sa *sa, bool for_initiator,
 		snprintf(err->msg, sizeof(err->msg), "AUTH: %s", cerr.msg);
 	*len = n;
 	return rc;
+}
+
+int auth_null_compute(const struct ike_sa *sa, bool for_initiator,
+		      const struct ike_id *id, uint8_t *out, size_t *len,
+		      struct ikb_error *err)
+{
+	struct cbytes k = secret_view(for_initiator ? &sa->keys->sk_pi :
+						      &sa->keys->sk_pr);
+
+	return auth_psk_compute(sa, for_initiator, id, k.ptr, k.len, out, len,
+				err);
 }

@@ -21,7 +21,8 @@ struct wire_typed;
 
 /* How one end authenticates (conn_auth.c): authby=, leftauth=, leftcert=. */
 enum conn_sendcert { SENDCERT_ALWAYS, SENDCERT_IFASKED, SENDCERT_NEVER };
-enum { AUTHM_PSK = 1, AUTHM_RSA = 2, AUTHM_ECDSA = 4 };
+/* AUTHM_NULL: RFC 7619, no proof of identity (opportunistic encryption) */
+enum { AUTHM_PSK = 1, AUTHM_RSA = 2, AUTHM_ECDSA = 4, AUTHM_NULL = 8 };
 #define AUTHM_SIG (AUTHM_RSA | AUTHM_ECDSA)
 
 struct cred;
@@ -177,11 +178,15 @@ void conn_props_free(struct conn_props **pool);
 const struct conn *conn_match_addr(const struct ike_engine *e,
 				   const struct ike_path *p,
 				   struct conn_view *v);
-/* After IKE_AUTH: the conn whose remote ID accepts peer's; NULL if none. */
+/*
+ * After IKE_AUTH: the conn whose remote ID accepts peer's; NULL if none.
+ * Of those, one that allows the peer's AUTH method (auth_method, RFC 7296
+ * §3.8) wins, as libreswan and strongSwan switch conns on it.
+ */
 const struct conn *conn_match_id(const struct ike_engine *e,
 				 const struct ike_path *p,
-				 const struct ike_id *peer, const char *current,
-				 struct conn_view *v);
+				 const struct ike_id *peer, uint8_t auth_method,
+				 const char *current, struct conn_view *v);
 
 /* id.c */
 int id_local(const struct conn_end *end, struct ike_id *id,

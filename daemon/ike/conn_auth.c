@@ -45,6 +45,7 @@ static void word(const char *w, unsigned *methods, unsigned *hashes)
 		{ "ecdsa-sha2_256", AUTHM_ECDSA, SHA2_256 },
 		{ "ecdsa-sha2_384", AUTHM_ECDSA, SHA2_384 },
 		{ "ecdsa-sha2_512", AUTHM_ECDSA, SHA2_512 },
+		{ "null", AUTHM_NULL, 0 },
 	};
 
 	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)

@@ -141,7 +141,8 @@ static void check_local(const struct ikb_section *s, const struct end_check *e,
 	const struct ikb_value *at = e[0].cert ? e[0].cert : e[1].cert;
 
 	for (int i = 0; i < 2; i++)
-		if (e[i].key || (e[i].end.auth.methods & AUTHM_PSK) ||
+		if (e[i].key ||
+		    (e[i].end.auth.methods & (AUTHM_PSK | AUTHM_NULL)) ||
 		    (e[i].cert && !e[i].found))
 			return; /* a missing one is reported already */
 	if (e[0].cert && e[1].cert)

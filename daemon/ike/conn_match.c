@@ -4,11 +4,14 @@
  * first by addresses (our side must be the address the request reached,
  * the peer's side that address or %any; an exact peer address beats
  * %any), then, once IKE_AUTH reveals the peer's ID, by that ID among the
- * conns that match the addresses as well.
+ * conns that match the addresses as well, preferring one that allows the
+ * way the peer authenticated (a conn for anonymous peers beside one for
+ * peers with certificates, say).
  */
 #include <string.h>
 #include <strings.h>
 
+#include "crypto/sig.h"
 #include "ike/engine.h"
 #include "ike/conn.h"
 
@@ -32,11 +35,30 @@ static int score(const struct conn *c, int side, const struct ike_path *p)
 	return ike_addr_equal(&v->remote.addr, &p->remote) ? 2 : 0;
 }
 
+/* AUTHM_* that may have made an AUTH payload of this method. */
+static unsigned authm_of(uint8_t method)
+{
+	switch (method) {
+	case AUTH_PSK:
+		return AUTHM_PSK;
+	case AUTH_NULL:
+		return AUTHM_NULL;
+	case AUTH_RSA_SIG:
+		return AUTHM_RSA;
+	case AUTH_ECDSA_256:
+	case AUTH_ECDSA_384:
+	case AUTH_ECDSA_521:
+		return AUTHM_ECDSA;
+	default:
+		return AUTHM_SIG; /* 14: the certificate's key says */
+	}
+}
+
 /* The best address match, optionally also accepting peer's ID. */
 static const struct conn *best(const struct ike_engine *e,
 			       const struct ike_path *p,
-			       const struct ike_id *peer, const char *prefer,
-			       struct conn_view *out)
+			       const struct ike_id *peer, uint8_t method,
+			       const char *prefer, struct conn_view *out)
 {
 	const struct conn_set *set = e->conns;
 	const struct conn *found = NULL;
@@ -57,6 +79,11 @@ static const struct conn *best(const struct ike_engine *e,
 			/* the conn chosen at IKE_SA_INIT wins a tie */
 			if (sc && prefer && !strcmp(prefer, c->name))
 				sc += 2;
+			/* over both, a conn that takes the peer's AUTH */
+			if (sc && method &&
+			    (c->view[side].remote.auth.methods &
+			     authm_of(method)))
+				sc += 8;
 			if (sc > top) {
 				top = sc;
 				found = c;
@@ -71,13 +98,13 @@ const struct conn *conn_match_addr(const struct ike_engine *e,
 				   const struct ike_path *p,
 				   struct conn_view *v)
 {
-	return best(e, p, NULL, NULL, v);
+	return best(e, p, NULL, 0, NULL, v);
 }
 
 const struct conn *conn_match_id(const struct ike_engine *e,
 				 const struct ike_path *p,
-				 const struct ike_id *peer, const char *current,
-				 struct conn_view *v)
+				 const struct ike_id *peer, uint8_t auth_method,
+				 const char *current, struct conn_view *v)
 {
-	return best(e, p, peer, current, v);
+	return best(e, p, peer, auth_method, current, v);
 }

@@ -66,6 +66,10 @@ int auth_psk_compute(const struct ike_sa *sa, bool for_initiator,
 		     const struct ike_id *id, const uint8_t *psk,
 		     size_t psk_len, uint8_t *out, size_t *len,
 		     struct ikb_error *err);
+/* NULL authentication's AUTH data (RFC 7619 §2.1), the same MIC keyed so. */
+int auth_null_compute(const struct ike_sa *sa, bool for_initiator,
+		      const struct ike_id *id, uint8_t *out, size_t *len,
+		      struct ikb_error *err);
 /* keys.c */
 /* Runs on the loop when the job is done; rc != 0: why says why. */
 typedef void ke_then_fn(struct ike_sa *sa, int rc, const char *why);
@@ -97,8 +101,7 @@ void ike_sa_init_response(struct ike_sa *sa, const struct wire_msg *m,
 int ike_auth_start(struct ike_sa *sa);
 /* Decrypted by dispatch.c, the payloads there (expect.c). */
 struct msg_in;
-void ike_auth_request(struct ike_sa *sa, struct msg_in *in,
-		      uint32_t msgid);
+void ike_auth_request(struct ike_sa *sa, struct msg_in *in, uint32_t msgid);
 void ike_auth_response(struct ike_sa *sa, struct msg_in *in);
 /* exchange_informational.c: AUTHENTICATION_FAILED and Delete, unanswered. */
 void auth_failed_tell(struct ike_sa *sa);

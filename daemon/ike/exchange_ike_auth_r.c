@@ -43,12 +43,14 @@ static int authenticate(struct ike_sa *sa, const struct wire_msg *m,
 			struct ikb_error *err)
 {
 	const struct wire_payload *idi = wire_find(m, WIRE_PT_IDI);
+	const struct wire_payload *auth = wire_find(m, WIRE_PT_AUTH);
 	const struct conn *conn;
 	struct ike_id peer;
 
 	/* there: expect.c */
 	id_from_wire(&idi->u.id, &peer);
-	conn = conn_match_id(sa->e, &sa->path, &peer, sa->conn, v);
+	conn = conn_match_id(sa->e, &sa->path, &peer, auth->u.auth.type,
+			     sa->conn, v);
 	if (!conn) {
 		snprintf(err->msg, sizeof(err->msg),
 			 "no conn accepts peer ID %.100s", peer.text);

@@ -3,9 +3,11 @@
  * Identities (RFC 7296 §3.5) from leftid=/rightid=, libreswan's spelling:
  * @fqdn is IKEV2_ID_FQDN, user@fqdn IKEV2_ID_RFC822_ADDR, an address ID_IPV4/6_ADDR,
  * a DN ("C=CH, O=Example, CN=west") IKEV2_ID_DER_ASN1_DN, %fromcert the
- * certificate's subject (also the ID of leftcert= without leftid=), and
- * no leftid= means the address. The text form is what secrets selectors
- * and logs use.
+ * certificate's subject (also the ID of leftcert= without leftid=), %null
+ * ID_NULL (RFC 7619: no identity, as opportunistic encryption sends), and
+ * no leftid= means the address, or ID_NULL for an end that authenticates
+ * by NULL only (authby=null): an end that proves nothing names nobody.
+ * The text form is what secrets selectors and logs use.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -93,6 +95,13 @@ static int from_dn(const char *t, struct ike_id *id, struct ikb_error *err)
 	return set_dn(id, der, len, t, err);
 }
 
+static void set_null(struct ike_id *id)
+{
+	id->type = IKEV2_ID_NULL;
+	id->len = 0;
+	snprintf(id->text, sizeof(id->text), "%%null");
+}
+
 int id_local(const struct conn_end *end, struct ike_id *id,
 	     struct ikb_error *err)
 {
@@ -102,6 +111,9 @@ int id_local(const struct conn_end *end, struct ike_id *id,
 	memset(id, 0, sizeof(*id));
 	if (end->auth.fromcert)
 		return from_cert(end, id, err);
+	if ((t && !strcmp(t, "%null")) ||
+	    (!t && end->auth.methods == AUTHM_NULL))
+		return set_null(id), 0;
 	if (!t || !strcmp(t, "%any")) {
 		if (!end->addr.family) {
 			snprintf(err->msg, sizeof(err->msg),
@@ -151,6 +163,12 @@ static void text_of(struct ike_id *id)
 				 "(undecodable DN, %zu octets)", id->len);
 		return;
 	}
+	if (id->type == IKEV2_ID_NULL) {
+		snprintf(id->text, sizeof(id->text),
+			 id->len ? "(ID_NULL with %zu octets)" : "%%null",
+			 id->len);
+		return;
+	}
 	if (id->type != IKEV2_ID_FQDN && id->type != IKEV2_ID_RFC822_ADDR) {
 		snprintf(id->text, sizeof(id->text), "(ID type %u, %zu octets)",
 			 id->type, id->len);
@@ -174,7 +192,8 @@ void id_from_wire(const struct wire_typed *w, struct ike_id *id)
 	memset(id, 0, sizeof(*id));
 	id->type = w->type;
 	id->len = w->len < sizeof(id->data) ? w->len : sizeof(id->data);
-	memcpy(id->data, w->data, id->len);
+	if (id->len) /* ID_NULL has no data, and w->data is NULL */
+		memcpy(id->data, w->data, id->len);
 	text_of(id);
 }
 
@@ -190,6 +209,9 @@ bool id_accepts(const struct conn_end *end, const struct ike_id *got)
 		return true;
 	if (!end->id && !end->addr.family)
 		return true; /* right=%any without rightid=: anyone */
+	/* an ID that NULL authentication cannot prove means nothing */
+	if (!end->id && end->auth.methods == AUTHM_NULL)
+		return true;
 	if (id_local(end, &want, &err))
 		return false;
 	if (want.type == IKEV2_ID_DER_ASN1_DN &&

@@ -33,6 +33,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "crypto/cert_id.h"
 #include "ike/child_sa.h"
 #include "ike/engine.h"
 #include "ike/conn.h"
@@ -44,8 +45,16 @@ static bool uniqueids(const struct ike_engine *e)
 	return !e->conns || e->conns->uniqueids;
 }
 
+/*
+ * ID_NULL (RFC 7619) names nobody: every anonymous peer sends it. Such a
+ * peer is the same one only from the same address, as after a restart.
+ */
 static bool same_peer(const struct ike_sa *a, const struct ike_sa *b)
 {
+	if ((a->remote_id.type == IKEV2_ID_NULL ||
+	     b->remote_id.type == IKEV2_ID_NULL) &&
+	    !ike_addr_equal(&a->path.remote, &b->path.remote))
+		return false;
 	return !strcmp(a->local_id.text, b->local_id.text) &&
 	       !strcmp(a->remote_id.text, b->remote_id.text);
 }

@@ -228,25 +228,30 @@ static void test_enums(void **state)
 		"conn a\n\tleftauth=rsasig\n\trightauth=ecdsa\n\tleftcert=west\n"
 		"\tleftsendcert=sendifasked\n\trightca=%same\n",
 		"");
+	core_expect("conn a\n\tauthby=secret,null\n", "");
+	core_expect("conn a\n\tauthby=null\n\tleftauth=null\n", "");
 	core_expect(
-		"conn a\n\tauthby=secret,null\n",
-		E(2, "a", "authby=secret,null",
-		  "null is not implemented by ikebana yet: use secret, rsasig or ecdsa"));
+		"conn a\n\tauthby=never\n",
+		E(2, "a", "authby=never",
+		  "never is not implemented by ikebana yet: use secret, rsasig, ecdsa or null"));
 	core_expect(
 		"conn a\n\tauthby=psk\n",
 		E(2, "a", "authby=psk",
-		  "unknown method \"psk\": expected secret, rsasig, ecdsa, rsa-sha1, rsa-sha2[_256|_384|_512] or ecdsa-sha2[_256|_384|_512]"));
-	core_expect("conn a\n\tauthby=\n",
-		    E(2, "a", "authby=", "expected secret, rsasig or ecdsa"));
-	core_expect("conn a\n\tleftauth=eaponly\n",
-		    E(2, "a", "leftauth=eaponly",
-		      "not implemented by ikebana yet: use secret, rsasig or ecdsa"));
+		  "unknown method \"psk\": expected secret, rsasig, ecdsa, null, rsa-sha1, rsa-sha2[_256|_384|_512] or ecdsa-sha2[_256|_384|_512]"));
+	core_expect(
+		"conn a\n\tauthby=\n",
+		E(2, "a", "authby=", "expected secret, rsasig, ecdsa or null"));
+	core_expect(
+		"conn a\n\tleftauth=eaponly\n",
+		E(2, "a", "leftauth=eaponly",
+		  "not implemented by ikebana yet: use secret, rsasig, ecdsa or null"));
 	core_expect("conn a\n\tleftsendcert=maybe\n",
 		    E(2, "a", "leftsendcert=maybe",
 		      "expected always, sendifasked or never"));
-	core_expect("conn a\n\trightca=example\n",
-		    E(2, "a", "rightca=example",
-		      "expected %same, %any or a DN like \"C=CH, O=Example, CN=Example CA\""));
+	core_expect(
+		"conn a\n\trightca=example\n",
+		E(2, "a", "rightca=example",
+		  "expected %same, %any or a DN like \"C=CH, O=Example, CN=Example CA\""));
 	core_expect(
 		"conn a\n\tauto=begin\n",
 		E(2, "a", "auto=begin",
