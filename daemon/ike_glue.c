@@ -18,6 +18,7 @@
 #include "ike_glue.h"
 #include "log.h"
 #include "net/net.h"
+#include "revocation_conf.h"
 
 static const char *setup_value(const struct ikbd *d, const char *key)
 {
@@ -60,7 +61,7 @@ void ikbd_nssdb_open(const struct ikbd *d, const struct loaded_conf *lc)
 	const struct ikb_value *v = cfg_get(&lc->cfg->setup, "nssdir");
 	const char *dir = d->opts->nssdir[0] ? d->opts->nssdir :
 			  v		     ? v->value :
-						 NSSDB_DEFAULT_DIR;
+					       NSSDB_DEFAULT_DIR;
 	struct crypto_err err = { 0 };
 	bool was = nssdb_dir() && !strcmp(nssdb_dir(), dir);
 
@@ -71,6 +72,7 @@ void ikbd_nssdb_open(const struct ikbd *d, const struct loaded_conf *lc)
 	else if (err.code)
 		log_info("%s", err.msg);
 	cred_ca_refresh();
+	ikbd_revocation_apply(lc); /* ocsp-trustname= is in the database */
 }
 
 int ikbd_crypto_start(struct ikbd *d)

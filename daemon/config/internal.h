@@ -87,6 +87,11 @@ bool check_ddos_mode(const char *v, char *why, size_t len);
 bool check_listen(const char *v, char *why, size_t len);
 bool check_nonempty(const char *v, char *why, size_t len);
 bool check_any(const char *v, char *why, size_t len);
+/* values_ocsp.c */
+bool check_ocsp_timeout(const char *v, char *why, size_t len);
+bool check_ocsp_uri(const char *v, char *why, size_t len);
+bool check_ocsp_method(const char *v, char *why, size_t len);
+void cfg_check_ocsp(const struct ikb_section *s, struct ikb_diag *d);
 
 /*
  * The verdict on every key libreswan knows (keys_setup.c, keys_conn.c and

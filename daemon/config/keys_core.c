@@ -82,6 +82,18 @@ static const struct core_key core_keys[] = {
 	{ "uniqueids", IKB_KEY_SETUP, check_bool },
 	{ "fips", IKB_KEY_SETUP, check_bool },
 	{ "nssdir", IKB_KEY_SETUP, check_nonempty },
+	/* daemon/revocation.c */
+	{ "crl-strict", IKB_KEY_SETUP, check_bool },
+	{ "strictcrlpolicy", IKB_KEY_SETUP, check_bool },
+	{ "ocsp-enable", IKB_KEY_SETUP, check_bool },
+	{ "ocsp-strict", IKB_KEY_SETUP, check_bool },
+	{ "ocsp-timeout", IKB_KEY_SETUP, check_ocsp_timeout },
+	{ "ocsp-uri", IKB_KEY_SETUP, check_ocsp_uri },
+	{ "ocsp-trustname", IKB_KEY_SETUP, check_nonempty },
+	{ "ocsp-method", IKB_KEY_SETUP, check_ocsp_method },
+	{ "ocsp-cache-size", IKB_KEY_SETUP, check_unsigned },
+	{ "ocsp-cache-min-age", IKB_KEY_SETUP, check_duration },
+	{ "ocsp-cache-max-age", IKB_KEY_SETUP, check_duration },
 	{ NULL, 0, NULL },
 };
 
@@ -89,11 +101,9 @@ static const struct core_key core_keys[] = {
 static const struct {
 	const char *alias, *canonical;
 } aliases[] = {
-	{ "salifetime", "ipsec-lifetime" },
-	{ "lifetime", "ipsec-lifetime" },
-	{ "keylife", "ipsec-lifetime" },
-	{ "plutostderrlog", "logfile" },
-	{ NULL, NULL },
+	{ "salifetime", "ipsec-lifetime" },  { "lifetime", "ipsec-lifetime" },
+	{ "keylife", "ipsec-lifetime" },     { "plutostderrlog", "logfile" },
+	{ "strictcrlpolicy", "crl-strict" }, { NULL, NULL },
 };
 
 const char *cfg_canonical_key(const char *key)
@@ -258,6 +268,7 @@ int cfg_check_core(const struct cfg *c, struct ikb_diag *d)
 
 	for (size_t i = 0; i < c->nraw; i++)
 		check_values(&c->raw[i], d);
+	cfg_check_ocsp(&c->setup, d);
 	for (size_t i = 0; i < c->nconns; i++) {
 		check_ends(&c->conns[i], d);
 		check_margin(&c->conns[i], d, "ikelifetime");

@@ -22,21 +22,12 @@
 	"KLIPS only: ikebana drives the kernel's XFRM stack, which has no KLIPS interface"
 #define R_TUNING "pluto-internal tuning with no effect on what is negotiated"
 #define R_OBSOLETE "obsolete: libreswan ignores it too"
-#define R_NOCERT                                                              \
-	"OCSP is not implemented by ikebana yet (ocsp-enable=yes is an "      \
-	"error): certificates are checked against the CRLs in the NSS "       \
-	"database only"
+#define R_NOCERT                                                            \
+	"libcurl's setting: ikebana uses no curl (it fetches no CRLs, and " \
+	"NSS's own HTTP client asks OCSP responders, within ocsp-timeout=)"
 #define R_CRLFETCH                                                            \
 	"ikebana fetches no CRLs: it uses those in the NSS database (import " \
 	"them with crlutil -I), whenever they were put there"
-#define R_OCSP                                                                \
-	"OCSP is not implemented by ikebana yet: a revoked certificate that " \
-	"no CRL in the NSS database lists would be accepted; remove the key " \
-	"and import the CAs' CRLs with crlutil -I"
-#define R_CRLSTRICT                                                         \
-	"not implemented by ikebana yet: a certificate would be accepted "  \
-	"without a current CRL of its issuer; remove the key and keep the " \
-	"CRLs in the NSS database current"
 #define R_SHUNT "ikebana installs no shunts (bare pass or drop policies)"
 #define R_OE \
 	"opportunistic encryption only, which ikebana refuses (left=%opportunistic is an error)"

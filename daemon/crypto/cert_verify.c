@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * A peer's certificate chain, verified by NSS's PKIX path building
- * against the database's trust and CRLs (no network: OCSP needs an HTTP
- * client NSS does not have, and ocsp-enable=yes is refused until one is
- * here). A refusal says, in words a user can act on, what is wrong with
- * which certificate, and ends with NSS's own error name: users of both
- * other daemons complain of bare "signature failed" messages.
+ * against the database's trust and its CRLs, then, with ocsp-enable=yes,
+ * by OCSP (NSS's own HTTP client asks the responder the certificate
+ * names, or ocsp-uri=). NSS stops at the first revocation method that
+ * knows an answer, so a CRL that says "good" would keep OCSP from being
+ * asked: the CRLs and OCSP are two passes, and a certificate either
+ * revokes is refused. A refusal says, in words a user can act on, what
+ * is wrong with which certificate, and ends with NSS's own error name:
+ * users of both other daemons complain of bare "signature failed".
  */
 #include <errno.h>
 #include <stdio.h>
@@ -14,8 +17,10 @@
 #include <time.h>
 
 #include <cert.h>
+#include <certdb.h>
 #include <certt.h>
 #include <keyhi.h>
+#include <ocsp.h>
 #include <pk11pub.h>
 #include <prerror.h>
 #include <secerr.h>
@@ -23,6 +28,7 @@
 #include "crypto/cred.h"
 #include "crypto/dn.h"
 #include "crypto/nssdb.h"
+#include "crypto/revocation.h"
 
 struct chain {
 	CERTCertificate *c[CRED_CHAIN_MAX];
@@ -108,7 +114,7 @@ static const char *expiry(CERTCertificate *c, char *buf, size_t cap)
 }
 
 static const char *reason(PRErrorCode code, CERTCertificate *c,
-			  const char *issuer, char *buf, size_t cap)
+			  const char *issuer, bool ocsp, char *buf, size_t cap)
 {
 	bool lookalike = db_has_subject(&c->derIssuer);
 
@@ -133,7 +139,8 @@ static const char *reason(PRErrorCode code, CERTCertificate *c,
 	case SEC_ERROR_EXPIRED_ISSUER_CERTIFICATE:
 		return "a CA certificate of its chain has expired";
 	case SEC_ERROR_REVOKED_CERTIFICATE:
-		return "it is revoked: a CRL in the NSS database lists it";
+		return ocsp ? "it is revoked: its OCSP responder says so" :
+			      "it is revoked: a CRL in the NSS database lists it";
 	case SEC_ERROR_INADEQUATE_KEY_USAGE:
 		return "its key usage does not allow digital signatures";
 	case SEC_ERROR_INADEQUATE_CERT_TYPE:
@@ -141,30 +148,81 @@ static const char *reason(PRErrorCode code, CERTCertificate *c,
 	case SEC_ERROR_CA_CERT_INVALID:
 		return "a certificate of its chain signs others but is not a CA";
 	case SEC_ERROR_CERT_BAD_ACCESS_LOCATION:
+		return "its OCSP responder's address (authorityInfoAccess) is not one NSS can use";
+	case SEC_ERROR_OCSP_UNKNOWN_CERT:
+		return "its OCSP responder does not know it (status unknown)";
 	case SEC_ERROR_OCSP_SERVER_ERROR:
-		return "its revocation status could not be fetched";
+	case SEC_ERROR_OCSP_TRY_SERVER_LATER:
+	case SEC_ERROR_OCSP_BAD_HTTP_RESPONSE:
+	case SEC_ERROR_OCSP_MALFORMED_RESPONSE:
+	case SEC_ERROR_OCSP_UNKNOWN_RESPONSE_STATUS:
+	case SEC_ERROR_OCSP_MALFORMED_REQUEST:
+	case SEC_ERROR_OCSP_REQUEST_NEEDS_SIG:
+		return "its OCSP responder gave no usable answer";
+	case SEC_ERROR_OCSP_UNAUTHORIZED_RESPONSE:
+	case SEC_ERROR_OCSP_INVALID_SIGNING_CERT:
+	case SEC_ERROR_OCSP_UNAUTHORIZED_REQUEST:
+		return "the OCSP answer is signed by a certificate not authorized to answer for its CA (ocsp-trustname=?)";
+	case SEC_ERROR_OCSP_OLD_RESPONSE:
+	case SEC_ERROR_OCSP_FUTURE_RESPONSE:
+		return "the OCSP answer is not current (check both clocks)";
+	case PR_CONNECT_REFUSED_ERROR:
+	case PR_CONNECT_RESET_ERROR:
+	case PR_IO_TIMEOUT_ERROR:
+	case PR_NETWORK_UNREACHABLE_ERROR:
+	case PR_HOST_UNREACHABLE_ERROR:
+	case PR_CONNECT_TIMEOUT_ERROR:
+	case SEC_ERROR_BAD_HTTP_RESPONSE:
+	case PR_DIRECTORY_LOOKUP_ERROR:
+		return "its OCSP responder could not be reached (ocsp-timeout=)";
 	default:
 		return PR_ErrorToString(code, PR_LANGUAGE_I_DEFAULT);
 	}
 }
 
-static SECStatus pkix(CERTCertificate *leaf, CERTCertList **path)
+/*
+ * The revoked certificate of a refusal. NSS's PKIX error log files a
+ * revocation under the issuer of the revoked certificate (depth 1 for the
+ * end certificate), so the revoked one is what that issuer signed; NULL
+ * means the end certificate. Other errors name the end certificate.
+ */
+static CERTCertificate *revoked_one(const CERTVerifyLogNode *n,
+				    const struct chain *ch)
 {
-	static PRUint64 leaf_flags[2] = {
-		CERT_REV_M_TEST_USING_THIS_METHOD |
-			CERT_REV_M_FORBID_NETWORK_FETCHING,
-		0
+	if (!n || !n->cert || n->error != SEC_ERROR_REVOKED_CERTIFICATE ||
+	    n->depth <= 1)
+		return NULL;
+	for (size_t i = 1; i < ch->n; i++)
+		if (SECITEM_ItemsAreEqual(&ch->c[i]->derIssuer,
+					  &n->cert->derSubject) &&
+		    !SECITEM_ItemsAreEqual(&ch->c[i]->derCert,
+					   &n->cert->derCert))
+			return CERT_DupCertificate(ch->c[i]);
+	return NULL;
+}
+
+/*
+ * One PKIX validation of ch's end certificate: by the CRLs in the
+ * database (never fetched), or by OCSP only. A revoked CA certificate of
+ * the chain goes to *bad (a new reference).
+ */
+static SECStatus pkix(const struct chain *ch, bool ocsp, bool post,
+		      CERTCertList **path, CERTCertificate **bad)
+{
+	PRUint64 crl = CERT_REV_M_TEST_USING_THIS_METHOD |
+		       CERT_REV_M_FORBID_NETWORK_FETCHING;
+	PRUint64 by_ocsp = CERT_REV_M_TEST_USING_THIS_METHOD |
+			   (post ? CERT_REV_M_FORCE_POST_METHOD_FOR_OCSP : 0);
+	PRUint64 leaf_flags[2] = { ocsp ? 0 : crl, ocsp ? by_ocsp : 0 };
+	PRUint64 chain_flags[2] = { ocsp ? 0 : crl, ocsp ? by_ocsp : 0 };
+	CERTRevocationMethodIndex pref[1] = {
+		ocsp ? cert_revocation_method_ocsp : cert_revocation_method_crl
 	};
-	static PRUint64 chain_flags[2] = {
-		CERT_REV_M_TEST_USING_THIS_METHOD |
-			CERT_REV_M_FORBID_NETWORK_FETCHING,
-		0
-	};
-	CERTRevocationMethodIndex pref[1] = { cert_revocation_method_crl };
 	CERTRevocationFlags rev = { { 2, leaf_flags, 1, pref, 0 },
 				    { 2, chain_flags, 1, pref, 0 } };
+	CERTVerifyLog log = { .arena = PORT_NewArena(DER_DEFAULT_CHUNKSIZE) };
 	CERTValInParam in[3];
-	CERTValOutParam out[2];
+	CERTValOutParam out[3];
 	SECStatus st;
 
 	in[0].type = cert_pi_revocationFlags;
@@ -174,9 +232,23 @@ static SECStatus pkix(CERTCertificate *leaf, CERTCertList **path)
 	in[2].type = cert_pi_end;
 	out[0].type = cert_po_certList;
 	out[0].value.pointer.chain = NULL;
-	out[1].type = cert_po_end;
-	st = CERT_PKIXVerifyCert(leaf, certificateUsageIPsec, in, out, NULL);
+	out[1].type = log.arena ? cert_po_errorLog : cert_po_end;
+	out[1].value.pointer.log = &log;
+	out[2].type = cert_po_end;
+	st = CERT_PKIXVerifyCert(ch->c[0], certificateUsageIPsec, in, out,
+				 NULL);
 	*path = out[0].value.pointer.chain;
+	*bad = NULL;
+	if (st != SECSuccess) {
+		PRErrorCode code = PR_GetError();
+
+		*bad = revoked_one(log.head, ch);
+		PR_SetError(code, 0); /* across the log's cleanup */
+	}
+	for (CERTVerifyLogNode *n = log.head; n; n = n->next)
+		CERT_DestroyCertificate(n->cert);
+	if (log.arena)
+		PORT_FreeArena(log.arena, PR_FALSE);
 	return st;
 }
 
@@ -192,23 +264,134 @@ static bool path_has_ca(CERTCertList *path, const struct cert_verify_opts *o)
 	return false;
 }
 
+/* ocsp-uri=, else the OCSP URI of c's authorityInfoAccess, for messages. */
+static void responder_of(CERTCertificate *c, const struct revocation_opts *rv,
+			 char *out, size_t cap)
+{
+	char *loc = rv->ocsp_uri[0] ?
+			    NULL :
+			    CERT_GetOCSPAuthorityInfoAccessLocation(c);
+
+	snprintf(out, cap, "%s",
+		 rv->ocsp_uri[0] ? rv->ocsp_uri :
+		 loc		 ? loc :
+				   "");
+	if (loc)
+		PORT_Free(loc);
+}
+
+/*
+ * The refusal: about the end certificate, or about bad, a CA certificate
+ * of its chain. rv non-NULL: the OCSP pass said it, name the responder.
+ */
+static void refuse(PRErrorCode code, CERTCertificate *bad, struct chain *ch,
+		   const char *subject, const char *issuer,
+		   const struct revocation_opts *rv, const char *note,
+		   char *why, size_t cap)
+{
+	CERTCertificate *c = bad ? bad : ch->c[0];
+	bool ca = bad &&
+		  !SECITEM_ItemsAreEqual(&bad->derCert, &ch->c[0]->derCert);
+	char buf[240], who[300] = "", cissuer[256], url[REVOCATION_URI_MAX];
+
+	name_of(&c->derIssuer, cissuer, sizeof(cissuer));
+	if (ca) {
+		char cs[256];
+
+		name_of(&c->derSubject, cs, sizeof(cs));
+		snprintf(who, sizeof(who), "its CA certificate \"%s\": ", cs);
+	}
+	url[0] = '\0';
+	if (rv)
+		responder_of(c, rv, url, sizeof(url));
+	snprintf(why, cap,
+		 "certificate \"%s\" issued by \"%s\": %s%s%s (%s%s%s)",
+		 subject, issuer, who,
+		 reason(code, c, cissuer, rv != NULL, buf, sizeof(buf)), note,
+		 url, url[0] ? "; " : "",
+		 PR_ErrorToName(code) ? PR_ErrorToName(code) :
+					"unknown NSS error");
+}
+
+/* crl-strict=yes: a current CRL of each issuer in the path. */
+static CERTCertificate *crl_missing(CERTCertList *path, bool *expired)
+{
+	CERTCertDBHandle *db = CERT_GetDefaultCertDB();
+
+	for (CERTCertListNode *i = path ? CERT_LIST_HEAD(path) : NULL;
+	     i && !CERT_LIST_END(i, path); i = CERT_LIST_NEXT(i)) {
+		CERTSignedCrl *crl;
+		bool ok;
+
+		/* the trust anchor, last, is not revoked by a CRL */
+		if (CERT_LIST_END(CERT_LIST_NEXT(i), path))
+			break;
+		crl = SEC_FindCrlByName(db, &i->cert->derIssuer, SEC_CRL_TYPE);
+		ok = crl &&
+		     SEC_CheckCrlTimes(&crl->crl, PR_Now()) == secCertTimeValid;
+		*expired = crl && !ok;
+		if (crl)
+			SEC_DestroyCrl(crl);
+		if (!ok)
+			return i->cert;
+	}
+	return NULL;
+}
+
+static int crl_strict(CERTCertList *path, const char *subject,
+		      const char *issuer, char *why, size_t cap)
+{
+	bool expired = false;
+	CERTCertificate *c = crl_missing(path, &expired);
+	char ci[256];
+
+	if (!c)
+		return 0;
+	name_of(&c->derIssuer, ci, sizeof(ci));
+	snprintf(
+		why, cap,
+		"certificate \"%s\" issued by \"%s\": the NSS database has %s CRL of \"%s\", and crl-strict=yes wants one for each certificate of the chain (crlutil -I imports it)",
+		subject, issuer,
+		expired ? "only an expired (or not yet valid)" : "no", ci);
+	return -EPERM;
+}
+
+/* ocsp-strict=yes: the end certificate has a good answer (NSS's cache). */
+static int ocsp_strict(struct chain *ch, const struct revocation_opts *rv,
+		       const char *subject, const char *issuer, char *why,
+		       size_t cap)
+{
+	char url[REVOCATION_URI_MAX];
+
+	responder_of(ch->c[0], rv, url, sizeof(url));
+	if (!url[0]) {
+		snprintf(
+			why, cap,
+			"certificate \"%s\" issued by \"%s\": it names no OCSP responder (no OCSP URI in its authorityInfoAccess) and ocsp-uri= is not set, so ocsp-strict=yes refuses it",
+			subject, issuer);
+		return -EPERM;
+	}
+	if (CERT_CheckOCSPStatus(CERT_GetDefaultCertDB(), ch->c[0], PR_Now(),
+				 NULL) == SECSuccess)
+		return 0;
+	refuse(PR_GetError(), NULL, ch, subject, issuer, rv,
+	       ", and ocsp-strict=yes wants a good answer", why, cap);
+	return -EPERM;
+}
+
 static int check(struct chain *ch, const struct cert_verify_opts *o,
 		 const char *subject, const char *issuer, char *why, size_t cap)
 {
-	CERTCertList *path = NULL;
-	char buf[240], ca[256];
-	PRErrorCode code;
-	int rc = 0;
+	struct revocation_opts rv;
+	CERTCertList *path = NULL, *opath = NULL;
+	CERTCertificate *bad = NULL;
+	char ca[256];
+	int rc = -EPERM;
 
-	if (pkix(ch->c[0], &path) != SECSuccess) {
-		code = PR_GetError();
-		snprintf(why, cap,
-			 "certificate \"%s\" issued by \"%s\": %s (%s)",
-			 subject, issuer,
-			 reason(code, ch->c[0], issuer, buf, sizeof(buf)),
-			 PR_ErrorToName(code) ? PR_ErrorToName(code) :
-						"unknown NSS error");
-		rc = -EPERM;
+	revocation_get(&rv);
+	if (pkix(ch, false, false, &path, &bad) != SECSuccess) {
+		refuse(PR_GetError(), bad, ch, subject, issuer, NULL, "", why,
+		       cap);
 	} else if (o && o->ca && !path_has_ca(path, o)) {
 		if (dn_to_text(o->ca, o->ca_len, ca, sizeof(ca)))
 			snprintf(ca, sizeof(ca), "(rightca=)");
@@ -216,10 +399,25 @@ static int check(struct chain *ch, const struct cert_verify_opts *o,
 			why, cap,
 			"certificate \"%s\" issued by \"%s\": its chain does not contain the CA rightca= asks for, \"%s\"",
 			subject, issuer, ca);
-		rc = -EPERM;
+	} else if (rv.crl_strict &&
+		   crl_strict(path, subject, issuer, why, cap)) {
+		/* why is set */
+	} else if (rv.ocsp &&
+		   pkix(ch, true, rv.ocsp_post, &opath, &bad) != SECSuccess) {
+		refuse(PR_GetError(), bad, ch, subject, issuer, &rv, "", why,
+		       cap);
+	} else if (rv.ocsp && rv.ocsp_strict &&
+		   ocsp_strict(ch, &rv, subject, issuer, why, cap)) {
+		/* why is set */
+	} else {
+		rc = 0;
 	}
+	if (bad)
+		CERT_DestroyCertificate(bad);
 	if (path)
 		CERT_DestroyCertList(path);
+	if (opath)
+		CERT_DestroyCertList(opath);
 	return rc;
 }
 

@@ -89,7 +89,6 @@ struct SECKEYPublicKeyStr *peer_cert_key(const struct peer_cert *p);
 void peer_cert_key_free(struct SECKEYPublicKeyStr *k);
 
 struct cert_verify_opts {
-	bool ocsp; /* ocsp-enable=yes: ask the responders the certificates name */
 	/* rightca=: the DER of a CA that must be in the chain, or NULL */
 	const uint8_t *ca;
 	size_t ca_len;
@@ -97,7 +96,8 @@ struct cert_verify_opts {
 
 /*
  * Verifies the peer's CERT payloads (certs[0] the end certificate, the
- * rest intermediates) against the database's trust, CRLs and the clock.
+ * rest intermediates) against the database's trust, CRLs and the clock,
+ * and by OCSP as revocation_set() says.
  * A refusal fills why with the subject, the issuer, the reason in words
  * and NSS's error name (400 octets hold it). Runs on a helper thread.
  */

@@ -10,6 +10,10 @@
 #   pki_info NICK             sets pki_dn, pki_fqdn, pki_email, pki_key
 #                             (rsa|ecdsa) from the cert NICK
 #   pki_der NICK              $PKI/NICK.der (host certs get it on demand)
+#   pki_ocsp_make             the OCSP certs below and the responder's index
+#   pki_ocsp_start HOST PORT  openssl's OCSP responder for the root, in HOST's
+#                             namespace, answering on PORT of every address
+#                             (the certs name http://127.0.0.1:8888/)
 #
 # What pki_make makes ($PKI, /srv/pki by default, when the harness makes it):
 #   root.pem/.der/.key        C=CH, O=ikebana test, CN=ikebana test root (RSA 2048)
@@ -33,6 +37,14 @@
 #     east-lookalike          P-256, by the look-alike CA
 #     east-wrongid            P-256, by the root, CN=mallory, DNS:mallory.ikebana.test
 #     east-unknown            P-256, by the stranger CA, ... OU=unknown, CN=east
+#   by pki_ocsp_make: P-256, by the root, with authorityInfoAccess OCSP
+#   http://127.0.0.1:PORT/ (8888 unless said), in ocsp.index for the
+#   responder as said:
+#     east-ocsp               OU=ocsp, good
+#     east-ocsprevoked        OU=ocsprevoked, revoked (in no CRL)
+#     east-ocspunknown        OU=ocspunknown, not in the index: unknown
+#     east-ocspdead           OU=ocspdead, names port 8889, where none answers
+#   (east-ecdsa, with no authorityInfoAccess, is good in ocsp.index too)
 #   NICK.info                 "key dn fqdn email", read by pki_info
 # NSS gives every cert of one subject DN the same nickname (a second
 # import under another name keeps the first name), so each cert of a host
@@ -65,6 +77,13 @@ _pki_cnf() {
 	subjectAltName = $ENV::PKI_SAN
 	subjectKeyIdentifier = hash
 	authorityKeyIdentifier = keyid
+	[ ocsp_host_ext ]
+	basicConstraints = CA:false
+	keyUsage = critical, digitalSignature
+	subjectAltName = $ENV::PKI_SAN
+	subjectKeyIdentifier = hash
+	authorityKeyIdentifier = keyid
+	authorityInfoAccess = OCSP;URI:$ENV::PKI_OCSP
 	[ crl_ext ]
 	authorityKeyIdentifier = keyid
 	[ ca ]
@@ -120,7 +139,8 @@ _pki_newkey() {
 # _pki_ssl ARGS...: openssl with our config; output kept in openssl.log.
 _pki_ssl() {
 	echo "# openssl $*" >>"$_D/openssl.log"
-	PKI_DIR=$_D PKI_SAN=${PKI_SAN:-DNS:unset.ikebana.test} OPENSSL_CONF=$_D/openssl.cnf \
+	PKI_DIR=$_D PKI_SAN=${PKI_SAN:-DNS:unset.ikebana.test} \
+		PKI_OCSP=${PKI_OCSP:-http://127.0.0.1:8888/} OPENSSL_CONF=$_D/openssl.cnf \
 		t 60 openssl "$@" >>"$_D/openssl.log" 2>&1 ||
 		{ log "pki: openssl $1 failed, see $_D/openssl.log"; return 1; }
 }
@@ -154,7 +174,7 @@ _pki_host() {
 	_pki_ssl req -x509 -nodes $_pnew -keyout "$_D/$_pn.key" \
 		-out "$_D/$_pn.pem" -subj "/C=CH/O=$PKI_O${_pou:+/OU=$_pou}/CN=$_pcn" \
 		-CA "$_D/$_pis.pem" -CAkey "$_D/$_pis.key" -set_serial "$_ps" -days 3650 \
-		-extensions host_ext && _pki_info "$_pn" "$_pk" "$_pou" "$_pcn"
+		-extensions "${PKI_EXT:-host_ext}" && _pki_info "$_pn" "$_pk" "$_pou" "$_pcn"
 }
 
 # _pki_ca NAME KEY ISSUER SERIAL CN: a CA cert and its DER (self-signed when
@@ -218,6 +238,44 @@ pki_make() {
 	chmod 600 "$_D"/*.key
 	touch "$_D/done"
 	log "pki: made in $_D in $(( $(now_cs) - _pt0 ))0 ms"
+}
+
+# pki_ocsp_make: the OCSP certs and ocsp.index (once), after pki_make and
+# before the first cert conn (a host's store takes the certs there are).
+pki_ocsp_make() {
+	_D=$PKI
+	[ -e "$_D/ocsp.index" ] && return 0
+	PKI_EXT=ocsp_host_ext _pki_host east-ocsp ecdsa root 25 east ocsp &&
+		PKI_EXT=ocsp_host_ext _pki_host east-ocsprevoked ecdsa root 26 east ocsprevoked &&
+		PKI_EXT=ocsp_host_ext _pki_host east-ocspunknown ecdsa root 27 east ocspunknown &&
+		PKI_EXT=ocsp_host_ext PKI_OCSP=http://127.0.0.1:8889/ \
+			_pki_host east-ocspdead ecdsa root 28 east ocspdead || return
+	# status, expiry, revocation, serial (hex), file, DN: ca's index format
+	{
+		printf 'V\t301231235959Z\t\t19\tunknown\t/C=CH/O=%s/OU=ocsp/CN=east\n' "$PKI_O"
+		printf 'R\t301231235959Z\t240101000000Z\t1A\tunknown\t/C=CH/O=%s/OU=ocsprevoked/CN=east\n' "$PKI_O"
+		printf 'V\t301231235959Z\t\t13\tunknown\t/C=CH/O=%s/OU=ecdsa/CN=east\n' "$PKI_O"
+	} >"$_D/ocsp.index.new" && mv "$_D/ocsp.index.new" "$_D/ocsp.index"
+}
+
+# pki_ocsp_start HOST PORT: the responder, signing with the root's key
+# (a CA answers for its own certificates without a delegated signer), in
+# the background; returns once it answers for east-ocsp. Log:
+# $HOSTS/HOST/log/ocsp-PORT.log, one line per request.
+pki_ocsp_start() {
+	_ol=$HOSTS/$1/log/ocsp-$2.log
+	ip netns exec "$1" openssl ocsp -index "$PKI/ocsp.index" -port "$2" \
+		-rsigner "$PKI/root.pem" -rkey "$PKI/root.key" -CA "$PKI/root.pem" \
+		-ignore_err >"$_ol" 2>&1 &
+	echo "$!" >"$HOSTS/$1/ocsp-$2.pid"
+	wait_for 15 "the OCSP responder on $1:$2 answering" _pki_ocsp_good "$1" "$2"
+	log "pki: OCSP responder on $1, port $2 (pid $(cat "$HOSTS/$1/ocsp-$2.pid"))"
+}
+
+_pki_ocsp_good() {
+	ip netns exec "$1" openssl ocsp -issuer "$PKI/root.pem" -cert "$PKI/east-ocsp.pem" \
+		-url "http://127.0.0.1:$2/" -CAfile "$PKI/root.pem" -timeout 2 2>&1 |
+		grep -q ': good$'
 }
 
 # pki_der NICK: $PKI/NICK.der, made on the first call.

@@ -358,6 +358,41 @@ static void test_mark(void **state)
 		      "expected a 32-bit MASK in decimal or 0x hex after /"));
 }
 
+/* crl-strict= and the OCSP keys (daemon/revocation_conf.c). */
+static void test_revocation(void **state)
+{
+	core_expect(
+		"config setup\n\tcrl-strict=yes\n\tocsp-enable=yes\n"
+		"\tocsp-strict=yes\n\tocsp-timeout=5\n\tocsp-method=post\n"
+		"\tocsp-uri=http://192.0.2.9:8080/\n\tocsp-trustname=\"ocsp signer\"\n"
+		"\tocsp-cache-size=100\n\tocsp-cache-min-age=1m\n"
+		"\tocsp-cache-max-age=1d\n",
+		"");
+	core_expect(
+		"config setup\n\tocsp-enable=yes\n\tocsp-uri=https://ocsp.example/\n"
+		"\tocsp-trustname=ca\n",
+		"t.conf:3: error: config setup: ocsp-uri=https://ocsp.example/: NSS's OCSP client speaks plain HTTP only (OCSP answers are signed): use an http:// URI\n");
+	core_expect(
+		"config setup\n\tocsp-enable=yes\n\tocsp-uri=http://ocsp.example/\n",
+		"t.conf:3: error: config setup: ocsp-uri=http://ocsp.example/: needs ocsp-trustname=, the nickname of the certificate that signs the responder's answers: without it none can be trusted\n");
+	core_expect(
+		"config setup\n\tocsp-enable=yes\n\tocsp-trustname=ca\n",
+		"t.conf:3: error: config setup: ocsp-trustname=ca: needs ocsp-uri=, the responder it signs for\n");
+	core_expect(
+		"config setup\n\tocsp-enable=yes\n\tocsp-timeout=0\n",
+		"t.conf:3: error: config setup: ocsp-timeout=0: expected 1 to 120 seconds: each OCSP request holds a helper thread that long at most\n");
+	core_expect(
+		"config setup\n\tocsp-enable=yes\n\tocsp-method=put\n",
+		"t.conf:3: error: config setup: ocsp-method=put: expected get or post\n");
+	core_expect(
+		"config setup\n\tocsp-strict=yes\n",
+		"t.conf:2: warning: config setup: ocsp-strict=yes: has no effect without ocsp-enable=yes: certificates are checked against the CRLs in the NSS database only\n");
+	core_expect("config setup\n\tstrictcrlpolicy=yes\n", "");
+	core_expect(
+		"config setup\n\tcrl-strict=maybe\n",
+		"t.conf:2: error: config setup: crl-strict=maybe: expected yes or no\n");
+}
+
 static void test_setup_values(void **state)
 {
 	core_expect(
@@ -475,6 +510,7 @@ int main(void)
 		cmocka_unit_test(test_times),
 		cmocka_unit_test(test_mark),
 		cmocka_unit_test(test_setup_values),
+		cmocka_unit_test(test_revocation),
 		cmocka_unit_test(test_libreswan_real_world),
 		cmocka_unit_test(test_diag_report),
 	};

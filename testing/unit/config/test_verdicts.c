@@ -110,7 +110,17 @@ static void conf_for(const struct table *t, const char *key, const char *v,
 		     char *buf, size_t len)
 {
 	if (t->setup) {
-		snprintf(buf, len, "config setup\n\t%s=\"%s\"\n", key, v);
+		/* the OCSP keys that mean something only with others */
+		bool ocsp =
+			!strncmp(key, "ocsp-", 5) && strcmp(key, "ocsp-enable");
+
+		snprintf(buf, len, "config setup\n\t%s=\"%s\"\n%s%s%s", key, v,
+			 ocsp ? "\tocsp-enable=yes\n" : "",
+			 !strcmp(key, "ocsp-uri") ? "\tocsp-trustname=ca\n" :
+						    "",
+			 !strcmp(key, "ocsp-trustname") ?
+				 "\tocsp-uri=http://ocsp.example/\n" :
+				 "");
 		return;
 	}
 	/* both ends, so that auto= has what it needs; also= has "other" */
@@ -171,8 +181,9 @@ static void test_rows(void **state)
 
 			/* the lookup binary-searches: sorted by key */
 			if (r != t->rows && strcmp(r[-1].key, r->key) > 0)
-				fail_msg("%s: %s stands after %s: keep the rows sorted by key",
-					 t->name, r->key, r[-1].key);
+				fail_msg(
+					"%s: %s stands after %s: keep the rows sorted by key",
+					t->name, r->key, r[-1].key);
 			if (r->verdict == CFG_V_UNSET)
 				fail_msg("%s: %s has no verdict", t->name,
 					 r->key);
@@ -297,9 +308,10 @@ static void test_named(void **state)
 		{ "failureshunt", "none", IKB_KEY_CONN, CFG_V_NONE },
 		{ "phase2", "ah+esp", IKB_KEY_CONN, CFG_V_ERROR },
 		{ "nssdir", "/etc/ipsec.d", IKB_KEY_SETUP, CFG_V_CORE },
-		{ "ocsp-enable", "yes", IKB_KEY_SETUP, CFG_V_ERROR },
-		{ "ocsp-enable", "no", IKB_KEY_SETUP, CFG_V_NONE },
-		{ "crl-strict", "yes", IKB_KEY_SETUP, CFG_V_ERROR },
+		{ "ocsp-enable", "yes", IKB_KEY_SETUP, CFG_V_CORE },
+		{ "ocsp-enable", "no", IKB_KEY_SETUP, CFG_V_CORE },
+		{ "crl-strict", "yes", IKB_KEY_SETUP, CFG_V_CORE },
+		{ "strictcrlpolicy", "yes", IKB_KEY_SETUP, CFG_V_CORE },
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
