@@ -6,7 +6,8 @@
  * exchanges one core can answer, before anything else is counted.
  *
  * Usage: ke_rate_bench [SECONDS_PER_OP]   (default 1.0)
- * Prints one markdown row per group: name | gen/s | derive/s | handshakes/s.
+ * Prints one markdown row per group: name | gen/s | derive/s | handshakes/s,
+ * then sig_rate.c's table of signatures.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +16,7 @@
 #include "crypto/algs.h"
 #include "crypto/ke.h"
 #include "crypto/nss_init.h"
+#include "sig_rate.h"
 
 static double now(void)
 {
@@ -115,6 +117,8 @@ int main(int argc, char **argv)
 		printf("| %s (%u) | %.0f | %.0f | %.0f |\n", d->name, groups[i],
 		       g, dv, 1.0 / (1.0 / g + 1.0 / dv));
 	}
+	if (sig_rate_table(secs) < 0)
+		rc = 1;
 	crypto_shutdown();
 	return rc;
 }
