@@ -12,6 +12,9 @@
 #               the CRL, and east logs the AUTHENTICATION_FAILED answer;
 #               no SA of pair 4 on either host
 # Then both show the peer's certificate in `ikebana status --json`.
+# East runs NSS in FIPS mode (fips=yes) with its certificate database: the
+# RSA-PSS and ECDSA signatures, the chain checks and the default proposals
+# all pass FIPS mode's rules, with a FIPS-mode peer and a normal one.
 # shellcheck disable=SC2034 # PAIRS is read by the topology
 PAIRS=4
 # shellcheck source=/dev/null # the helpers are checked on their own
@@ -25,6 +28,9 @@ case $(uname -r) in 6.1[3-9]* | 6.[2-9]* | [7-9].*) ;;
 topology west-east-pairs
 capture_start west:eth0 east:eth0
 pki_make "$PKI" || fail "pki_make"
+mkdir -p "$HOSTS/east/etc/ikebana.d"
+printf 'config setup\n\tnssdir=%s\n\tfips=yes\n\ninclude %s/*.conf\n' \
+	"$HOSTS/east/nss" "$HOSTS/east/etc/ikebana.d" >"$HOSTS/east/etc/ikebana.conf"
 
 # pair 1: the conn as the harness writes it, plus the RFC 9611 keys
 certs_pair 1
@@ -42,6 +48,9 @@ _ikb west up pcpu || fail "ikebana up pcpu: $(tail -n 5 "$HOSTS/west/log/ikebana
 # 4 ESP states for pcpu, 2 each for mixed and inter
 expect_sa west count=8 timeout=60 mode=transport alg=aes_gcm128
 expect_sa east count=8 timeout=60 mode=transport alg=aes_gcm128
+grep -q 'NSS (FIPS mode) ready' "$HOSTS/east/log/ikebanad.log" ||
+	fail "east's ikebanad is not in FIPS mode: $(grep -m3 'NSS\|fips' "$HOSTS/east/log/ikebanad.log")"
+log "ok: east authenticated in NSS's FIPS mode"
 certs_pair 1
 for h in west east; do
 	ns "$h" "$XFRMCTL" dump >"$HOSTS/$h/log/xfrmctl.dump" 2>&1 || fail "xfrmctl dump on $h"
