@@ -35,6 +35,8 @@ void traffic_print(FILE *f, struct json_object *data);
  * the peer has authenticated.
  */
 void status_peer_print(FILE *f, struct json_object *sa);
+/* IKE fragmentation's counters, when both ends do it. */
+void status_frag_print(FILE *f, struct json_object *sa);
 /*
  * conn_cmd.c: the one-conn request both send; the exit code. wait > 0:
  * the daemon answers with the outcome, within wait seconds (up).

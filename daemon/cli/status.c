@@ -177,6 +177,7 @@ static void print_ike_sa(struct json_object *sa)
 	       or_unset(str(sa, "remote")), or_unset(str(sa, "remote_id")),
 	       flag(sa, "nat_local") || flag(sa, "nat_remote") ? " (NAT)" : "");
 	status_peer_print(stdout, sa);
+	status_frag_print(stdout, sa);
 	printf("    SPIs i %s r %s, %s\n", or_unset(str(sa, "spi_i")),
 	       or_unset(str(sa, "spi_r")), or_unset(str(sa, "proposal")));
 	for (size_t i = 0; i < n; i++)

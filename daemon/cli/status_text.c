@@ -35,3 +35,26 @@ void status_peer_print(FILE *f, struct json_object *sa)
 		fprintf(f, "           issued by %s\n", i ? i : "-");
 	}
 }
+
+static long long count(struct json_object *o, const char *key)
+{
+	struct json_object *v;
+
+	return json_object_object_get_ex(o, key, &v) ?
+		       json_object_get_int64(v) :
+		       0;
+}
+
+void status_frag_print(FILE *f, struct json_object *sa)
+{
+	struct json_object *fr = NULL;
+
+	if (!json_object_object_get_ex(sa, "fragmentation", &fr) ||
+	    !json_object_is_type(fr, json_type_object))
+		return; /* not negotiated */
+	fprintf(f,
+		"    frags  sent %lld message(s) in %lld, received %lld in %lld, %lld dropped (RFC 7383)\n",
+		count(fr, "messages_sent"), count(fr, "fragments_sent"),
+		count(fr, "messages_received"), count(fr, "fragments_received"),
+		count(fr, "fragments_dropped"));
+}

@@ -79,6 +79,7 @@ bool check_percent(const char *v, char *why, size_t len);
 bool check_keyingtries(const char *v, char *why, size_t len);
 bool check_encapsulation(const char *v, char *why, size_t len);
 bool check_fragmentation(const char *v, char *why, size_t len);
+bool check_fragment_size(const char *v, char *why, size_t len);
 bool check_mark(const char *v, char *why, size_t len);
 bool check_plugins(const char *v, char *why, size_t len);
 bool check_nhelpers(const char *v, char *why, size_t len);
@@ -136,7 +137,7 @@ cfg_when_fn when_off, when_on, when_updown_off, when_zero, when_secret,
 	when_none, when_esp, when_hold, when_pass, when_fallback, when_never;
 /* keys_limits.c: values of core keys that ikebana does not implement. */
 cfg_when_fn when_host_defaultroute, when_host_name, when_nexthop_addr,
-	when_auto_ondemand, when_auto_up, when_auto_keep, when_frag_force,
+	when_auto_ondemand, when_auto_up, when_auto_keep,
 	when_relative;
 
 /*

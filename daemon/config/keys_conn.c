@@ -14,7 +14,6 @@
 		"without it the SAs would not get the anti-replay window and " \
 		"ESN written here")
 #define NOTCP "IKE over TCP (RFC 9329) is not implemented by ikebana yet: "
-#define FRAG "IKE fragmentation (RFC 7383) is not implemented by ikebana yet"
 #define ONDEMAND                                                         \
 	"on-demand policies (trap and ACQUIRE) are not implemented by "  \
 	"ikebana yet: until the conn is up its traffic would go out in " \
@@ -86,11 +85,7 @@ const struct cfg_rule
 		{ "failureshunt", ERROR, NULL, "drop",
 		  "ikebana installs no failure shunt: when negotiation fails the traffic would go out in clear instead of being dropped; drop it with firewall rules and remove the key" },
 		{ "fake-strongswan", WARN, NULL, "yes", R_COSMETIC },
-		{ "fragmentation", ERROR, when_frag_force, "force",
-		  FRAG ": use fragmentation=no" },
-		{ "fragmentation", WARN, when_on, "yes",
-		  FRAG ": messages are sent whole" },
-		{ "fragmentation", CORE, NULL, "no", NULL },
+		{ "fragmentation", CORE, NULL, "yes", NULL },
 		{ "hostaddrfamily", WARN, NULL, "ipv4", R_FAMILY },
 		{ "ignore-peer-dns", WARN, NULL, "yes",
 		  "ikebana applies no DNS servers a peer sends (the Configuration Payload is not implemented)" },

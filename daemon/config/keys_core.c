@@ -75,6 +75,8 @@ static const struct core_key core_keys[] = {
 	{ "listen", IKB_KEY_SETUP, check_listen },
 	{ "ikeport", IKB_KEY_SETUP, check_port },
 	{ "nat-ikeport", IKB_KEY_SETUP, check_port },
+	/* ikebana's: RFC 7383's fragment size, an IP datagram's octets */
+	{ "ike-fragment-size", IKB_KEY_SETUP, check_fragment_size },
 	/* daemon/conf.c: where and how much the daemon logs */
 	{ "logfile", IKB_KEY_SETUP, check_nonempty },
 	{ "plutostderrlog", IKB_KEY_SETUP, check_nonempty },

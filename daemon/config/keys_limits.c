@@ -51,12 +51,6 @@ bool when_auto_keep(const char *v)
 	return !strcasecmp(v, "keep");
 }
 
-/* libreswan spells force also insist */
-bool when_frag_force(const char *v)
-{
-	return !strcasecmp(v, "force") || !strcasecmp(v, "insist");
-}
-
 /* The daemon reopens the log file on reload, after it changed to /. */
 bool when_relative(const char *v)
 {

@@ -246,6 +246,16 @@ bool check_encapsulation(const char *v, char *why, size_t len)
 	FAIL("expected yes, no or auto");
 }
 
+/* ike-fragment-size=: IPv4's minimum path is 576 octets, UDP's 65535. */
+bool check_fragment_size(const char *v, char *why, size_t len)
+{
+	unsigned long n;
+
+	if (values_number(v, 65535, &n) && n >= 576)
+		return true;
+	FAIL("expected the size of an IP datagram, 576 to 65535 octets");
+}
+
 bool check_fragmentation(const char *v, char *why, size_t len)
 {
 	bool b;

@@ -93,6 +93,7 @@ struct conn {
 	bool ignored; /* auto=ignore */
 	bool auto_start; /* auto=start */
 	bool pfs, rekey;
+	bool frag; /* fragmentation= other than no: RFC 7383 */
 	/* mark=VALUE[/MASK]; mark_reqid: VALUE -1, a mark per reqid */
 	bool mark_set, mark_reqid;
 	uint32_t mark, mark_mask;
@@ -114,6 +115,7 @@ struct conn_set {
 	unsigned ddos_threshold, max_halfopen;
 	uint16_t ike_port; /* ikeport= */
 	bool uniqueids;
+	unsigned frag_size; /* ike-fragment-size=: IP datagram, 0: RFC 7383 */
 };
 
 /* conn_compile.c */

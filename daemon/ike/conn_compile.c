@@ -100,6 +100,10 @@ static void compile_values(const struct ikb_section *s, struct conn *c)
 	c->auto_start = a && !strcasecmp(a, "start");
 	c->pfs = flag(s, "pfs", true); /* libreswan's default */
 	c->rekey = flag(s, "rekey", true);
+	/* fragmentation=force is libreswan's IKEv1 word: IKEv2 is yes */
+	c->frag = !value(s, "fragmentation") ||
+		  (strcasecmp(value(s, "fragmentation"), "never") &&
+		   flag(s, "fragmentation", true));
 	compile_mark(s, c);
 	c->fuzz_pct = fuzz ? (unsigned)strtoul(fuzz, NULL, 10) : 100;
 	c->ike_life_ms = ms(s, "ikelifetime", 8 * HOUR_MS);
@@ -233,6 +237,7 @@ static void compile_setup(const struct ikb_section *setup, struct conn_set *set)
 	set->max_halfopen = setup_uint(setup, "max-halfopen-ike", 50000);
 	set->ike_port = (uint16_t)setup_uint(setup, "ikeport", 500);
 	set->uniqueids = flag(setup, "uniqueids", true);
+	set->frag_size = setup_uint(setup, "ike-fragment-size", 0);
 }
 
 struct conn_set *conn_set_compile(const struct ike_engine *e,

@@ -12,6 +12,7 @@
 
 #include "ike/engine.h"
 #include "ike/exchange.h"
+#include "ike/frag.h"
 #include "ike/msg.h"
 #include "ike/tasks.h"
 
@@ -216,7 +217,10 @@ void dispatch_request(struct ike_sa *sa, const struct wire_hdr *h,
 
 	if (sa->rtx.resp && h->msgid == sa->rtx.resp_msgid &&
 	    h->msgid + 1 == sa->next_peer_msgid) {
-		rtx_replay(sa);
+		/* a fragmented request again: answer its first fragment
+		 * only (RFC 7383 §2.6.1), not each of them */
+		if (!frag_not_first(buf, len))
+			rtx_replay(sa);
 	} else if (h->msgid != sa->next_peer_msgid) {
 		snprintf(why, sizeof(why),
 			 "request message id %" PRIu32 ", expected %" PRIu32,

@@ -16,6 +16,7 @@
 #include "ike/conn.h"
 #include "ike/msg.h"
 #include "ike/exchange.h"
+#include "ike/frag.h"
 #include "log.h"
 
 #define MAX_COOKIE_RETRIES 3
@@ -35,9 +36,8 @@ int ike_bytes_set(struct ike_bytes *b, const void *p, size_t len)
 }
 
 /*
- * The tail both roles send: NAT detection and RFC 7427. Not
- * IKEV2_FRAGMENTATION_SUPPORTED: we cannot reassemble RFC 7383 fragments,
- * and a peer told we can would fragment a large IKE_AUTH.
+ * The tail both roles send: NAT detection, RFC 7427 and, unless
+ * fragmentation=no, RFC 7383 (the responder only after the initiator).
  */
 void init_add_status(struct wire_msg *m, const struct ike_sa *sa,
 		     uint8_t src[20], uint8_t dst[20])
@@ -50,6 +50,8 @@ void init_add_status(struct wire_msg *m, const struct ike_sa *sa,
 	msg_notify(m, WIRE_N_NAT_DETECTION_DESTINATION_IP, dst, 20);
 	msg_notify(m, WIRE_N_SIGNATURE_HASH_ALGORITHMS, sig_hashes,
 		   sizeof(sig_hashes));
+	if (frag_offer(sa))
+		msg_notify(m, WIRE_N_IKEV2_FRAGMENTATION_SUPPORTED, NULL, 0);
 }
 
 struct init_out {
@@ -107,6 +109,8 @@ static int send_init(struct ike_sa *sa, struct ikb_error *err)
 		rc = build_request(sa, l, &out);
 	if (!rc)
 		rc = ike_bytes_set(&sa->init_req, out.data, out.len);
+	if (!rc)
+		rc = dgram_set_wrap(&out);
 	if (!rc)
 		rc = rtx_request(sa, &out, 0);
 	wbuf_free(&out);
@@ -295,6 +299,7 @@ void ike_sa_init_response(struct ike_sa *sa, const struct wire_msg *m,
 		sa->next_req_msgid = 1;
 		nat_check(sa, m);
 		auth_peer_note(sa, m);
+		frag_note(sa, m);
 		if (ike_bytes_set(&sa->init_resp, buf, len) ||
 		    keys_start(sa, &wire_find(m, WIRE_PT_KE)->u.ke, on_keys,
 			       &err))

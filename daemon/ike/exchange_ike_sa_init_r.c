@@ -16,6 +16,7 @@
 #include "ike/conn.h"
 #include "ike/msg.h"
 #include "ike/exchange.h"
+#include "ike/frag.h"
 #include "log.h"
 
 struct resp_out {
@@ -123,6 +124,8 @@ static void on_keys(struct ike_sa *sa, int rc, const char *why)
 		if (!rc)
 			rc = ike_bytes_set(&sa->init_resp, out.data, out.len);
 		if (!rc)
+			rc = dgram_set_wrap(&out);
+		if (!rc)
 			rc = rtx_respond(sa, &out, 0);
 	}
 	ke_free(sa->ke);
@@ -148,6 +151,7 @@ static int respond(struct ike_sa *sa, const struct init_req *r,
 	sa->next_peer_msgid = 1;
 	nat_check(sa, r->m);
 	auth_peer_note(sa, r->m);
+	frag_note(sa, r->m);
 	rc = rng_bytes(sa->nr, sa->nr_len, &cerr);
 	if (!rc)
 		rc = ike_bytes_set(&sa->init_req, buf, len);

@@ -14,6 +14,7 @@
 #include "ike/events.h"
 #include "ike/msg.h"
 #include "ike/exchange.h"
+#include "ike/frag.h"
 #include "ike/timers.h"
 #include "ike/tasks.h"
 #include "log.h"
@@ -130,6 +131,7 @@ struct ike_sa *ike_sa_new_rekeyed(struct ike_sa *old, bool initiator,
 	sa->peer_cert = peer_cert_get(old->peer_cert);
 	sa->nat_local = old->nat_local;
 	sa->nat_remote = old->nat_remote;
+	frag_inherit(sa, old);
 	sa->rtx.interval_ms = old->rtx.interval_ms;
 	sa->rtx.timeout_ms = old->rtx.timeout_ms;
 	sa->plan_next = old->plan_next;
@@ -271,6 +273,7 @@ void ike_sa_delete(struct ike_sa *sa, const char *why)
 	free_bytes(&sa->init_req);
 	free_bytes(&sa->init_resp);
 	peer_cert_put(sa->peer_cert);
+	frag_free(sa);
 	secret_wipe(sa->ni, sizeof(sa->ni));
 	secret_wipe(sa->nr, sizeof(sa->nr));
 	free(sa);

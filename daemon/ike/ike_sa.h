@@ -58,6 +58,8 @@ enum ike_out_kind {
 };
 
 /* An identity, as on the wire and as text for logs and secrets. */
+struct ike_frag;
+
 struct ike_id {
 	uint8_t type; /* ID_IPV4_ADDR, ID_FQDN, ... */
 	uint8_t data[255];
@@ -138,11 +140,13 @@ struct ike_sa {
 	/* auth_sig.c: what the peer said in IKE_SA_INIT of how it can be
 	 * authenticated, and how it was; its certificate once verified */
 	struct ike_peer_auth {
-		unsigned hashes; /* SIGNATURE_HASH_ALGORITHMS: SIG_HASH_BIT()s */
+		unsigned
+			hashes; /* SIGNATURE_HASH_ALGORITHMS: SIG_HASH_BIT()s */
 		bool certreq; /* it sent CERTREQ */
 		const char *method; /* "PSK", "RSA-PSS with SHA2-256", ... */
 	} peer_auth;
 	struct peer_cert *peer_cert;
+	struct ike_frag *frag; /* frag.h: RFC 7383, when both ends do it */
 	struct child_sa *children;
 
 	/* Our request in flight, from IKE_AUTH on; after IKE_AUTH tasks.c

@@ -11,6 +11,7 @@
 #include "crypto/cred.h"
 #include "ike/child_sa.h"
 #include "ike/engine.h"
+#include "ike/frag.h"
 #include "ike/msg.h"
 #include "ike/exchange.h"
 
@@ -184,6 +185,29 @@ static void put_peer(struct json_object *o, const struct ike_sa *sa)
 	json_object_object_add(o, "peer_cert", c);
 }
 
+static struct json_object *u64(unsigned long v)
+{
+	return json_object_new_int64((int64_t)v);
+}
+
+/* RFC 7383: null unless both ends announced it; then what went and came. */
+static void put_frag(struct json_object *o, const struct ike_sa *sa)
+{
+	const struct ike_frag *f = sa->frag;
+	struct json_object *c = NULL;
+
+	if (f) {
+		c = json_object_new_object();
+		json_object_object_add(c, "messages_sent", u64(f->msgs_out));
+		json_object_object_add(c, "fragments_sent", u64(f->frags_out));
+		json_object_object_add(c, "messages_received", u64(f->msgs_in));
+		json_object_object_add(c, "fragments_received",
+				       u64(f->frags_in));
+		json_object_object_add(c, "fragments_dropped", u64(f->dropped));
+	}
+	json_object_object_add(o, "fragmentation", c);
+}
+
 struct json_object *ike_sa_status(const struct ike_sa *sa)
 {
 	struct json_object *o = json_object_new_object();
@@ -208,6 +232,7 @@ struct json_object *ike_sa_status(const struct ike_sa *sa)
 			       json_object_new_boolean(sa->nat_local));
 	json_object_object_add(o, "nat_remote",
 			       json_object_new_boolean(sa->nat_remote));
+	put_frag(o, sa);
 	json_object_object_add(o, "age_s",
 			       json_object_new_int64(time(NULL) - sa->created));
 	put_in(o, "rekey_in_s", sa->rekey_at);

@@ -13,6 +13,7 @@
 #include "crypto/crypto.h"
 #include "ike/engine.h"
 #include "ike/exchange.h"
+#include "ike/frag.h"
 #include "ike/msg.h"
 #include "ike/timers.h"
 #include "log.h"
@@ -90,8 +91,9 @@ int msg_emit(const struct wire_msg *m, struct wbuf *out)
 	return rc;
 }
 
-static int seal(struct ike_sa *sa, struct wbuf *pt, const struct wire_hdr *hdr,
-		uint8_t first, struct wbuf *out)
+int msg_seal(struct ike_sa *sa, const struct wire_hdr *hdr, uint8_t first,
+	     const uint8_t *pt, size_t pt_len, uint16_t num, uint16_t total,
+	     struct wbuf *out)
 {
 	struct wire_msg *o = calloc(1, sizeof(*o));
 	struct wire_emit_info info;
@@ -103,22 +105,32 @@ static int seal(struct ike_sa *sa, struct wbuf *pt, const struct wire_hdr *hdr,
 	if (!o)
 		return -ENOMEM;
 	o->hdr = *hdr;
-	sk = msg_add(o, WIRE_PT_SK);
+	sk = msg_add(o, num ? WIRE_PT_SKF : WIRE_PT_SK);
 	sk->u.sk.inner_type = first;
-	sk->u.sk.body_len = sk_sealed_len(sa->sk_out, pt->len);
+	sk->u.sk.frag_num = num;
+	sk->u.sk.frag_total = total;
+	sk->u.sk.body_len = sk_sealed_len(sa->sk_out, pt_len);
 	rc = wire_emit(o, out, &info, &werr);
 	if (rc)
 		ike_sa_log(sa, IKB_LOG_ERR, "cannot build message: %s",
 			   werr.msg);
 	else if ((rc = sk_seal(sa->sk_out, CBYTES(out->data, info.sk_body_off),
 			       /* an empty INFORMATIONAL has no payloads */
-			       CBYTES(pt->data ? pt->data : (const uint8_t *)"",
-				      pt->len),
+			       CBYTES(pt ? pt : (const uint8_t *)"", pt_len),
 			       out->data + info.sk_body_off, info.sk_body_len,
 			       &cerr)))
 		ike_sa_log(sa, IKB_LOG_ERR, "cannot encrypt: %s", cerr.msg);
 	free(o);
 	return rc;
+}
+
+/* Too large for the path whole, and the peer reassembles (RFC 7383)? */
+static bool fragment(const struct ike_sa *sa, size_t pt_len)
+{
+	size_t whole = WIRE_HDR_LEN + WIRE_GENERIC_LEN +
+		       sk_sealed_len(sa->sk_out, pt_len);
+
+	return sa->frag && whole > frag_limit(sa);
 }
 
 int msg_emit_sk(struct ike_sa *sa, const struct wire_msg *m, struct wbuf *out)
@@ -134,8 +146,11 @@ int msg_emit_sk(struct ike_sa *sa, const struct wire_msg *m, struct wbuf *out)
 	if (rc)
 		ike_sa_log(sa, IKB_LOG_ERR, "cannot build %s message: %s",
 			   wire_exchange_name(m->hdr.exchange), werr.msg);
-	else
-		rc = seal(sa, &pt, &m->hdr, first, out);
+	else if (fragment(sa, pt.len))
+		rc = frag_seal(sa, m, pt.data, pt.len, first, out);
+	else if (!(rc = msg_seal(sa, &m->hdr, first, pt.data, pt.len, 0, 0,
+				 out)))
+		rc = dgram_set_wrap(out);
 	if (pt.data)
 		secret_wipe(pt.data, pt.cap);
 	wbuf_free(&pt);
@@ -187,6 +202,36 @@ static void adopt_path(struct ike_sa *sa)
 	sa->path.rport = rx->rport;
 }
 
+/* A message whose integrity was checked: it may move the SA. */
+static void authentic(struct ike_sa *sa)
+{
+	sa->last_recv_ms = mono_ms(); /* the peer is alive */
+	adopt_path(sa);
+}
+
+/* An SKF payload: kept, or the last one of its message (RFC 7383). */
+static int open_fragment(struct ike_sa *sa, struct wire_msg *m,
+			 const uint8_t *buf, const struct wire_payload *skf,
+			 uint8_t **plain)
+{
+	struct wire_error werr;
+	uint8_t first;
+	size_t len;
+	int rc = frag_collect(sa, m, buf, skf, plain, &len, &first);
+
+	if (rc != -EBADMSG && rc != -ENOMEM)
+		authentic(sa); /* this fragment was */
+	if (rc)
+		return rc;
+	if (wire_parse_payloads(m, *plain, len, first, &werr)) {
+		log_wire_drop(&sa->path, "inside SKF (reassembled)", &werr);
+		free(*plain);
+		*plain = NULL;
+		return -EBADMSG;
+	}
+	return 0;
+}
+
 int msg_open_sk(struct ike_sa *sa, struct wire_msg *m, const uint8_t *buf,
 		size_t len, uint8_t **plain)
 {
@@ -205,13 +250,11 @@ int msg_open_sk(struct ike_sa *sa, struct wire_msg *m, const uint8_t *buf,
 		return -EBADMSG;
 	}
 	sk = wire_find(m, WIRE_PT_SK);
+	if (!sk && (sk = wire_find(m, WIRE_PT_SKF)))
+		return open_fragment(sa, m, buf, sk, plain);
 	if (!sk) {
-		log_wire_drop(
-			&sa->path,
-			wire_find(m, WIRE_PT_SKF) ?
-				"SKF payload: fragment reassembly is not implemented yet" :
-				"no SK payload in an encrypted exchange",
-			NULL);
+		log_wire_drop(&sa->path,
+			      "no SK payload in an encrypted exchange", NULL);
 		return -EBADMSG;
 	}
 	*plain = malloc(sk->u.sk.body_len);
@@ -222,8 +265,7 @@ int msg_open_sk(struct ike_sa *sa, struct wire_msg *m, const uint8_t *buf,
 		*plain = NULL;
 		return -EBADMSG;
 	}
-	sa->last_recv_ms = mono_ms(); /* authenticated: the peer is alive */
-	adopt_path(sa);
+	authentic(sa);
 	return 0;
 }
 

@@ -41,7 +41,13 @@ void msg_hdr(struct wire_msg *m, const struct ike_sa *sa, uint8_t exch,
 	     bool response, uint32_t msgid);
 /* Plain message (IKE_SA_INIT). 0 or -errno; logs the codec's reason. */
 int msg_emit(const struct wire_msg *m, struct wbuf *out);
-/* m's payloads go inside an SK payload; out is the datagram. */
+/* One datagram: header hdr and an SK payload sealing pt, or with num
+ * (1..total) an SKF payload, fragment num of total (RFC 7383). */
+int msg_seal(struct ike_sa *sa, const struct wire_hdr *hdr, uint8_t first,
+	     const uint8_t *pt, size_t pt_len, uint16_t num, uint16_t total,
+	     struct wbuf *out);
+/* m's payloads go inside an SK payload, or SKF payloads when it is too
+ * large and both ends do RFC 7383; out is the datagram set. */
 int msg_emit_sk(struct ike_sa *sa, const struct wire_msg *m, struct wbuf *out);
 /*
  * Parse buf with the SA's sizes and decrypt its SK payload into *plain
@@ -73,7 +79,17 @@ void log_wire_drop(const struct ike_path *p, const char *why,
 		   const struct wire_error *err);
 const char *addr_str(const struct ikb_addr *a, char *buf, size_t len);
 
-/* retransmit.c */
+/* dgram_set.c: the datagrams of one message (its IKE fragments, or one) */
+int dgram_set_add(struct wbuf *set, const uint8_t *d, size_t len);
+/* one's single datagram becomes a set of one. */
+int dgram_set_wrap(struct wbuf *one);
+/* Sends each; how many went. */
+unsigned dgram_set_send(struct ike_engine *e, const struct ike_path *p,
+			const uint8_t *set, size_t len);
+/* The first datagram of a set (IKE_SA_INIT's message), or NULL. */
+const uint8_t *dgram_set_first(const uint8_t *set, size_t len, size_t *n);
+
+/* retransmit.c: requests and responses are datagram sets. */
 /* Take buf as the outstanding request: send it and arm the back-off. */
 int rtx_request(struct ike_sa *sa, struct wbuf *buf, uint32_t msgid);
 void rtx_done(struct ike_sa *sa);

@@ -5,8 +5,10 @@
  * doubling) until retransmit-timeout, then gives the SA up. The responder
  * never retransmits on its own: it keeps its last response and resends
  * it when the same request comes again, so a request is never processed
- * twice.
+ * twice. Both are datagram sets (dgram_set.c): a fragmented message
+ * goes again whole (RFC 7383 §2.6).
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <event2/event.h>
@@ -47,7 +49,7 @@ static void fire(evutil_socket_t fd, short what, void *arg)
 	ike_sa_log(sa, IKB_LOG_INFO, "retransmitting message %u (%llu ms)",
 		   r->req_msgid, r->spent_ms);
 	opening_done(sa, true); /* a slow peer holds no place */
-	engine_send(sa->e, &sa->path, r->req, r->req_len);
+	dgram_set_send(sa->e, &sa->path, r->req, r->req_len);
 	r->next_ms = r->next_ms * 2;
 	if (r->next_ms > r->timeout_ms - r->spent_ms)
 		r->next_ms = (unsigned)(r->timeout_ms - r->spent_ms);
@@ -68,7 +70,7 @@ int rtx_request(struct ike_sa *sa, struct wbuf *buf, uint32_t msgid)
 	wbuf_free(buf);
 	r->spent_ms = 0;
 	r->next_ms = r->interval_ms;
-	engine_send(sa->e, &sa->path, r->req, r->req_len);
+	dgram_set_send(sa->e, &sa->path, r->req, r->req_len);
 	arm(sa);
 	return 0;
 }
@@ -92,7 +94,8 @@ int rtx_respond(struct ike_sa *sa, struct wbuf *buf, uint32_t msgid)
 	r->resp_msgid = msgid;
 	buf->data = NULL;
 	wbuf_free(buf);
-	return engine_send(sa->e, &sa->path, r->resp, r->resp_len);
+	return dgram_set_send(sa->e, &sa->path, r->resp, r->resp_len) ? 0 :
+									-EIO;
 }
 
 void rtx_replay(struct ike_sa *sa)
@@ -102,7 +105,7 @@ void rtx_replay(struct ike_sa *sa)
 	ike_sa_log(sa, IKB_LOG_INFO,
 		   "retransmitted request %u: resending our response",
 		   sa->rtx.resp_msgid);
-	engine_send(sa->e, &sa->path, sa->rtx.resp, sa->rtx.resp_len);
+	dgram_set_send(sa->e, &sa->path, sa->rtx.resp, sa->rtx.resp_len);
 }
 
 void rtx_free(struct ike_sa *sa)

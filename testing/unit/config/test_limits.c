@@ -25,7 +25,6 @@
 #define NATT                                                                \
 	"UDP encapsulation (NAT-T) is not implemented by ikebana yet: use " \
 	"encapsulation=no or auto"
-#define FRAG "IKE fragmentation (RFC 7383) is not implemented by ikebana yet"
 #define HOSTS                                                                 \
 	" not implemented by ikebana yet: the conn can neither be initiated " \
 	"nor match a peer; write an IP address or %any"
@@ -155,19 +154,18 @@ static void test_encapsulation(void **state)
 		    E(2, "a", "encapsulation=true", NATT));
 }
 
+/* RFC 7383: every value of libreswan's works; force is IKEv1's word. */
 static void test_fragmentation(void **state)
 {
 	core_expect("conn a\n\tfragmentation=no\n", "");
 	core_expect("conn a\n\tfragmentation=never\n", "");
-	core_expect("conn a\n\tfragmentation=yes\n",
-		    W(2, "a", "fragmentation=yes",
-		      FRAG ": messages are sent whole"));
-	core_expect("conn a\n\tfragmentation=force\n",
-		    E(2, "a", "fragmentation=force",
-		      FRAG ": use fragmentation=no"));
-	core_expect("conn a\n\tfragmentation=insist\n",
-		    E(2, "a", "fragmentation=insist",
-		      FRAG ": use fragmentation=no"));
+	core_expect("conn a\n\tfragmentation=yes\n", "");
+	core_expect("conn a\n\tfragmentation=force\n", "");
+	core_expect("conn a\n\tfragmentation=insist\n", "");
+	core_expect("config setup\n\tike-fragment-size=1280\n", "");
+	core_expect(
+		"config setup\n\tike-fragment-size=500\n",
+		"t.conf:2: error: config setup: ike-fragment-size=500: expected the size of an IP datagram, 576 to 65535 octets\n");
 }
 
 static void test_auto(void **state)
@@ -224,7 +222,7 @@ static void test_setup(void **state)
 static void test_severities(void **state)
 {
 	const char *text = "conn a\n\tleft=192.0.2.1\n\tright=192.0.2.2\n"
-			   "\tauto=keep\n\tfragmentation=yes\n"
+			   "\tauto=keep\n\trightnexthop=192.0.2.253\n"
 			   "\tleftnexthop=192.0.2.254\n";
 	struct ikb_diag d;
 	struct cfg *c = NULL;

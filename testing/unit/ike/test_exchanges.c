@@ -315,14 +315,14 @@ static void test_remote_ike_port(void **state)
 	net_free(n);
 }
 
-/* no IKEV2_FRAGMENTATION_SUPPORTED: we cannot reassemble fragments */
-static void test_no_fragmentation_offer(void **state)
+/* IKEV2_FRAGMENTATION_SUPPORTED both ways, and none with fragmentation=no */
+static void fragmentation_offer(const char *west, unsigned want)
 {
-	struct net *n = net_new(NULL, NULL, NULL, NULL, NULL);
+	struct net *n = net_new(west, NULL, NULL, NULL, NULL);
 	struct ikb_error err = { "" };
 	struct wire_msg m;
 	struct wire_error werr;
-	unsigned inits = 0;
+	unsigned inits = 0, offers = 0;
 
 	assert_int_equal(ike_engine_up(n->p[WEST].e, "test", &err), 0);
 	assert_true(net_run(n, both_up, 5000));
@@ -335,12 +335,21 @@ static void test_no_fragmentation_offer(void **state)
 				 0);
 		assert_non_null(
 			wire_find_notify(&m, WIRE_N_NAT_DETECTION_SOURCE_IP));
-		assert_null(wire_find_notify(
-			&m, WIRE_N_IKEV2_FRAGMENTATION_SUPPORTED));
+		offers += wire_find_notify(
+				  &m, WIRE_N_IKEV2_FRAGMENTATION_SUPPORTED) !=
+			  NULL;
 		inits++;
 	}
 	assert_int_equal(inits, 2);
+	assert_int_equal(offers, want);
 	net_free(n);
+}
+
+static void test_fragmentation_offer(void **state)
+{
+	fragmentation_offer(NULL, 2);
+	/* the responder answers only an initiator that offered it */
+	fragmentation_offer("\tfragmentation=no\n", 0);
 }
 
 /* our own end's port must be the one the daemon listens on */
@@ -363,7 +372,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_tunnel, net_cleanup),
 		cmocka_unit_test_teardown(test_remote_ike_port, net_cleanup),
 		cmocka_unit_test_teardown(test_local_ike_port, net_cleanup),
-		cmocka_unit_test_teardown(test_no_fragmentation_offer,
+		cmocka_unit_test_teardown(test_fragmentation_offer,
 					  net_cleanup),
 		cmocka_unit_test_teardown(test_transport, net_cleanup),
 		cmocka_unit_test_teardown(test_defaults, net_cleanup),
