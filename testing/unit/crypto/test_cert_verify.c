@@ -43,6 +43,7 @@ extern char **environ;
 #define UNTRUSTED_DN O ", CN=ikebana test untrusted"
 #define STALE_DN O ", CN=ikebana test stale"
 #define UNSENT_DN O ", CN=ikebana test unsent intermediate"
+#define BARE_DN O ", CN=ikebana test bare"
 #define LEAF_DN(ou) O ", OU=" ou ", CN=east"
 
 /* refusals are meant to fit 400 octets (cred.h); leave room to see more */
@@ -62,6 +63,7 @@ enum cert {
 	LOOKALIKE, /* ROOT's DN, another key, not in the database */
 	STRANGER, /* a CA not in the database */
 	UNTRUSTED, /* in the database with trust ",,": no C */
+	BARE, /* trusted CT,, without a CRL */
 	GOOD, /* the leaves: by ROOT unless said */
 	BY_INTER,
 	BY_UNSENT,
@@ -71,6 +73,7 @@ enum cert {
 	BY_LOOKALIKE,
 	BY_STRANGER,
 	BY_UNTRUSTED,
+	BY_BARE,
 	KEYENC, /* keyUsage keyEncipherment only */
 	SERVERAUTH, /* extendedKeyUsage serverAuth only */
 	CLIENTAUTH, /* extendedKeyUsage clientAuth only */
@@ -99,6 +102,7 @@ static const struct spec {
 	[LOOKALIKE] = { "lookalike", -1, CA("root"), "ca_ext", 6 },
 	[STRANGER] = { "stranger", -1, CA("stranger"), "ca_ext", 7 },
 	[UNTRUSTED] = { "untrusted", -1, CA("untrusted"), "ca_ext", 8 },
+	[BARE] = { "bare", -1, CA("bare"), "ca_ext", 9 },
 	[GOOD] = { "good", ROOT, LEAF("good"), "leaf_ext", 16 },
 	[BY_INTER] = { "by-inter", INTER, LEAF("inter"), "leaf_ext", 17 },
 	[BY_UNSENT] = { "by-unsent", UNSENT, LEAF("unsent"), "leaf_ext", 18 },
@@ -112,6 +116,7 @@ static const struct spec {
 			  23 },
 	[BY_UNTRUSTED] = { "by-untrusted", UNTRUSTED, LEAF("untrusted"),
 			   "leaf_ext", 24 },
+	[BY_BARE] = { "by-bare", BARE, LEAF("bare"), "leaf_ext", 31 },
 	[KEYENC] = { "keyenc", ROOT, LEAF("keyenc"), "keyenc_ext", 25 },
 	[SERVERAUTH] = { "serverauth", ROOT, LEAF("serverauth"),
 			 "serverauth_ext", 26 },
@@ -392,7 +397,7 @@ static int load_der(enum cert c)
 	return 0;
 }
 
-/* sql:DB with ROOT, UNTRUSTED, STALE and the CRLs of ROOT and STALE. */
+/* sql:DB with ROOT, UNTRUSTED, BARE, STALE; the CRLs of ROOT and STALE. */
 static int make_db(void)
 {
 	char sql[PATH_MAX + 4];
@@ -405,6 +410,8 @@ static int make_db(void)
 		"CT,,", "-i", file("root", "der"), NULL) ||
 	    run("CERTUTIL", "-A", "-d", sql, "-n", "ikebana test untrusted",
 		"-t", ",,", "-i", file("untrusted", "der"), NULL) ||
+	    run("CERTUTIL", "-A", "-d", sql, "-n", "ikebana test bare", "-t",
+		"CT,,", "-i", file("bare", "der"), NULL) ||
 	    run("CERTUTIL", "-A", "-d", sql, "-n", "ikebana test stale", "-t",
 		",,", "-i", file("stale", "der"), NULL) ||
 	    run("CRLUTIL", "-I", "-d", sql, "-i", path("root.crl"), NULL))
@@ -586,6 +593,7 @@ static void test_good_by_intermediate(void **state)
 		"(SEC_ERROR_UNKNOWN_ISSUER)");
 	/* an intermediate in the database needs not be sent */
 	ACCEPTED(NULL, LEAF_DN("stale"), STALE_DN, BY_STALE);
+	ACCEPTED(NULL, LEAF_DN("bare"), BARE_DN, BY_BARE);
 }
 
 static void test_expired(void **state)
@@ -674,6 +682,14 @@ static void test_extended_key_usage(void **state)
 static void test_rightca(void **state)
 {
 	ACCEPTED(INTER_DN, LEAF_DN("inter"), INTER_DN, BY_INTER, INTER);
+	/* the trust anchor is a CA of the chain: rightca=%same of a host
+	 * certificate by the root asks for it */
+	ACCEPTED(ROOT_DN, LEAF_DN("inter"), INTER_DN, BY_INTER, INTER);
+	ACCEPTED(ROOT_DN, LEAF_DN("good"), ROOT_DN, GOOD);
+	ACCEPTED(O ", CN=*", LEAF_DN("good"), ROOT_DN, GOOD);
+	REFUSED(CHAIN(BY_BARE), ROOT_DN,
+		OF("bare", BARE_DN) "its chain does not contain the CA "
+				    "rightca= asks for, \"" ROOT_DN "\"");
 	REFUSED(CHAIN(GOOD), INTER_DN,
 		OF("good", ROOT_DN) "its chain does not contain the CA "
 				    "rightca= asks for, \"" INTER_DN "\"");
@@ -698,6 +714,10 @@ static void test_crl_strict(void **state)
 	assert_int_equal(revocation_set(&rv, &err), 0);
 	/* the root has its CRL */
 	ACCEPTED(NULL, LEAF_DN("good"), ROOT_DN, GOOD);
+	/* a trusted root without one: its leaves are refused */
+	REFUSED(CHAIN(BY_BARE), NULL,
+		OF("bare", BARE_DN) "the NSS database has no CRL of \"" BARE_DN
+				    "\", and crl-strict=yes wants one");
 	/* the intermediate has none */
 	REFUSED(CHAIN(BY_INTER, INTER), NULL,
 		OF("inter",
@@ -714,6 +734,7 @@ static void test_crl_strict(void **state)
 	assert_int_equal(revocation_reset(state), 0);
 	ACCEPTED(NULL, LEAF_DN("inter"), INTER_DN, BY_INTER, INTER);
 	ACCEPTED(NULL, LEAF_DN("stale"), STALE_DN, BY_STALE);
+	ACCEPTED(NULL, LEAF_DN("bare"), BARE_DN, BY_BARE);
 }
 
 static void test_not_der(void **state)
