@@ -202,6 +202,25 @@ static CERTCertificate *revoked_one(const CERTVerifyLogNode *n,
 }
 
 /*
+ * NSS's chain (cert_po_certList) leaves out the trust anchor, certt.h
+ * notwithstanding: rightca= may name the root, and crl-strict= wants the
+ * CRL of the CA that issued the last certificate before it, so the
+ * anchor goes at the end (once: a trusted end certificate is both).
+ */
+static CERTCertList *with_anchor(CERTCertList *path, CERTCertificate *anchor)
+{
+	if (!anchor)
+		return path;
+	if (!path ||
+	    (!CERT_LIST_EMPTY(path) &&
+	     SECITEM_ItemsAreEqual(&CERT_LIST_TAIL(path)->cert->derCert,
+				   &anchor->derCert)) ||
+	    CERT_AddCertToListTail(path, anchor) != SECSuccess)
+		CERT_DestroyCertificate(anchor);
+	return path;
+}
+
+/*
  * One PKIX validation of ch's end certificate: by the CRLs in the
  * database (never fetched), or by OCSP only. A revoked CA certificate of
  * the chain goes to *bad (a new reference).
@@ -222,7 +241,8 @@ static SECStatus pkix(const struct chain *ch, bool ocsp, bool post,
 				    { 2, chain_flags, 1, pref, 0 } };
 	CERTVerifyLog log = { .arena = PORT_NewArena(DER_DEFAULT_CHUNKSIZE) };
 	CERTValInParam in[3];
-	CERTValOutParam out[3];
+	CERTValOutParam out[4];
+	PRErrorCode code;
 	SECStatus st;
 
 	in[0].type = cert_pi_revocationFlags;
@@ -232,27 +252,27 @@ static SECStatus pkix(const struct chain *ch, bool ocsp, bool post,
 	in[2].type = cert_pi_end;
 	out[0].type = cert_po_certList;
 	out[0].value.pointer.chain = NULL;
-	out[1].type = log.arena ? cert_po_errorLog : cert_po_end;
-	out[1].value.pointer.log = &log;
-	out[2].type = cert_po_end;
+	out[1].type = cert_po_trustAnchor;
+	out[1].value.pointer.cert = NULL;
+	out[2].type = log.arena ? cert_po_errorLog : cert_po_end;
+	out[2].value.pointer.log = &log;
+	out[3].type = cert_po_end;
 	st = CERT_PKIXVerifyCert(ch->c[0], certificateUsageIPsec, in, out,
 				 NULL);
-	*path = out[0].value.pointer.chain;
-	*bad = NULL;
-	if (st != SECSuccess) {
-		PRErrorCode code = PR_GetError();
-
-		*bad = revoked_one(log.head, ch);
-		PR_SetError(code, 0); /* across the log's cleanup */
-	}
+	code = st == SECSuccess ? 0 : PR_GetError();
+	*path = with_anchor(out[0].value.pointer.chain,
+			    out[1].value.pointer.cert);
+	*bad = st == SECSuccess ? NULL : revoked_one(log.head, ch);
 	for (CERTVerifyLogNode *n = log.head; n; n = n->next)
 		CERT_DestroyCertificate(n->cert);
 	if (log.arena)
 		PORT_FreeArena(log.arena, PR_FALSE);
+	if (st != SECSuccess) /* across the anchor and the log's cleanup */
+		PR_SetError(code, 0);
 	return st;
 }
 
-/* rightca=DN: some certificate of the path has that subject. */
+/* rightca=DN: some CA certificate of the path, anchor included, has it. */
 static bool path_has_ca(CERTCertList *path, const struct cert_verify_opts *o)
 {
 	for (CERTCertListNode *i = path ? CERT_LIST_HEAD(path) : NULL;
