@@ -130,12 +130,27 @@ _gone() { ! kill -0 "$1" 2>/dev/null; }
 # UDP, IKE behind its non-ESP marker, NAT keepalives), ARP, IPv6 neighbour
 # discovery and multicast (MLD).
 # A UDP fragment after the first is an IKE message too large for the MTU
-# (an IKE_AUTH with certificates; no RFC 7383 fragmentation yet): its first
-# fragment carries the UDP header and matches the port.
+# (an IKE_AUTH with certificates, where a peer does no RFC 7383
+# fragmentation): its first fragment carries the UDP header and matches
+# the port.
 _NOT_ESP='not (ip proto 50 or ip6 proto 50 or udp port 500 or udp port 4500 or arp
  or (ip proto 17 and ip[6:2] & 0x1fff != 0) or (ip6[6] == 44 and ip6[40] == 17)
  or (icmp6 and ip6[40] >= 133 and ip6[40] <= 137) or ip6 multicast)'
 _ESP='ip proto 50 or ip6 proto 50 or (udp port 4500 and udp[8:4] != 0)'
+
+# drop_ip_fragments HOST...: HOST's kernel drops every IP fragment it
+# receives (legacy iptables: UML 6.1 has it), as firewalls on real paths
+# do: an IKE message too large for the path must come as RFC 7383
+# fragments. ip_fragments_dropped HOST: how many it dropped since.
+drop_ip_fragments() {
+	for _h; do
+		ns "$_h" iptables-legacy -A INPUT -f -j DROP ||
+			fail "$_h: cannot drop IP fragments with iptables-legacy"
+	done
+}
+ip_fragments_dropped() {
+	ns "$1" iptables-legacy -L INPUT -v -n -x | awk '$3 == "DROP" && /-f/ { n += $1 } END { print n + 0 }'
+}
 
 # expect_only_esp HOST:DEV...: each capture (capture_start) holds ESP, and
 # nothing else but IKE, ARP and ND. BPF does the counting: printing tens of

@@ -36,6 +36,7 @@ strongswan_start() {
 	cat >"$_H/etc/strongswan.conf" <<-CONF
 	charon {
 		load = random nonce openssl kdf drbg kernel-netlink socket-default vici updown $_ss_plugins
+		${STRONGSWAN_CHARON:-}
 		plugins {
 			vici {
 				socket = $(_ss_uri "$1")
