@@ -36,6 +36,8 @@ static bool ignored(const struct ikb_section *s)
 
 bool conn_check_wants_certs(const struct cfg *cfg)
 {
+	if (cfg_get(&cfg->setup, "ocsp-trustname"))
+		return true; /* the OCSP responder's signer */
 	for (size_t i = 0; i < cfg->nconns; i++)
 		if (!ignored(&cfg->conns[i]) &&
 		    (cfg_get(&cfg->conns[i], "leftcert") ||
@@ -175,9 +177,27 @@ static void check_conn(const struct ikb_section *s, const char *dir, bool keys,
 		conn_auth_free(&e[i].end);
 }
 
+/* ocsp-trustname=: the daemon trusts no answer of ocsp-uri= without it. */
+static void check_ocsp_signer(const struct cfg *cfg, struct ikb_diag *d)
+{
+	const struct ikb_value *v = cfg_get(&cfg->setup, "ocsp-trustname");
+	struct crypto_err cerr = { 0 };
+	struct cred *c = NULL;
+
+	if (!v)
+		return;
+	if (cred_load(v->value, false, &c, &cerr))
+		diag_report(
+			d, &cfg->setup, v, IKB_SEV_ERROR,
+			"%s: no answer of ocsp-uri= could be trusted (ikebana import --ca FILE adds it)",
+			cerr.msg);
+	cred_put(c);
+}
+
 void conn_check_certs(const struct cfg *cfg, const char *dir, bool keys,
 		      struct ikb_diag *d)
 {
+	check_ocsp_signer(cfg, d);
 	for (size_t i = 0; i < cfg->nconns; i++)
 		if (!ignored(&cfg->conns[i]))
 			check_conn(&cfg->conns[i], dir, keys, d);

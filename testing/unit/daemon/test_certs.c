@@ -488,6 +488,22 @@ static void test_checkconfig_certs(void **state)
 		  "conn a: leftauth=rsasig: leftcert=eastcert holds an EC");
 	free(f);
 
+	/* ocsp-trustname=: the responder's signer must be in the database */
+	f = h_write(t->dir, "ocsp.conf", 0644,
+		    "config setup\n\tocsp-enable=yes\n"
+		    "\tocsp-uri=http://192.0.2.9/\n\tocsp-trustname=nosuch\n");
+	assert_int_equal(IKEBANA(t, "checkconfig", "--nssdir", t->db, f), 1);
+	want_diag(f, 4, "error",
+		  "config setup: ocsp-trustname=nosuch: no certificate with "
+		  "nickname \"nosuch\" in the NSS database");
+	free(f);
+	f = h_write(t->dir, "ocsp-good.conf", 0644,
+		    "config setup\n\tocsp-enable=yes\n"
+		    "\tocsp-uri=http://192.0.2.9/\n\tocsp-trustname=west\n");
+	if (IKEBANA(t, "checkconfig", "--nssdir", t->db, f))
+		fail_msg("ocsp-trustname=west refused: %s", err);
+	free(f);
+
 	/* Expired: a warning with the dates, and no failure. */
 	f = h_write(t->dir, "old.conf", 0644,
 		    "conn a\n" CONN_HEAD "\tleftcert=old\n");
