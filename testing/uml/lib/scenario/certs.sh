@@ -11,6 +11,11 @@
 #                         the scenario); then pings both ways through each
 #                         good pair must move its own SAs' counters on both
 #                         hosts
+#   certs_small_path      before the first conn: both hosts drop IP
+#                         fragments, ikebana (west) fragments IKE at 576
+#                         octets (RFC 7383): what a small path carries
+#   certs_expect_fragments ikebana sent and received IKE fragments, and
+#                         neither host dropped an IP fragment
 # shellcheck shell=sh disable=SC2154
 # (l and r are set by certs_pair; CERTS_* by the scenario)
 
@@ -100,4 +105,31 @@ $_bad"
 	[ -z "$_bad" ] || fail "traffic not through the cert conns' SAs:
 $_bad"
 	log "ok: pings both ways moved each good conn's SA counters on both hosts"
+}
+
+certs_small_path() {
+	drop_ip_fragments west east
+	mkdir -p "$HOSTS/west/etc/ikebana.d"
+	printf 'config setup\n\tnssdir=%s\n\tike-fragment-size=576\n\ninclude %s/*.conf\n' \
+		"$HOSTS/west/nss" "$HOSTS/west/etc/ikebana.d" >"$HOSTS/west/etc/ikebana.conf"
+}
+
+# _certs_frag_sum KEY: the sum of KEY over west's `ikebana status --json`.
+_certs_frag_sum() {
+	grep -o "\"$1\": *[0-9]*" "$HOSTS/west/log/ikebana.log" |
+		awk -F: '{ n += $2 } END { print n + 0 }'
+}
+
+certs_expect_fragments() {
+	_ikb west status --json || fail "ikebana status --json"
+	_cr=$(_certs_frag_sum fragments_received)
+	_cs=$(_certs_frag_sum fragments_sent)
+	if [ "$_cr" -eq 0 ] || [ "$_cs" -eq 0 ]; then
+		fail "ikebana's IKE SAs sent $_cs and received $_cr IKE fragments: expected both"
+	fi
+	for _h in west east; do
+		_cd=$(ip_fragments_dropped "$_h")
+		[ "$_cd" = 0 ] || fail "$_h dropped $_cd IP fragments: an IKE message went IP-fragmented"
+	done
+	log "ok: ikebana sent $_cs and received $_cr IKE fragments; no IP fragment on either host"
 }
