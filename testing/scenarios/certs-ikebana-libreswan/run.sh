@@ -22,6 +22,8 @@
 # datagrams within a 576-octet IP datagram (ike-fragment-size=), as
 # libreswan does for IPv4 (RFC 7383's minimum): every IKE_AUTH with a
 # certificate crosses as fragments, both ways.
+# And conn v6: west-rsa and east-rsa between the hosts' IPv6 addresses,
+# west initiating, through the same small path.
 # shellcheck disable=SC2034 # PAIRS is read by the topology
 PAIRS=10
 # shellcheck source=/dev/null # the helpers are checked on their own
@@ -45,8 +47,9 @@ certs_conn 9 wrongid east cert=rsa -- cert=wrongid rcert=rsa
 certs_conn 10 revoked-r west cert=rsa -- cert=revoked rcert=rsa
 log "all conns loaded and initiated in $(( $(now_cs) - t0 ))0 ms"
 
-expect_sa west count=12 timeout=60 mode=transport alg=aes_gcm128
-expect_sa east count=12 timeout=60 mode=transport alg=aes_gcm128
+certs_v6 libreswan
+expect_sa west count=14 timeout=60 mode=transport alg=aes_gcm128
+expect_sa east count=14 timeout=60 mode=transport alg=aes_gcm128
 log "pairs 1-6 up $(( $(now_cs) - t0 ))0 ms after the first conn"
 
 wlog=$HOSTS/west/log/ikebanad.log
@@ -63,6 +66,7 @@ wait_for 30 "ikebana refusing east-revoked as initiator" certs_found "$wlog" \
 	'conn revoked-r #[0-9]*: .*certificate "C=CH, O=ikebana test, OU=revoked, CN=east".*it is revoked.*SEC_ERROR_REVOKED_CERTIFICATE'
 log "ok: ikebana refused the responder's east-revoked and deleted the IKE SA"
 certs_expect_sas "1 2 3 4 5 6"
+certs_expect_v6
 certs_expect_fragments
 capture_wait
 expect_only_esp west:eth0 east:eth0

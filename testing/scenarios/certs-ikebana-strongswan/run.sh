@@ -23,6 +23,8 @@
 # IKE datagrams within a 576-octet IP datagram (ikebana's
 # ike-fragment-size=, strongSwan's charon.fragment_size): every IKE_AUTH
 # with a certificate crosses as RFC 7383 fragments, both ways.
+# And conn v6: west-rsa and east-rsa between the hosts' IPv6 addresses,
+# west initiating, through the same small path.
 # shellcheck disable=SC2034 # PAIRS is read by the topology
 PAIRS=12
 # shellcheck source=/dev/null # the helpers are checked on their own
@@ -50,8 +52,9 @@ certs_conn 11 expired-r west cert=rsa -- cert=expired rcert=rsa
 certs_conn 12 unknown east cert=rsa -- cert=unknown rcert=rsa
 log "all conns loaded and initiated in $(( $(now_cs) - t0 ))0 ms"
 
-expect_sa west count=12 timeout=60 mode=transport alg=aes_gcm128
-expect_sa east count=12 timeout=60 mode=transport alg=aes_gcm128
+certs_v6 strongswan
+expect_sa west count=14 timeout=60 mode=transport alg=aes_gcm128
+expect_sa east count=14 timeout=60 mode=transport alg=aes_gcm128
 log "pairs 1-6 up $(( $(now_cs) - t0 ))0 ms after the first conn"
 
 wlog=$HOSTS/west/log/ikebanad.log
@@ -75,6 +78,7 @@ wait_for 30 "ikebana refusing east-unknown" certs_found "$wlog" \
 	'conn unknown #[0-9]*: IKE_AUTH: certificate "C=CH, O=ikebana test, OU=unknown, CN=east" issued by "C=CH, O=ikebana test, CN=ikebana test stranger": its issuer "C=CH, O=ikebana test, CN=ikebana test stranger" is not a CA in the NSS database, and no CERT payload carried a chain to one (SEC_ERROR_UNKNOWN_ISSUER): answering AUTHENTICATION_FAILED'
 log "ok: ikebana refused east-unknown: its CA is not in the database"
 certs_expect_sas "1 2 3 4 5 6"
+certs_expect_v6
 certs_expect_fragments
 capture_wait
 expect_only_esp west:eth0 east:eth0

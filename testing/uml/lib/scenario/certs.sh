@@ -11,6 +11,10 @@
 #                         the scenario); then pings both ways through each
 #                         good pair must move its own SAs' counters on both
 #                         hosts
+#   certs_v6 PEER         conn v6: RSA certificates between the hosts'
+#                         IPv6 addresses, west initiating (after the pairs'
+#                         conns; expect_sa counts its 2 SAs)
+#   certs_expect_v6       v6's one SA each way on both hosts, ping6 through
 #   certs_small_path      before the first conn: both hosts drop IP
 #                         fragments, ikebana (west) fragments IKE at 576
 #                         octets (RFC 7383): what a small path carries
@@ -132,4 +136,23 @@ certs_expect_fragments() {
 		[ "$_cd" = 0 ] || fail "$_h dropped $_cd IP fragments: an IKE message went IP-fragmented"
 	done
 	log "ok: ikebana sent $_cs and received $_cr IKE fragments; no IP fragment on either host"
+}
+
+certs_v6() {
+	peer "$1" east west responder name=v6 af=6 cert=rsa
+	peer ikebana west east initiator name=v6 af=6 cert=rsa
+}
+
+certs_expect_v6() {
+	_v6w=$(addr_of west 6) _v6e=$(addr_of east 6)
+	for _h in west east; do
+		_n=$(sa_list "$_h" | grep -c "src=\($_v6w\|$_v6e\) dst=\($_v6w\|$_v6e\)")
+		[ "$_n" = 2 ] || fail "$_h has $_n IPv6 SAs of conn v6, not 2: $(sa_list "$_h")"
+	done
+	_b=$(esp_packets west src="$_v6w")
+	ns west ping -6 -n -q -c 3 -i 0.2 -W 2 -I "$_v6w" "$_v6e" >/dev/null ||
+		fail "ping6 west $_v6w -> east $_v6e"
+	_a=$(esp_packets west src="$_v6w")
+	[ "$_a" -ge $((_b + 3)) ] || fail "conn v6's outbound SA carried $((_a - _b)) packets of 3 pings"
+	log "ok: conn v6 over IPv6 ($_v6w <-> $_v6e): one SA each way on both hosts, pings through ESP"
 }
