@@ -114,14 +114,12 @@ static int open_piece(struct ike_sa *sa, const uint8_t *buf,
 		      const struct wire_payload *skf, uint8_t **pt,
 		      size_t *pt_len)
 {
-	struct cbytes aad = CBYTES(buf, skf->u.sk.msg_off + skf->u.sk.hdr_len);
-	struct cbytes body = CBYTES(skf->u.sk.body, skf->u.sk.body_len);
 	struct crypto_err cerr = { 0 };
 
 	*pt = malloc(skf->u.sk.body_len ? skf->u.sk.body_len : 1);
 	if (!*pt)
 		return -ENOMEM;
-	if (!sk_open(sa->sk_in, aad, body, *pt, pt_len, &cerr))
+	if (!msg_sk_decrypt(sa, buf, skf, *pt, pt_len, &cerr))
 		return 0;
 	free(*pt);
 	*pt = NULL;

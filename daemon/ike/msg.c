@@ -157,16 +157,25 @@ int msg_emit_sk(struct ike_sa *sa, const struct wire_msg *m, struct wbuf *out)
 	return rc;
 }
 
+int msg_sk_decrypt(const struct ike_sa *sa, const uint8_t *buf,
+		   const struct wire_payload *sk, uint8_t *plain, size_t *len,
+		   struct crypto_err *cerr)
+{
+	/* the AAD runs from the header to the SK or SKF payload's body */
+	struct cbytes aad = CBYTES(buf, sk->u.sk.msg_off + sk->u.sk.hdr_len);
+	struct cbytes body = CBYTES(sk->u.sk.body, sk->u.sk.body_len);
+
+	return sk_open(sa->sk_in, aad, body, plain, len, cerr);
+}
+
 static int open_body(struct ike_sa *sa, struct wire_msg *m, const uint8_t *buf,
 		     const struct wire_payload *sk, uint8_t *plain)
 {
-	struct cbytes aad = CBYTES(buf, sk->u.sk.msg_off + sk->u.sk.hdr_len);
-	struct cbytes body = CBYTES(sk->u.sk.body, sk->u.sk.body_len);
 	struct wire_error werr;
 	struct crypto_err cerr = { 0 };
 	size_t pt_len;
 
-	if (sk_open(sa->sk_in, aad, body, plain, &pt_len, &cerr)) {
+	if (msg_sk_decrypt(sa, buf, sk, plain, &pt_len, &cerr)) {
 		char why[256];
 
 		snprintf(why, sizeof(why), "SK payload: %s",

@@ -67,6 +67,12 @@ void msg_in_free(struct msg_in *in);
 void msg_in_take(struct msg_in *to, struct msg_in *in);
 int msg_open_sk(struct ike_sa *sa, struct wire_msg *m, const uint8_t *buf,
 		size_t len, uint8_t **plain);
+/* The body of SK or SKF payload sk of datagram buf, checked and
+ * decrypted into plain (body_len octets at most). 0 or -errno, cerr. */
+struct crypto_err;
+int msg_sk_decrypt(const struct ike_sa *sa, const uint8_t *buf,
+		   const struct wire_payload *sk, uint8_t *plain, size_t *len,
+		   struct crypto_err *cerr);
 /* Unprotected reply to an IKE_SA_INIT request: one notify, no state. */
 void msg_reply_notify(struct ike_engine *e, const struct ike_path *p,
 		      const struct wire_hdr *req, uint16_t type,
