@@ -9,6 +9,13 @@ enum ikb_kernel_event_type {
 	IKB_KEV_ACQUIRE, /* traffic hit a policy with no SA */
 	IKB_KEV_EXPIRE, /* an SA reached its soft or hard limit */
 	IKB_KEV_POLEXPIRE, /* a policy expired */
+	/*
+	 * Appended in ABI 5: ESP in UDP for an inbound SA (dst, spi, proto)
+	 * came from another address or port than the SA's: the peer's NAT
+	 * mapped it anew (Linux: XFRM_MSG_MAPPING). new_addr, new_port say
+	 * where from.
+	 */
+	IKB_KEV_MAPPING,
 };
 
 struct ikb_kernel_event {
@@ -20,6 +27,9 @@ struct ikb_kernel_event {
 	uint8_t proto;
 	uint32_t reqid;
 	int32_t cpu;
+	/* IKB_KEV_MAPPING only (appended in ABI 5) */
+	struct ikb_addr new_addr;
+	uint16_t new_port; /* host byte order */
 };
 
 typedef void (*ikb_kernel_event_cb)(void *ctx,
@@ -87,6 +97,24 @@ struct ikb_kernel_ops {
 	 */
 	void (*events_unsubscribe)(void *state, ikb_kernel_event_cb cb,
 				   void *ctx);
+	/*
+	 * Optional, appended in ABI 5: move the installed SA (dst, spi,
+	 * proto) to the addresses and UDP encapsulation ports of to, keeping
+	 * its keys, sequence numbers and replay state (NAT mapping changes,
+	 * MOBIKE). An SA whose addresses stay gets its ports in place; one
+	 * whose addresses change is replaced, so a packet or two in flight
+	 * may be lost. NULL: SAs cannot move, and the engine says so.
+	 */
+	int (*sa_move)(void *state, const struct ikb_addr *dst, uint32_t spi,
+		       uint8_t proto, const struct ikb_sa_move *to,
+		       struct ikb_error *err);
+	/*
+	 * Optional, appended in ABI 5: install pol in place of the policy of
+	 * the same selector, direction and mark, or add it (Linux:
+	 * XFRM_MSG_UPDPOLICY), so that no packet meets no policy meanwhile.
+	 */
+	int (*policy_update)(void *state, const struct ikb_policy *pol,
+			     struct ikb_error *err);
 	/* Append optional ops here; never reorder or remove (ABI 5). */
 };
 

@@ -100,6 +100,13 @@ struct ikb_sa {
 	bool pcrypt_fallback, offload_fallback;
 };
 
+/* Where sa_move takes an SA: new endpoints and encapsulation ports. */
+struct ikb_sa_move {
+	struct ikb_addr src, dst;
+	uint16_t encap_sport, encap_dport; /* 0, 0: no UDP encapsulation */
+	struct ikb_selector sel; /* src.family AF_UNSPEC: the SA's own */
+};
+
 /* One kernel policy (SPD entry) with a single ESP template. */
 struct ikb_policy {
 	struct ikb_selector sel;

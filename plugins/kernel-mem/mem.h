@@ -77,6 +77,11 @@ int mem_spi_alloc(void *state, const struct ikb_addr *src,
 		  uint32_t *spi, struct ikb_error *err);
 int mem_sa_add(void *state, struct ikb_sa *sa, struct ikb_error *err);
 int mem_sa_update(void *state, struct ikb_sa *sa, struct ikb_error *err);
+int mem_sa_move(void *state, const struct ikb_addr *dst, uint32_t spi,
+		uint8_t proto, const struct ikb_sa_move *to,
+		struct ikb_error *err);
+int mem_policy_update(void *state, const struct ikb_policy *pol,
+		      struct ikb_error *err);
 int mem_sa_del(void *state, const struct ikb_addr *dst, uint32_t spi,
 	       uint8_t proto, struct ikb_error *err);
 int mem_sa_query(void *state, const struct ikb_addr *dst, uint32_t spi,

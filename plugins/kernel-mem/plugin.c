@@ -74,6 +74,8 @@ const struct ikb_kernel_ops mem_kernel_ops = {
 	.dump = mem_dump,
 	.child_add = mem_child_add,
 	.events_unsubscribe = mem_events_unsubscribe,
+	.sa_move = mem_sa_move,
+	.policy_update = mem_policy_update,
 };
 
 IKB_PLUGIN_EXPORT const struct ikb_plugin ikb_plugin = {

@@ -82,3 +82,19 @@ int mem_policy_del(void *state, const struct ikb_policy *pol,
 	*p = st->pols[--st->npol];
 	return 0;
 }
+
+int mem_policy_update(void *state, const struct ikb_policy *pol,
+		      struct ikb_error *err)
+{
+	struct mem_state *st = state;
+	struct ikb_policy *p;
+	int rc = mem_policy_validate(pol, err);
+
+	if (rc)
+		return rc;
+	p = pol_find(st, pol);
+	if (!p)
+		return mem_policy_add(state, pol, err);
+	*p = *pol;
+	return 0;
+}

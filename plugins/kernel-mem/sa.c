@@ -144,6 +144,34 @@ int mem_sa_update(void *state, struct ikb_sa *sa, struct ikb_error *err)
 	return 0;
 }
 
+/* sa_move: as the kernel's, keys and counters stay; no clash allowed */
+int mem_sa_move(void *state, const struct ikb_addr *dst, uint32_t spi,
+		uint8_t proto, const struct ikb_sa_move *to,
+		struct ikb_error *err)
+{
+	struct mem_state *st = state;
+	struct mem_sa *m = mem_sa_find(st, dst, spi, proto);
+	struct mem_sa *clash = mem_sa_find(st, &to->dst, spi, proto);
+
+	if (!m)
+		return not_found(err, dst, spi, proto);
+	if (to->src.family != m->sa.dst.family ||
+	    to->dst.family != m->sa.dst.family)
+		return ikb_error_set(
+			err, EAFNOSUPPORT,
+			"SA move: cannot change the address family");
+	if (clash && clash != m)
+		return ikb_error_set(err, EEXIST,
+				     "SA move: an SA with that id exists");
+	m->sa.src = to->src;
+	m->sa.dst = to->dst;
+	m->sa.encap_sport = to->encap_sport;
+	m->sa.encap_dport = to->encap_dport;
+	if (to->sel.src.family != AF_UNSPEC)
+		m->sa.sel = to->sel;
+	return 0;
+}
+
 int mem_sa_del(void *state, const struct ikb_addr *dst, uint32_t spi,
 	       uint8_t proto, struct ikb_error *err)
 {

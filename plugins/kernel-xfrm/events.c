@@ -2,8 +2,10 @@
 /*
  * The kernel's side of the conversation: a second NETLINK_XFRM socket in
  * the multicast groups XFRMNLGRP_ACQUIRE (ACQUIRE: traffic hit a policy
- * with no SA) and XFRMNLGRP_EXPIRE (EXPIRE for SAs and POLEXPIRE for
- * policies: the kernel sends both to that one group). Only events about
+ * with no SA), XFRMNLGRP_EXPIRE (EXPIRE for SAs and POLEXPIRE for
+ * policies: the kernel sends both to that one group) and
+ * XFRMNLGRP_MAPPING (ESP in UDP from another address or port: a NAT
+ * mapped the peer anew). Only events about
  * our own SAs and policies (owner.c) reach the callback.
  *
  * Subscribing is also when this backend takes charge of the kernel state:
@@ -105,6 +107,26 @@ static int decode_polexpire(const struct nlmsghdr *nlh,
 	return 1;
 }
 
+static int decode_mapping(const struct nlmsghdr *nlh,
+			  struct ikb_kernel_event *ev)
+{
+	const struct xfrm_user_mapping *m = mnl_nlmsg_get_payload(nlh);
+	uint16_t family = m->id.family;
+
+	if (nlh->nlmsg_len < mnl_nlmsg_size(sizeof(*m)) ||
+	    !xfrm_reqid_ours(m->reqid) ||
+	    (family != AF_INET && family != AF_INET6))
+		return 0;
+	ev->type = IKB_KEV_MAPPING;
+	xfrm_addr_get(&ev->dst, &m->id.daddr, family);
+	ev->spi = ntohl(m->id.spi);
+	ev->proto = m->id.proto;
+	ev->reqid = xfrm_reqid_from_kernel(m->reqid);
+	xfrm_addr_get(&ev->new_addr, &m->new_saddr, family);
+	ev->new_port = ntohs(m->new_sport);
+	return 1;
+}
+
 int xfrm_event_decode(const struct nlmsghdr *nlh, struct ikb_kernel_event *ev)
 {
 	memset(ev, 0, sizeof(*ev));
@@ -116,6 +138,8 @@ int xfrm_event_decode(const struct nlmsghdr *nlh, struct ikb_kernel_event *ev)
 		return decode_expire(nlh, ev);
 	case XFRM_MSG_POLEXPIRE:
 		return decode_polexpire(nlh, ev);
+	case XFRM_MSG_MAPPING:
+		return decode_mapping(nlh, ev);
 	}
 	return 0;
 }
@@ -148,7 +172,8 @@ static void readable(int fd, void *arg)
 static int open_events(struct xfrm_state *st, struct ikb_error *err)
 {
 	unsigned groups = (1u << (XFRMNLGRP_ACQUIRE - 1)) |
-			  (1u << (XFRMNLGRP_EXPIRE - 1));
+			  (1u << (XFRMNLGRP_EXPIRE - 1)) |
+			  (1u << (XFRMNLGRP_MAPPING - 1));
 	int fd, e;
 
 	st->ev = mnl_socket_open(NETLINK_XFRM);

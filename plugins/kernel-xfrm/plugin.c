@@ -70,13 +70,15 @@ const struct ikb_kernel_ops xfrm_kernel_ops = {
 	.dump = xfrm_dump,
 	.child_add = xfrm_child_add,
 	.events_unsubscribe = xfrm_events_unsubscribe,
+	.sa_move = xfrm_sa_move,
+	.policy_update = xfrm_policy_update,
 };
 
 IKB_PLUGIN_EXPORT const struct ikb_plugin ikb_plugin = {
 	IKB_PLUGIN_INIT,
 	.name = "kernel-xfrm",
 	.summary =
-		"XFRM netlink backend: SPIs, SAs (AEAD or cipher+integrity, ESN and replay windows to 4096, UDP encapsulation, marks, NIC offload, pcrypt, per-CPU SAs), policies, counters and ACQUIRE/EXPIRE events",
+		"XFRM netlink backend: SPIs, SAs (AEAD or cipher+integrity, ESN and replay windows to 4096, UDP encapsulation, marks, NIC offload, pcrypt, per-CPU SAs), policies, counters, SA moves and ACQUIRE/EXPIRE/MAPPING events",
 	.keys = xfrm_keys,
 	.init = xfrm_init,
 	.fini = xfrm_fini,

@@ -137,3 +137,9 @@ int xfrm_policy_del(void *state, const struct ikb_policy *pol,
 {
 	return send_policy(state, XFRM_MSG_DELPOLICY, pol, err);
 }
+
+int xfrm_policy_update(void *state, const struct ikb_policy *pol,
+		       struct ikb_error *err)
+{
+	return send_policy(state, XFRM_MSG_UPDPOLICY, pol, err);
+}

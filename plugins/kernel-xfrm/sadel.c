@@ -74,10 +74,10 @@ static bool find_mark(struct xfrm_state *st, const struct ikb_addr *dst,
 }
 
 /* One request by SA id; retried with the SA's mark if it has one. */
-static int said_talk(struct xfrm_state *st, uint16_t type,
-		     const struct ikb_addr *dst, uint32_t spi, uint8_t proto,
-		     int (*cb)(const struct nlmsghdr *, void *), void *data,
-		     struct ikb_error *err)
+int xfrm_said_talk(struct xfrm_state *st, uint16_t type,
+		   const struct ikb_addr *dst, uint32_t spi, uint8_t proto,
+		   int (*cb)(const struct nlmsghdr *, void *), void *data,
+		   struct ikb_error *err)
 {
 	char buf[XFRM_BUF], a[64];
 	struct xfrm_mark m;
@@ -104,8 +104,8 @@ static int said_talk(struct xfrm_state *st, uint16_t type,
 int xfrm_sa_del(void *state, const struct ikb_addr *dst, uint32_t spi,
 		uint8_t proto, struct ikb_error *err)
 {
-	return said_talk(state, XFRM_MSG_DELSA, dst, spi, proto, NULL, NULL,
-			 err);
+	return xfrm_said_talk(state, XFRM_MSG_DELSA, dst, spi, proto, NULL,
+			      NULL, err);
 }
 
 /*
@@ -156,6 +156,6 @@ int xfrm_sa_query(void *state, const struct ikb_addr *dst, uint32_t spi,
 		  struct ikb_error *err)
 {
 	memset(out, 0, sizeof(*out));
-	return said_talk(state, XFRM_MSG_GETSA, dst, spi, proto, query_cb, out,
-			 err);
+	return xfrm_said_talk(state, XFRM_MSG_GETSA, dst, spi, proto, query_cb,
+			      out, err);
 }

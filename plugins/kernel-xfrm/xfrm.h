@@ -168,6 +168,19 @@ int xfrm_child_add(void *state, struct ikb_sa *in, struct ikb_sa *out,
 		   const struct ikb_policy *pol, unsigned npol, uint32_t *done,
 		   struct ikb_error *err);
 
+/* sadel.c: one request by SA id, retried with the SA's mark if it has one */
+int xfrm_said_talk(struct xfrm_state *st, uint16_t type,
+		   const struct ikb_addr *dst, uint32_t spi, uint8_t proto,
+		   int (*cb)(const struct nlmsghdr *, void *), void *data,
+		   struct ikb_error *err);
+/* samove.c: an SA to new addresses or encapsulation ports */
+int xfrm_sa_move(void *state, const struct ikb_addr *dst, uint32_t spi,
+		 uint8_t proto, const struct ikb_sa_move *to,
+		 struct ikb_error *err);
+/* policy.c */
+int xfrm_policy_update(void *state, const struct ikb_policy *pol,
+		       struct ikb_error *err);
+
 /* replay.c */
 int xfrm_replay_put(struct nlmsghdr *nlh, struct xfrm_usersa_info *p,
 		    const struct ikb_sa *sa, struct ikb_error *err);
