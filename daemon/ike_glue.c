@@ -153,6 +153,13 @@ static int io_send(void *ctx, const struct ike_path *p, const uint8_t *buf,
 			len);
 }
 
+static int io_keepalive(void *ctx, const struct ike_path *p)
+{
+	struct ikbd *d = ctx;
+
+	return net_send_keepalive(d->net, &p->local, &p->remote, p->rport);
+}
+
 static bool io_is_local(void *ctx, const struct ikb_addr *a)
 {
 	struct ikbd *d = ctx;
@@ -162,7 +169,7 @@ static bool io_is_local(void *ctx, const struct ikb_addr *a)
 
 int ikbd_engine_start(struct ikbd *d)
 {
-	struct ike_io io = { io_send, io_is_local, d };
+	struct ike_io io = { io_send, io_is_local, d, io_keepalive };
 
 	d->engine = ike_engine_new(d->base, &d->conf, &io);
 	if (!d->engine) {

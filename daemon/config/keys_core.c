@@ -59,6 +59,7 @@ static const struct core_key core_keys[] = {
 	{ "rekeyfuzz", IKB_KEY_CONN, check_percent },
 	{ "keyingtries", IKB_KEY_CONN, check_keyingtries },
 	{ "encapsulation", IKB_KEY_CONN, check_encapsulation },
+	{ "nat-keepalive", IKB_KEY_CONN, check_bool },
 	{ "dpddelay", IKB_KEY_CONN, check_duration },
 	{ "dpdtimeout", IKB_KEY_CONN, check_duration },
 	{ "mark", IKB_KEY_CONN, check_mark },
@@ -75,6 +76,8 @@ static const struct core_key core_keys[] = {
 	{ "listen", IKB_KEY_SETUP, check_listen },
 	{ "ikeport", IKB_KEY_SETUP, check_port },
 	{ "nat-ikeport", IKB_KEY_SETUP, check_port },
+	/* NAT-keepalive interval, libreswan's seconds */
+	{ "keep-alive", IKB_KEY_SETUP, check_duration },
 	/* ikebana's: RFC 7383's fragment size, an IP datagram's octets */
 	{ "ike-fragment-size", IKB_KEY_SETUP, check_fragment_size },
 	/* daemon/conf.c: where and how much the daemon logs */

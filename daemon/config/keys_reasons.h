@@ -31,9 +31,6 @@
 #define R_SHUNT "ikebana installs no shunts (bare pass or drop policies)"
 #define R_OE \
 	"opportunistic encryption only, which ikebana refuses (left=%opportunistic is an error)"
-#define R_NATT                                                              \
-	"NAT-T is not implemented by ikebana yet (encapsulation=yes is an " \
-	"error): there is no NAT mapping to keep alive"
 #define R_REDIRECT                                                            \
 	"ikebana sends no REDIRECT (RFC 5685): it serves the client itself, " \
 	"with the same protection"

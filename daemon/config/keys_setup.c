@@ -48,7 +48,7 @@ const struct cfg_rule cfg_setup_rules[] = {
 	  "only for ipsec-interface=, which is an error" },
 	{ "ipsecdir", WARN, NULL, "/etc/ipsec.d",
 	  "pluto's file locations: ikebana reads the files its command line names" },
-	{ "keep-alive", WARN, NULL, "20", R_NATT },
+	{ "keep-alive", CORE, NULL, "20", NULL },
 	{ "klipsdebug", WARN, NULL, "none", R_KLIPS },
 	{ "listen", CORE, NULL, "192.0.2.1", NULL },
 	{ "listen-tcp", NONE, when_off, "no", NULL },

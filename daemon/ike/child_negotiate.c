@@ -12,6 +12,7 @@
 
 #include "ike/child_sa.h"
 #include "ike/engine.h"
+#include "ike/nat.h"
 #include "ike/events.h"
 #include "ike/conn.h"
 #include "ike/msg.h"
@@ -109,8 +110,13 @@ int child_pick_ts(struct ike_sa *sa, const struct conn_view *v,
 	 */
 	rc = -1;
 	for (int strict = 1; rc && strict >= 0; strict--)
-		for (unsigned i = 0; rc && i < plan->n; i++)
-			rc = ts_select(&plan->c[i].ts, tsr, tsi, strict, out);
+		for (unsigned i = 0; rc && i < plan->n; i++) {
+			struct ikb_selector ours = plan->c[i].ts;
+
+			ts_fill_dynamic(&ours, &sa->path);
+			rc = nat_ts_select(sa, v->mode, &ours, tsr, tsi, strict,
+					   true, out);
+		}
 	return rc;
 }
 
@@ -329,7 +335,8 @@ static int accept_child(struct ike_sa *sa, const struct wire_msg *resp,
 			 "responder did not agree to %s mode",
 			 c->mode == IKB_MODE_TRANSPORT ? "transport" :
 							 "tunnel");
-	else if (ts_select(&c->ts, &tsi->u.ts, &tsr->u.ts, true, &got))
+	else if (nat_ts_select(sa, c->mode, &c->ts, &tsi->u.ts, &tsr->u.ts,
+			       true, false, &got))
 		snprintf(err->msg, sizeof(err->msg),
 			 "responder's TS are not within ours");
 	else

@@ -18,6 +18,7 @@
 #include "ike/conn.h"
 #include "ike/events.h"
 #include "ike/exchange.h"
+#include "ike/nat.h"
 #include "ike/timers.h"
 #include "plugin/plugin_set.h"
 
@@ -83,6 +84,26 @@ static void child_mark(const struct ike_sa *ike, const struct child_sa *c,
 	*mask = conn->mark_mask;
 }
 
+void child_sa_endpoints(const struct ike_sa *ike, const struct child_sa *c,
+			bool out, struct ikb_sa *sa)
+{
+	struct ikb_selector ts;
+
+	sa->src = out ? ike->path.local : ike->path.remote;
+	sa->dst = out ? ike->path.remote : ike->path.local;
+	nat_ts_kernel(ike, c, &ts);
+	if (out)
+		sa->sel = ts;
+	else
+		swap_sel(&ts, &sa->sel);
+	/* RFC 3948: ESP in UDP on the IKE SA's ports once NAT-T is on */
+	sa->encap_sport = sa->encap_dport = 0;
+	if (nat_encap(ike)) {
+		sa->encap_sport = out ? ike->path.lport : ike->path.rport;
+		sa->encap_dport = out ? ike->path.rport : ike->path.lport;
+	}
+}
+
 /* out: this host → peer. The initiator's "i" keys protect i → r. */
 static void fill_sa(const struct ike_sa *ike, const struct child_sa *c,
 		    const struct child_keys *k, bool out, struct ikb_sa *sa)
@@ -93,17 +114,12 @@ static void fill_sa(const struct ike_sa *ike, const struct child_sa *c,
 	const struct ikb_transform *esn = prop_xf(&c->prop, IKB_XF_ESN);
 	struct ikb_alg *enc = sa->aead.name[0] ? &sa->aead : &sa->encr;
 
-	sa->src = out ? ike->path.local : ike->path.remote;
-	sa->dst = out ? ike->path.remote : ike->path.local;
 	sa->spi = out ? c->spi_out : c->spi_in;
 	sa->proto = IPPROTO_ESP;
 	sa->mode = c->mode;
 	sa->dir = out ? IKB_DIR_OUT : IKB_DIR_IN;
 	sa->reqid = c->reqid;
-	if (out)
-		sa->sel = c->ts;
-	else
-		swap_sel(&c->ts, &sa->sel);
+	child_sa_endpoints(ike, c, out, sa);
 	sa->esn = esn && esn->id == 1;
 	child_mark(ike, c, &sa->mark, &sa->mark_mask);
 	/* the kernel plugin decides where the id matters (outbound) */
@@ -132,16 +148,18 @@ static int keymat(const struct ike_sa *ike, const struct ikb_sa *tmpl,
 	return rc;
 }
 
-static void policy(const struct ike_sa *ike, const struct child_sa *c,
-		   enum ikb_dir dir, struct ikb_policy *p)
+void child_policy(const struct ike_sa *ike, const struct child_sa *c,
+		  enum ikb_dir dir, struct ikb_policy *p)
 {
 	bool out = dir == IKB_DIR_OUT;
+	struct ikb_selector ts;
 
 	memset(p, 0, sizeof(*p));
+	nat_ts_kernel(ike, c, &ts);
 	if (out)
-		p->sel = c->ts;
+		p->sel = ts;
 	else
-		swap_sel(&c->ts, &p->sel);
+		swap_sel(&ts, &p->sel);
 	p->dir = dir;
 	/* more specific selectors first, as the kernel has no LPM here:
 	 * a port beats its protocol alone, which beats any protocol */
@@ -237,7 +255,7 @@ int child_sa_add_policies(struct ike_sa *ike, struct child_sa *c,
 	int rc = 0;
 
 	for (unsigned i = 0; !rc && i < n; i++) {
-		policy(ike, c, dirs[i], &c->pol[i]);
+		child_policy(ike, c, dirs[i], &c->pol[i]);
 		if (!(rc = k->policy_add(st, &c->pol[i], err)))
 			c->npol++;
 	}
@@ -317,7 +335,7 @@ static int add_at_once(struct ike_sa *ike, struct child_sa *c,
 	int rc;
 
 	for (unsigned i = 0; i < n; i++)
-		policy(ike, c, dirs[i], &c->pol[i]);
+		child_policy(ike, c, dirs[i], &c->pol[i]);
 	rc = k->child_add(st, &c->sa_in, &c->sa_out, c->pol, n, &done, err);
 	c->sa_in_done = done & 1;
 	c->sa_out_done = (done & 2) != 0;

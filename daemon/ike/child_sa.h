@@ -101,6 +101,22 @@ int child_sa_add_out(struct ike_sa *sa, struct child_sa *c,
 int child_sa_add_policies(struct ike_sa *sa, struct child_sa *c,
 			  struct ikb_error *err);
 void child_sa_del_out(struct ike_sa *sa, struct child_sa *c);
+/*
+ * An SA's addresses, selector and UDP encapsulation ports (out: ours to
+ * the peer) from the IKE SA's path now: at install and when it moves.
+ */
+void child_sa_endpoints(const struct ike_sa *ike, const struct child_sa *c,
+			bool out, struct ikb_sa *sa);
+/* c's policy for dir, as installed from the IKE SA's path now. */
+void child_policy(const struct ike_sa *ike, const struct child_sa *c,
+		  enum ikb_dir dir, struct ikb_policy *p);
+/*
+ * child_move.c: c's SAs and policies, installed on the path old, to the
+ * IKE SA's path now (a NAT's new mapping, MOBIKE). 0, or -errno with err.
+ */
+struct ike_path;
+int child_sa_move(struct ike_sa *ike, struct child_sa *c,
+		  const struct ike_path *old, struct ikb_error *err);
 /* Remove whatever of c is in the kernel (policies, SAs, larval SA). */
 void child_sa_uninstall(struct ike_sa *sa, struct child_sa *c);
 /* Remove from the kernel (whatever was installed) and free. */

@@ -94,6 +94,9 @@ struct conn {
 	bool auto_start; /* auto=start */
 	bool pfs, rekey;
 	bool frag; /* fragmentation= other than no: RFC 7383 */
+	/* encapsulation=: NAT-T when NAT is found, always, or never */
+	enum conn_encap { ENCAP_AUTO, ENCAP_YES, ENCAP_NO } encap;
+	bool nat_keepalive; /* nat-keepalive= (default yes) */
 	/* mark=VALUE[/MASK]; mark_reqid: VALUE -1, a mark per reqid */
 	bool mark_set, mark_reqid;
 	uint32_t mark, mark_mask;
@@ -114,6 +117,8 @@ struct conn_set {
 	struct conn_props *props; /* the distinct proposal lists */
 	unsigned ddos_threshold, max_halfopen;
 	uint16_t ike_port; /* ikeport= */
+	uint16_t natt_port; /* nat-ikeport= */
+	unsigned keepalive_s; /* keep-alive=: NAT-keepalive interval, 0: none */
 	bool uniqueids;
 	unsigned frag_size; /* ike-fragment-size=: IP datagram, 0: RFC 7383 */
 };

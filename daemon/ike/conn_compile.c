@@ -91,6 +91,18 @@ static void compile_mark(const struct ikb_section *s, struct conn *c)
 		slash ? (uint32_t)strtoul(slash + 1, NULL, 0) : 0xffffffffu;
 }
 
+/* encapsulation=yes|no|auto, as libreswan; nat-keepalive= per conn */
+static void compile_encap(const struct ikb_section *s, struct conn *c)
+{
+	const char *v = value(s, "encapsulation");
+
+	c->encap = ENCAP_AUTO;
+	if (v && strcasecmp(v, "auto"))
+		c->encap =
+			flag(s, "encapsulation", false) ? ENCAP_YES : ENCAP_NO;
+	c->nat_keepalive = flag(s, "nat-keepalive", true);
+}
+
 static void compile_values(const struct ikb_section *s, struct conn *c)
 {
 	const char *a = value(s, "auto"), *t = value(s, "keyingtries");
@@ -104,6 +116,7 @@ static void compile_values(const struct ikb_section *s, struct conn *c)
 	c->frag = !value(s, "fragmentation") ||
 		  (strcasecmp(value(s, "fragmentation"), "never") &&
 		   flag(s, "fragmentation", true));
+	compile_encap(s, c);
 	compile_mark(s, c);
 	c->fuzz_pct = fuzz ? (unsigned)strtoul(fuzz, NULL, 10) : 100;
 	c->ike_life_ms = ms(s, "ikelifetime", 8 * HOUR_MS);
@@ -238,6 +251,9 @@ static void compile_setup(const struct ikb_section *setup, struct conn_set *set)
 	set->ike_port = (uint16_t)setup_uint(setup, "ikeport", 500);
 	set->uniqueids = flag(setup, "uniqueids", true);
 	set->frag_size = setup_uint(setup, "ike-fragment-size", 0);
+	set->natt_port = (uint16_t)setup_uint(setup, "nat-ikeport", 4500);
+	/* libreswan's keep-alive=, seconds; 0 sends none */
+	set->keepalive_s = (unsigned)(ms(setup, "keep-alive", 20000) / 1000);
 }
 
 struct conn_set *conn_set_compile(const struct ike_engine *e,

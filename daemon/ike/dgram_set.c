@@ -11,6 +11,7 @@
 
 #include "ike/engine.h"
 #include "ike/msg.h"
+#include "ike/timers.h"
 
 int dgram_set_add(struct wbuf *set, const uint8_t *d, size_t len)
 {
@@ -39,8 +40,7 @@ int dgram_set_wrap(struct wbuf *one)
 	return 0;
 }
 
-unsigned dgram_set_send(struct ike_engine *e, const struct ike_path *p,
-			const uint8_t *set, size_t len)
+unsigned dgram_set_send(struct ike_sa *sa, const uint8_t *set, size_t len)
 {
 	unsigned sent = 0;
 	uint16_t n;
@@ -49,9 +49,11 @@ unsigned dgram_set_send(struct ike_engine *e, const struct ike_path *p,
 		memcpy(&n, set + off, sizeof(n));
 		if (off + sizeof(n) + n > len)
 			break;
-		if (!engine_send(e, p, set + off + sizeof(n), n))
+		if (!engine_send(sa->e, &sa->path, set + off + sizeof(n), n))
 			sent++;
 	}
+	/* the path is busy: NAT-keepalives count idle time from here */
+	sa->last_send_ms = mono_ms();
 	return sent;
 }
 

@@ -17,6 +17,7 @@
 
 #include "ike/child_sa.h"
 #include "ike/engine.h"
+#include "ike/nat.h"
 #include "ike/events.h"
 #include "ike/conn.h"
 #include "ike/msg.h"
@@ -243,8 +244,9 @@ static struct ike_sa *lookup(struct ike_engine *e, const struct ike_path *p,
 	else if (h->exchange != WIRE_EXCH_IKE_SA_INIT &&
 		 memcmp(h->spi_r, sa->spi_r, 8))
 		why = "SPIr does not match the IKE SA";
-	else if (!ike_addr_equal(&p->remote, &sa->path.remote))
-		why = "from another address than the IKE SA's peer (NAT-T float not implemented yet)";
+	else if (!ike_addr_equal(&p->remote, &sa->path.remote) &&
+		 !nat_may_move(sa, p))
+		why = "from another address than the IKE SA's peer, which is behind no NAT";
 	if (why)
 		log_wire_drop(p, why, NULL);
 	else if (sa->job)

@@ -22,6 +22,7 @@
 #include "crypto/crypto.h"
 #include "ike/child_sa.h"
 #include "ike/engine.h"
+#include "ike/nat.h"
 #include "ike/conn.h"
 #include "ike/msg.h"
 #include "ike/exchange.h"
@@ -256,7 +257,8 @@ static int check_response(struct ike_sa *sa, const struct wire_msg *m,
 	else if (transport != (c->mode == IKB_MODE_TRANSPORT))
 		snprintf(err->msg, sizeof(err->msg),
 			 "the responder did not agree to the mode");
-	else if (ts_select(&c->ts, &tsi->u.ts, &tsr->u.ts, true, got))
+	else if (nat_ts_select(sa, c->mode, &c->ts, &tsi->u.ts, &tsr->u.ts,
+			       true, false, got))
 		snprintf(err->msg, sizeof(err->msg),
 			 "the responder's TS are not within ours");
 	else

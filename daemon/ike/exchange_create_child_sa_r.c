@@ -17,6 +17,7 @@
 #include "ike/child_sa.h"
 #include "ike/conn.h"
 #include "ike/engine.h"
+#include "ike/nat.h"
 #include "ike/exchange.h"
 #include "ike/msg.h"
 #include "ike/tasks.h"
@@ -103,8 +104,8 @@ static uint16_t select_ts(struct ike_sa *sa, const struct conn_view *v,
 		c->reqid = old->reqid;
 		c->cpu = old->cpu;
 		c->rekey_of = old->spi_in;
-		rc = ts_select(&old->ts, &r->tsr->u.ts, &r->tsi->u.ts, false,
-			       &c->ts);
+		rc = nat_ts_select(sa, old->mode, &old->ts, &r->tsr->u.ts,
+				   &r->tsi->u.ts, false, true, &c->ts);
 	} else {
 		rc = child_pick_ts(sa, v, &r->tsi->u.ts, &r->tsr->u.ts, &c->ts,
 				   err);

@@ -17,6 +17,7 @@
 #include "ike/msg.h"
 #include "ike/exchange.h"
 #include "ike/frag.h"
+#include "ike/nat.h"
 #include "log.h"
 
 #define MAX_COOKIE_RETRIES 3
@@ -42,12 +43,7 @@ int ike_bytes_set(struct ike_bytes *b, const void *p, size_t len)
 void init_add_status(struct wire_msg *m, const struct ike_sa *sa,
 		     uint8_t src[20], uint8_t dst[20])
 {
-	nat_hash(m->hdr.spi_i, m->hdr.spi_r, &sa->path.local, sa->path.lport,
-		 src);
-	nat_hash(m->hdr.spi_i, m->hdr.spi_r, &sa->path.remote, sa->path.rport,
-		 dst);
-	msg_notify(m, WIRE_N_NAT_DETECTION_SOURCE_IP, src, 20);
-	msg_notify(m, WIRE_N_NAT_DETECTION_DESTINATION_IP, dst, 20);
+	nat_add_notifies(m, sa, src, dst);
 	msg_notify(m, WIRE_N_SIGNATURE_HASH_ALGORITHMS, sig_hashes,
 		   sizeof(sig_hashes));
 	if (frag_offer(sa))
@@ -298,6 +294,7 @@ void ike_sa_init_response(struct ike_sa *sa, const struct wire_msg *m,
 		rtx_done(sa);
 		sa->next_req_msgid = 1;
 		nat_check(sa, m);
+		nat_float(sa);
 		auth_peer_note(sa, m);
 		frag_note(sa, m);
 		if (ike_bytes_set(&sa->init_resp, buf, len) ||

@@ -17,6 +17,7 @@
 #include "ike/msg.h"
 #include "ike/exchange.h"
 #include "ike/frag.h"
+#include "ike/nat.h"
 #include "log.h"
 
 struct resp_out {

@@ -104,7 +104,7 @@ void auth_failed_tell(struct ike_sa *sa)
 		sa->next_req_msgid++);
 	wbuf_init(&out, 0);
 	if (!msg_emit_sk(sa, &o->m, &out))
-		dgram_set_send(sa->e, &sa->path, out.data, out.len);
+		dgram_set_send(sa, out.data, out.len);
 	wbuf_free(&out);
 	free(o);
 }

@@ -39,6 +39,11 @@ struct ike_io {
 	 */
 	bool (*is_local)(void *ctx, const struct ikb_addr *a);
 	void *ctx;
+	/*
+	 * A NAT-keepalive (RFC 3948 §2.3) from p->local's NAT-T socket to
+	 * p->remote:rport. NULL: none are sent. 0 or -errno.
+	 */
+	int (*keepalive)(void *ctx, const struct ike_path *p);
 };
 
 /*

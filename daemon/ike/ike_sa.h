@@ -59,6 +59,7 @@ enum ike_out_kind {
 
 /* An identity, as on the wire and as text for logs and secrets. */
 struct ike_frag;
+struct ike_nat;
 
 struct ike_id {
 	uint8_t type; /* ID_IPV4_ADDR, ID_FQDN, ... */
@@ -122,7 +123,7 @@ struct ike_sa {
 	size_t ni_len, nr_len;
 	struct ike_bytes cookie; /* initiator: echo it */
 	struct ike_bytes init_req, init_resp; /* for the AUTH payload */
-	bool nat_local, nat_remote; /* we are / the peer is behind NAT */
+	struct ike_nat *nat; /* nat.h: NAT-T, once a NAT was found */
 
 	/* keys */
 	uint16_t prf_id;
@@ -190,6 +191,7 @@ struct ike_sa {
 	unsigned long long born_ms, life_ms; /* monotonic, span */
 	unsigned long long
 		last_recv_ms; /* monotonic: the peer's last message */
+	unsigned long long last_send_ms; /* monotonic: our last datagram */
 };
 
 /* peer_spi_i NULL: we initiate; else we respond to that SPIi. */

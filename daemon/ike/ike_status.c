@@ -12,6 +12,8 @@
 #include "ike/child_sa.h"
 #include "ike/engine.h"
 #include "ike/frag.h"
+#include "ike/nat.h"
+#include "ike/timers.h"
 #include "ike/msg.h"
 #include "ike/exchange.h"
 
@@ -208,6 +210,39 @@ static void put_frag(struct json_object *o, const struct ike_sa *sa)
 	json_object_object_add(o, "fragmentation", c);
 }
 
+/* NAT-T: which side is behind a NAT, the ports, keepalives, moves */
+static void put_nat(struct json_object *o, const struct ike_sa *sa)
+{
+	const struct ike_nat *n = sa->nat;
+	struct json_object *c = NULL;
+
+	json_object_object_add(o, "nat_local",
+			       json_object_new_boolean(n && n->local));
+	json_object_object_add(o, "nat_remote",
+			       json_object_new_boolean(n && n->remote));
+	if (n) {
+		c = json_object_new_object();
+		json_object_object_add(c, "local_behind",
+				       json_object_new_boolean(n->local));
+		json_object_object_add(c, "remote_behind",
+				       json_object_new_boolean(n->remote));
+		json_object_object_add(c, "forced",
+				       json_object_new_boolean(n->forced));
+		json_object_object_add(c, "encapsulation",
+				       json_object_new_boolean(n->encap));
+		json_object_object_add(c, "keepalives_sent",
+				       u64(n->keepalives));
+		json_object_object_add(
+			c, "last_keepalive_s",
+			n->last_keepalive_ms ?
+				u64((mono_ms() - n->last_keepalive_ms) / 1000) :
+				NULL);
+		json_object_object_add(c, "mappings_followed",
+				       u64(n->mappings));
+	}
+	json_object_object_add(o, "nat", c);
+}
+
 struct json_object *ike_sa_status(const struct ike_sa *sa)
 {
 	struct json_object *o = json_object_new_object();
@@ -228,10 +263,9 @@ struct json_object *ike_sa_status(const struct ike_sa *sa)
 	put_peer(o, sa);
 	prop_render(&sa->prop, buf, sizeof(buf));
 	put_str(o, "proposal", buf);
-	json_object_object_add(o, "nat_local",
-			       json_object_new_boolean(sa->nat_local));
-	json_object_object_add(o, "nat_remote",
-			       json_object_new_boolean(sa->nat_remote));
+	json_object_object_add(o, "local_port", u64(sa->path.lport));
+	json_object_object_add(o, "remote_port", u64(sa->path.rport));
+	put_nat(o, sa);
 	put_frag(o, sa);
 	json_object_object_add(o, "age_s",
 			       json_object_new_int64(time(NULL) - sa->created));

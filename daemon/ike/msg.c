@@ -15,6 +15,7 @@
 #include "ike/exchange.h"
 #include "ike/frag.h"
 #include "ike/msg.h"
+#include "ike/nat.h"
 #include "ike/timers.h"
 #include "log.h"
 
@@ -194,16 +195,26 @@ static int open_body(struct ike_sa *sa, struct wire_msg *m, const uint8_t *buf,
  * RFC 7296 §2.11: answer from the address and port a request came to, to
  * the ones it came from; §2.23: the ports of the last authenticated message
  * are the SA's (a peer such as strongSwan with MOBIKE moves to 4500 even
- * without NAT). Only an authenticated message may move the SA, so this runs
- * after the ICV has been checked; lookup() already matched the address.
+ * without NAT), and so is the address of a peer behind a NAT (nat.h). Only
+ * an authenticated message may move the SA, so this runs after the ICV has
+ * been checked.
  */
 static void adopt_path(struct ike_sa *sa)
 {
 	const struct ike_path *rx = &sa->rx_path;
+	bool moved = !ike_addr_equal(&rx->remote, &sa->path.remote);
 
 	if (rx->remote.family != sa->path.remote.family ||
-	    (rx->lport == sa->path.lport && rx->rport == sa->path.rport))
+	    (!moved && rx->lport == sa->path.lport &&
+	     rx->rport == sa->path.rport))
 		return;
+	/* lookup() let a new address through only for a peer behind a NAT
+	 * (nat_may_move); its NAT mapped it anew: the Child SAs go along */
+	if (moved || (nat_encap(sa) && rx->lport == sa->path.lport)) {
+		nat_follow(sa, &rx->remote, rx->rport,
+			   "an authenticated IKE message came from there");
+		return;
+	}
 	ike_sa_log(sa, IKB_LOG_INFO,
 		   "peer moved from port %u to %u (ours %u to %u)",
 		   sa->path.rport, rx->rport, sa->path.lport, rx->lport);
@@ -286,6 +297,18 @@ int engine_send(struct ike_engine *e, const struct ike_path *p,
 
 	if (rc)
 		log_warn("cannot send %zu bytes to %s:%u: %s", len,
+			 addr_str(&p->remote, a, sizeof(a)), p->rport,
+			 strerror(-rc));
+	return rc;
+}
+
+int engine_keepalive(struct ike_engine *e, const struct ike_path *p)
+{
+	char a[64];
+	int rc = e->io.keepalive ? e->io.keepalive(e->io.ctx, p) : -ENOTSUP;
+
+	if (rc)
+		log_warn("cannot send a NAT-keepalive to %s:%u: %s",
 			 addr_str(&p->remote, a, sizeof(a)), p->rport,
 			 strerror(-rc));
 	return rc;

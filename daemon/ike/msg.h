@@ -19,11 +19,6 @@ struct ike_path;
 
 #define IKE_COOKIE_LEN 33 /* version octet | SHA2-256 */
 
-/* nat_detect.c: SHA1(SPIi | SPIr | IP | port) (§2.23). */
-int nat_hash(const uint8_t spi_i[8], const uint8_t spi_r[8],
-	     const struct ikb_addr *a, uint16_t port, uint8_t out[20]);
-void nat_check(struct ike_sa *sa, const struct wire_msg *m);
-
 /* cookie.c */
 int cookie_init(struct ike_engine *e);
 void cookie_fini(struct ike_engine *e);
@@ -79,6 +74,8 @@ void msg_reply_notify(struct ike_engine *e, const struct ike_path *p,
 		      const void *data, size_t len);
 int engine_send(struct ike_engine *e, const struct ike_path *p,
 		const uint8_t *buf, size_t len);
+/* A NAT-keepalive on p (ike_io's keepalive); logs a failure. */
+int engine_keepalive(struct ike_engine *e, const struct ike_path *p);
 /* Drop lines per second (default 50); tests that assert each line raise it. */
 void log_wire_drop_rate(unsigned per_sec);
 void log_wire_drop(const struct ike_path *p, const char *why,
@@ -90,8 +87,7 @@ int dgram_set_add(struct wbuf *set, const uint8_t *d, size_t len);
 /* one's single datagram becomes a set of one. */
 int dgram_set_wrap(struct wbuf *one);
 /* Sends each; how many went. */
-unsigned dgram_set_send(struct ike_engine *e, const struct ike_path *p,
-			const uint8_t *set, size_t len);
+unsigned dgram_set_send(struct ike_sa *sa, const uint8_t *set, size_t len);
 /* The first datagram of a set (IKE_SA_INIT's message), or NULL. */
 const uint8_t *dgram_set_first(const uint8_t *set, size_t len, size_t *n);
 

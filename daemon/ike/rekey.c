@@ -19,6 +19,7 @@
 #include "ike/child_sa.h"
 #include "ike/engine.h"
 #include "ike/conn.h"
+#include "ike/nat.h"
 #include "ike/timers.h"
 #include "ike/tasks.h"
 #include "log.h"
@@ -222,6 +223,10 @@ static void on_kernel_event(void *ctx, const struct ikb_kernel_event *ev)
 
 	if (ev->type == IKB_KEV_ACQUIRE && ev->cpu >= 0) {
 		pcpu_acquire(e, ev);
+		return;
+	}
+	if (ev->type == IKB_KEV_MAPPING) {
+		nat_mapping(e, ev);
 		return;
 	}
 	if (ev->type != IKB_KEV_EXPIRE) {

@@ -49,7 +49,7 @@ static void fire(evutil_socket_t fd, short what, void *arg)
 	ike_sa_log(sa, IKB_LOG_INFO, "retransmitting message %u (%llu ms)",
 		   r->req_msgid, r->spent_ms);
 	opening_done(sa, true); /* a slow peer holds no place */
-	dgram_set_send(sa->e, &sa->path, r->req, r->req_len);
+	dgram_set_send(sa, r->req, r->req_len);
 	r->next_ms = r->next_ms * 2;
 	if (r->next_ms > r->timeout_ms - r->spent_ms)
 		r->next_ms = (unsigned)(r->timeout_ms - r->spent_ms);
@@ -70,7 +70,7 @@ int rtx_request(struct ike_sa *sa, struct wbuf *buf, uint32_t msgid)
 	wbuf_free(buf);
 	r->spent_ms = 0;
 	r->next_ms = r->interval_ms;
-	dgram_set_send(sa->e, &sa->path, r->req, r->req_len);
+	dgram_set_send(sa, r->req, r->req_len);
 	arm(sa);
 	return 0;
 }
@@ -94,8 +94,7 @@ int rtx_respond(struct ike_sa *sa, struct wbuf *buf, uint32_t msgid)
 	r->resp_msgid = msgid;
 	buf->data = NULL;
 	wbuf_free(buf);
-	return dgram_set_send(sa->e, &sa->path, r->resp, r->resp_len) ? 0 :
-									-EIO;
+	return dgram_set_send(sa, r->resp, r->resp_len) ? 0 : -EIO;
 }
 
 void rtx_replay(struct ike_sa *sa)
@@ -105,7 +104,7 @@ void rtx_replay(struct ike_sa *sa)
 	ike_sa_log(sa, IKB_LOG_INFO,
 		   "retransmitted request %u: resending our response",
 		   sa->rtx.resp_msgid);
-	dgram_set_send(sa->e, &sa->path, sa->rtx.resp, sa->rtx.resp_len);
+	dgram_set_send(sa, sa->rtx.resp, sa->rtx.resp_len);
 }
 
 void rtx_free(struct ike_sa *sa)

@@ -163,3 +163,15 @@ void ts_from_conn(const struct conn_view *v, struct ikb_selector *sel)
 	sel->sport = v->local.port;
 	sel->dport = v->remote.port;
 }
+
+void ts_fill_dynamic(struct ikb_selector *sel, const struct ike_path *p)
+{
+	if (sel->src.family == AF_UNSPEC) {
+		sel->src = p->local;
+		sel->src_plen = p->local.family == AF_INET ? 32 : 128;
+	}
+	if (sel->dst.family == AF_UNSPEC) {
+		sel->dst = p->remote;
+		sel->dst_plen = p->remote.family == AF_INET ? 32 : 128;
+	}
+}

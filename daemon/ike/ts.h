@@ -11,6 +11,12 @@ struct conn_view;
 
 /* The conn's selector: our side is src, the peer's dst. */
 void ts_from_conn(const struct conn_view *v, struct ikb_selector *sel);
+/*
+ * A conn side of %any without a subnet is the IKE SA's address there, as
+ * libreswan's and strongSwan's %dynamic: fills sel's AF_UNSPEC sides.
+ */
+struct ike_path;
+void ts_fill_dynamic(struct ikb_selector *sel, const struct ike_path *p);
 void ts_to_wire(const struct ikb_addr *a, uint8_t plen, uint8_t proto,
 		uint16_t port, struct wire_ts *out);
 /*

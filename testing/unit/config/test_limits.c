@@ -22,9 +22,6 @@
 #define IKEPORT                                                          \
 	"per-conn IKE ports are not implemented yet: ikebana sends and " \
 	"listens on ikeport= "
-#define NATT                                                                \
-	"UDP encapsulation (NAT-T) is not implemented by ikebana yet: use " \
-	"encapsulation=no or auto"
 #define HOSTS                                                                 \
 	" not implemented by ikebana yet: the conn can neither be initiated " \
 	"nor match a peer; write an IP address or %any"
@@ -148,10 +145,13 @@ static void test_encapsulation(void **state)
 {
 	core_expect("conn a\n\tencapsulation=no\n", "");
 	core_expect("conn a\n\tencapsulation=auto\n", "");
-	core_expect("conn a\n\tencapsulation=yes\n",
-		    E(2, "a", "encapsulation=yes", NATT));
-	core_expect("conn a\n\tencapsulation=true\n",
-		    E(2, "a", "encapsulation=true", NATT));
+	core_expect("conn a\n\tencapsulation=yes\n", "");
+	core_expect("conn a\n\tencapsulation=true\n", "");
+	core_expect("conn a\n\tnat-keepalive=no\n", "");
+	core_expect("config setup\n\tkeep-alive=10\n", "");
+	core_expect("config setup\n\tkeep-alive=0\n", "");
+	core_expect("conn a\n\tnat-keepalive=often\n",
+		    E(2, "a", "nat-keepalive=often", "expected yes or no"));
 }
 
 /* RFC 7383: every value of libreswan's works; force is IKEv1's word. */
@@ -237,7 +237,7 @@ static void test_severities(void **state)
 	diag_free(&d);
 
 	text = "conn a\n\tleft=192.0.2.1\n\tright=192.0.2.2\n"
-	       "\tencapsulation=yes\n\tauto=ondemand\n";
+	       "\tencapsulation=maybe\n\tauto=ondemand\n";
 	diag_init(&d);
 	assert_int_equal(cfg_parse_buffer("t.conf", text, strlen(text), &c, &d),
 			 0);

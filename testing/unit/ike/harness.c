@@ -118,7 +118,17 @@ static void on_deliver(evutil_socket_t fd, short what, void *arg)
 		struct ike_path p = { to->addr, n->p[!q->to].addr, q->dport,
 				      q->sport };
 
-		ike_engine_input(to->e, &p, q->buf, q->len);
+		if (n->nat && q->to == EAST) {
+			p.remote = n->nat_addr;
+			p.rport = (uint16_t)(q->sport + n->nat_off);
+		} else if (n->nat) {
+			p.lport = (uint16_t)(q->dport - n->nat_off);
+		}
+		if (n->nat && q->to == WEST && p.lport != 500 &&
+		    p.lport != 4500)
+			n->nat_lost++;
+		else
+			ike_engine_input(to->e, &p, q->buf, q->len);
 		free(q->buf);
 		free(q);
 		q = next;
@@ -185,6 +195,14 @@ static int io_send(void *ctx, const struct ike_path *p, const uint8_t *buf,
 	return 0;
 }
 
+static int io_keepalive(void *ctx, const struct ike_path *p)
+{
+	struct hpeer *me = ctx;
+
+	me->keepalives++;
+	return 0;
+}
+
 static bool io_is_local(void *ctx, const struct ikb_addr *a)
 {
 	struct hpeer *me = ctx;
@@ -200,7 +218,7 @@ static void peer_init(struct net *n, int idx, const char *conn,
 	struct conf_load_opts o = { .base = n->base };
 	char conf[128], secrets[128], *text;
 	struct ikb_diag d;
-	struct ike_io io = { io_send, io_is_local, p };
+	struct ike_io io = { io_send, io_is_local, p, io_keepalive };
 
 	p->net = n;
 	p->idx = idx;
@@ -215,12 +233,17 @@ static void peer_init(struct net *n, int idx, const char *conn,
 		asprintf(
 			&text,
 			"config setup\n\tplugins=\"%s\"\n%s\n"
-			"conn test\n\tleft=192.0.2.1\n\tright=192.0.2.2\n"
+			"conn test\n\tleft=%s\n\tright=192.0.2.2\n"
 			"\tleftid=@west\n\trightid=@east\n\tauthby=secret\n%s",
 			harness_plugins ?
 				harness_plugins :
 				"esp-proposals replay-window multi-sa kernel-mem",
-			setup ? setup : "", conn ? conn : "") > 0);
+			setup ? setup : "",
+			idx == WEST	  ? "192.0.2.1" :
+			harness_east_left ? harness_east_left :
+			n->nat		  ? "%any" :
+					    "192.0.2.1",
+			conn ? conn : "") > 0);
 	write_file(conf, 0644, text);
 	free(text);
 	assert_true(asprintf(&text, "@west @east : PSK \"%s\"\n",
@@ -244,6 +267,8 @@ static void peer_init(struct net *n, int idx, const char *conn,
 
 const char *harness_west_setup;
 const char *harness_plugins;
+bool harness_nat;
+const char *harness_east_left;
 
 struct net *net_new(const char *west_conn, const char *east_conn,
 		    const char *east_setup, const char *west_psk,
@@ -257,6 +282,13 @@ struct net *net_new(const char *west_conn, const char *east_conn,
 	/* key exchanges run on a helper thread, as in the daemon */
 	assert_int_equal(helpers_start(1, n->base), 0);
 	live = n;
+	if (harness_nat) {
+		n->nat = true;
+		n->nat_addr.family = AF_INET;
+		inet_pton(AF_INET, "203.0.113.9", n->nat_addr.bytes);
+		n->nat_off = 10000;
+		harness_nat = false;
+	}
 	peer_init(n, WEST, west_conn, harness_west_setup, west_psk);
 	peer_init(n, EAST, east_conn ? east_conn : west_conn, east_setup,
 		  east_psk);

@@ -47,6 +47,7 @@ struct hpeer {
 	struct loaded_conf lc;
 	struct ike_engine *e;
 	unsigned sent;
+	unsigned keepalives; /* NAT-keepalives it sent */
 };
 
 struct net {
@@ -63,6 +64,15 @@ struct net {
 	uint16_t float_port;
 	int float_from;
 	unsigned float_after;
+	/*
+	 * harness_nat: a NAT in front of west. East sees west's datagrams
+	 * come from nat_addr with each port + nat_off; what east sends to a
+	 * port that is no such mapping (500 or 4500 + nat_off) is lost.
+	 */
+	bool nat;
+	struct ikb_addr nat_addr;
+	uint16_t nat_off;
+	unsigned nat_lost;
 	unsigned nrec;
 	struct hdgram rec[NET_MAX_RECORD];
 };
@@ -72,6 +82,12 @@ void harness_global_init(void);
 
 /* config setup lines of west for the next net_new(); NULL: none */
 extern const char *harness_west_setup;
+/* the next net_new() puts a NAT in front of west, and east's conn has
+ * left=%any */
+extern bool harness_nat;
+/* east's left= (west's address) for every net_new(); NULL: 192.0.2.1,
+ * %any behind the NAT */
+extern const char *harness_east_left;
 /* both peers' plugins= for the next net_new(); NULL: the usual four */
 extern const char *harness_plugins;
 
@@ -114,6 +130,9 @@ unsigned kdump_count(const struct kdump *d, enum ikb_dir dir);
 void kernel_expire(struct net *n, int who, const struct ikb_sa *sa, bool hard);
 /* kernel-mem's ACQUIRE for reqid from CPU cpu (RFC 9611, -1: none). */
 void kernel_acquire(struct net *n, int who, uint32_t reqid, int32_t cpu);
+/* The kernel's MAPPING: in's ESP in UDP came from addr:port. */
+void kernel_mapping(struct net *n, int who, const struct ikb_sa *in,
+		    const char *addr, uint16_t port);
 /* who's kernel-mem refuses op after `after` calls (IKB_KERNEL_MEM_REFUSE). */
 void kernel_refuse(struct net *n, int who, const char *op, unsigned after,
 		   int errnum, const char *msg);

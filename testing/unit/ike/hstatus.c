@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* What the tests read: engine status JSON and the kernel-mem tables. */
+#include <arpa/inet.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -155,6 +156,31 @@ void kernel_expire(struct net *n, int who, const struct ikb_sa *sa, bool hard)
 		.cpu = sa->cpu,
 	};
 
+	assert_non_null(inject);
+	assert_non_null(plugin_set_kernel(n->p[who].lc.plugins, &st));
+	assert_int_equal(inject(st, &ev), 0);
+}
+
+void kernel_mapping(struct net *n, int who, const struct ikb_sa *in,
+		    const char *addr, uint16_t port)
+{
+	void *st;
+	ikb_kernel_mem_inject_fn inject =
+		(ikb_kernel_mem_inject_fn)plugin_set_symbol(
+			n->p[who].lc.plugins, "kernel-mem",
+			IKB_KERNEL_MEM_INJECT);
+	struct ikb_kernel_event ev = {
+		.type = IKB_KEV_MAPPING,
+		.dst = in->dst,
+		.spi = in->spi,
+		.proto = in->proto,
+		.reqid = in->reqid,
+		.cpu = -1,
+		.new_addr.family = AF_INET,
+		.new_port = port,
+	};
+
+	assert_int_equal(inet_pton(AF_INET, addr, ev.new_addr.bytes), 1);
 	assert_non_null(inject);
 	assert_non_null(plugin_set_kernel(n->p[who].lc.plugins, &st));
 	assert_int_equal(inject(st, &ev), 0);

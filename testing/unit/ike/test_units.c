@@ -14,6 +14,7 @@
 #include "ike/conn.h"
 #include "ike/exchange.h"
 #include "ike/msg.h"
+#include "ike/nat.h"
 #include "ike/ts.h"
 
 static void id_is(const char *conf, int rc, uint8_t type, const char *text)
@@ -127,7 +128,9 @@ static void add_natd(struct wire_msg *m, uint16_t type, const char *ip,
 static void test_nat_detect(void **state)
 {
 	static struct wire_msg m;
-	struct ike_sa sa = { .conn = "t" };
+	struct conn_set set = { .natt_port = 4500 };
+	struct ike_engine e = { .conns = &set };
+	struct ike_sa sa = { .conn = "t", .e = &e };
 	uint8_t h1[20], h2[20];
 
 	sa.path.local.family = sa.path.remote.family = AF_INET;
@@ -138,19 +141,23 @@ static void test_nat_detect(void **state)
 	add_natd(&m, WIRE_N_NAT_DETECTION_SOURCE_IP, "192.0.2.1", h1);
 	add_natd(&m, WIRE_N_NAT_DETECTION_DESTINATION_IP, "192.0.2.2", h2);
 	nat_check(&sa, &m);
-	assert_false(sa.nat_local || sa.nat_remote);
+	assert_null(sa.nat);
 	m.n = 0;
 	add_natd(&m, WIRE_N_NAT_DETECTION_SOURCE_IP, "10.0.0.1", h1);
 	add_natd(&m, WIRE_N_NAT_DETECTION_DESTINATION_IP, "192.0.2.2", h2);
 	nat_check(&sa, &m);
-	assert_true(sa.nat_remote);
-	assert_false(sa.nat_local);
+	assert_non_null(sa.nat);
+	assert_true(sa.nat->remote);
+	assert_false(sa.nat->local);
+	assert_true(nat_encap(&sa));
 	m.n = 0;
 	add_natd(&m, WIRE_N_NAT_DETECTION_SOURCE_IP, "192.0.2.1", h1);
 	add_natd(&m, WIRE_N_NAT_DETECTION_DESTINATION_IP, "203.0.113.9", h2);
 	nat_check(&sa, &m);
-	assert_true(sa.nat_local);
-	assert_false(sa.nat_remote);
+	assert_true(sa.nat->local);
+	assert_false(sa.nat->remote);
+	nat_free(&sa);
+	assert_null(sa.nat);
 }
 
 /* INVALID_KE_PAYLOAD: one rule for IKE_SA_INIT, Child SAs, IKE rekey. */
