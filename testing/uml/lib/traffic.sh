@@ -169,3 +169,17 @@ $_bad"
 		log "ok: $_c sent only ESP, IKE, ARP, ND ($_total packets)"
 	done
 }
+
+# expect_esp_in_udp HOST:DEV...: each capture, stopped by expect_only_esp,
+# holds ESP in UDP (RFC 3948: port 4500, not the non-ESP marker) and no
+# bare ESP (IP protocol 50), as a NAT passes it.
+expect_esp_in_udp() {
+	for _c; do
+		_pcap=$HOSTS/${_c%%:*}/log/${_c#*:}.pcap
+		_bare=$(t 30 tcpdump -n -r "$_pcap" -c 1 'ip proto 50 or ip6 proto 50' 2>/dev/null)
+		[ -z "$_bare" ] || fail "$_c sent bare ESP (IP protocol 50), not ESP in UDP: $_bare"
+		t 30 tcpdump -n -r "$_pcap" -c 1 'udp port 4500 and udp[8:4] != 0' 2>/dev/null | grep -q . ||
+			fail "no ESP in UDP in the $_c capture"
+		log "ok: $_c sent ESP in UDP only, no bare ESP"
+	done
+}

@@ -28,9 +28,10 @@ ikebana_start() {
 	# daemon without cert support would refuse the key.
 	_nss=''
 	[ -e "$_H/nss/ikebana-pki" ] && _nss="\tnssdir=$_H/nss\n"
+	# IKEBANA_SETUP: more config setup lines (printf %b)
 	[ -e "$_H/etc/ikebana.conf" ] ||
-		printf "config setup\n\t# plugins: the defaults\n$_nss\ninclude %s/*.conf\n" \
-			"$_H/etc/ikebana.d" >"$_H/etc/ikebana.conf"
+		printf "config setup\n\t# plugins: the defaults\n$_nss%b\ninclude %s/*.conf\n" \
+			"${IKEBANA_SETUP:-}" "$_H/etc/ikebana.d" >"$_H/etc/ikebana.conf"
 	[ -e "$_H/etc/ikebana.secrets" ] || : >"$_H/etc/ikebana.secrets"
 	chmod 600 "$_H/etc/ikebana.secrets"
 	ip netns exec "$1" "$IKB_DAEMON" --nofork --config "$_H/etc/ikebana.conf" \

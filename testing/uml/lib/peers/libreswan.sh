@@ -45,8 +45,9 @@ libreswan_start() {
 	libreswan_prepare
 	mkdir -p "$_H/etc/ipsec.d/conns"
 	# printf, not a <<- here-document: ipsec.conf needs the indentation.
-	printf 'config setup\n\tlogfile=%s\n\tlogappend=yes\n\tdumpdir=%s\n' \
-		"$_H/log/pluto.log" "$_H/run" >"$_H/etc/ipsec.conf"
+	# LIBRESWAN_SETUP: more config setup lines (printf %b)
+	printf 'config setup\n\tlogfile=%s\n\tlogappend=yes\n\tdumpdir=%s\n%b\n' \
+		"$_H/log/pluto.log" "$_H/run" "${LIBRESWAN_SETUP:-}" >"$_H/etc/ipsec.conf"
 	[ -e "$_H/etc/ipsec.secrets" ] || : >"$_H/etc/ipsec.secrets"
 	chmod 600 "$_H/etc/ipsec.secrets"
 	# A cert= peer may have made the db already (pki_nssdb).
@@ -123,6 +124,9 @@ _ipsec_conf_body() {
 			"authby=secret"
 	fi
 	printf '\t%s\n' "type=$p_mode" "ike=$p_ike" "esp=$p_esp" "auto=${p_auto:-add}"
+	[ -z "$p_lsub" ] || printf '\tleftsubnet=%s\n' "$p_lsub"
+	[ -z "$p_rsub" ] || printf '\trightsubnet=%s\n' "$p_rsub"
+	[ -z "${PEER_CONN_EXTRA:-}" ] || printf '%b\n' "$PEER_CONN_EXTRA"
 	[ -z "$p_replay" ] || printf '\treplay-window=%s\n' "$p_replay"
 	[ -z "$p_esn" ] || printf '\tesn=%s\n' "$p_esn"
 }

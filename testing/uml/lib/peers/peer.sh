@@ -32,6 +32,10 @@
 #   local=ADDR remote=ADDR       override the addresses (many-pairs)
 #   secret=S                     the PSK
 #   nat=yes                      remote is behind NAT: accept it from any address
+#   lsubnet=NET rsubnet=NET      leftsubnet= and rightsubnet= (this end's, the
+#                                remote's); strongSwan local_ts, remote_ts
+# PEER_CONN_EXTRA (libreswan and ikebana: conn lines, \t and \n as printf
+# %b writes them) is added to every conn written while it is set.
 # Example, east answering west:  peer strongswan east west responder psk esp=aes_gcm128
 # Without REMOTE, the daemon starts with the confs the scenario brings in
 # $SCENARIO_DIR/HOST/ (see README) and nothing is generated.
@@ -47,6 +51,7 @@ peer() {
 	p_remote='' p_role=responder p_auth=psk p_mode=transport p_esp=aes_gcm128
 	p_ike=aes_gcm128-sha2_256-dh19 p_replay='' p_esn='' p_af=4 p_name='' p_secret=''
 	p_local='' p_raddr='' p_nat='' p_cert='' p_rcert='' p_idk=fqdn
+	p_lsub='' p_rsub=''
 	for _a; do
 		case $_a in
 		initiator | responder | add) p_role=$_a ;;
@@ -65,6 +70,8 @@ peer() {
 		local=*) p_local=${_a#*=} ;;
 		remote=*) p_raddr=${_a#*=} ;;
 		nat=*) p_nat=${_a#*=} ;;
+		lsubnet=*) p_lsub=${_a#*=} ;;
+		rsubnet=*) p_rsub=${_a#*=} ;;
 		*=*) fail "peer: unknown option $_a" ;;
 		*) [ -z "$p_remote" ] && [ -d "$HOSTS/$_a" ] || fail "peer: '$_a' is not a host or a word"
 		   p_remote=$_a ;;

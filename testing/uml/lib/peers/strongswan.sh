@@ -215,6 +215,8 @@ strongswan_write_conn() {
 			children {
 				$p_name {
 					mode = $p_mode
+					${p_lsub:+local_ts = $p_lsub}
+					${p_rsub:+remote_ts = $p_rsub}
 					esp_proposals = $_ss_esp
 					${p_replay:+replay_window = $p_replay}
 					start_action = $_ss_start
