@@ -160,6 +160,11 @@ static int io_keepalive(void *ctx, const struct ike_path *p)
 	return net_send_keepalive(d->net, &p->local, &p->remote, p->rport);
 }
 
+static int io_path_mtu(void *ctx, const struct ike_path *p)
+{
+	return net_path_mtu(&p->local, &p->remote, p->rport);
+}
+
 static bool io_is_local(void *ctx, const struct ikb_addr *a)
 {
 	struct ikbd *d = ctx;
@@ -169,7 +174,8 @@ static bool io_is_local(void *ctx, const struct ikb_addr *a)
 
 int ikbd_engine_start(struct ikbd *d)
 {
-	struct ike_io io = { io_send, io_is_local, d, io_keepalive };
+	struct ike_io io = { io_send, io_is_local, d, io_keepalive,
+			     io_path_mtu };
 
 	d->engine = ike_engine_new(d->base, &d->conf, &io);
 	if (!d->engine) {

@@ -28,6 +28,8 @@ struct frag_in;
 struct ike_frag {
 	/* counters for status */
 	unsigned long msgs_out, frags_out, msgs_in, frags_in, dropped;
+	/* the path MTU when first needed (ike_io); -1: unknown */
+	int path_mtu;
 	/* messages being reassembled: [0] requests, [1] responses */
 	struct frag_in *in[2];
 };
@@ -37,7 +39,10 @@ struct ike_frag {
 void frag_note(struct ike_sa *sa, const struct wire_msg *m);
 /* Whether our IKE_SA_INIT says IKEV2_FRAGMENTATION_SUPPORTED. */
 bool frag_offer(const struct ike_sa *sa);
-/* The largest datagram (UDP payload) sa sends whole. */
+/*
+ * The largest datagram (UDP payload) sa sends whole: ike-fragment-size=,
+ * else the path MTU where it is more than RFC 7383's minimum paths.
+ */
 size_t frag_limit(const struct ike_sa *sa);
 void frag_free(struct ike_sa *sa);
 /* A rekeyed IKE SA keeps what IKE_SA_INIT of the first one agreed. */

@@ -44,6 +44,8 @@ struct ike_io {
 	 * p->remote:rport. NULL: none are sent. 0 or -errno.
 	 */
 	int (*keepalive)(void *ctx, const struct ike_path *p);
+	/* The path MTU towards p->remote, or -errno. NULL: unknown. */
+	int (*path_mtu)(void *ctx, const struct ike_path *p);
 };
 
 /*

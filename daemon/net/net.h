@@ -83,6 +83,13 @@ int net_send_keepalive(struct net *n, const struct ikb_addr *local,
  */
 bool net_is_local(struct net *n, const struct ikb_addr *a);
 
+/*
+ * The path MTU from local (NULL: the routing table's choice) to remote, as
+ * the kernel knows it (IP_MTU on a connected socket); -errno without one.
+ */
+int net_path_mtu(const struct ikb_addr *local, const struct ikb_addr *remote,
+		 uint16_t rport);
+
 /* Whether there are sockets of this family (IPv6 may be unavailable). */
 bool net_has_family(const struct net *n, sa_family_t family);
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Two in-process engines over a datagram queue; see harness.h. */
 #include <arpa/inet.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -203,6 +204,13 @@ static int io_keepalive(void *ctx, const struct ike_path *p)
 	return 0;
 }
 
+static int io_path_mtu(void *ctx, const struct ike_path *p)
+{
+	struct hpeer *me = ctx;
+
+	return me->net->path_mtu ? me->net->path_mtu : -ENOTCONN;
+}
+
 static bool io_is_local(void *ctx, const struct ikb_addr *a)
 {
 	struct hpeer *me = ctx;
@@ -218,7 +226,8 @@ static void peer_init(struct net *n, int idx, const char *conn,
 	struct conf_load_opts o = { .base = n->base };
 	char conf[128], secrets[128], *text;
 	struct ikb_diag d;
-	struct ike_io io = { io_send, io_is_local, p, io_keepalive };
+	struct ike_io io = { io_send, io_is_local, p, io_keepalive,
+			     io_path_mtu };
 
 	p->net = n;
 	p->idx = idx;

@@ -73,6 +73,7 @@ struct net {
 	struct ikb_addr nat_addr;
 	uint16_t nat_off;
 	unsigned nat_lost;
+	int path_mtu; /* what ike_io's path_mtu says; 0: it does not know */
 	unsigned nrec;
 	struct hdgram rec[NET_MAX_RECORD];
 };

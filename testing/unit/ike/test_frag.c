@@ -285,6 +285,49 @@ static int teardown(void **state)
 	return net_cleanup(state);
 }
 
+/* who's IKE_AUTH request datagrams, and the largest of them */
+static unsigned auth_datagrams(struct net *n, int who, size_t *largest)
+{
+	unsigned c = 0;
+
+	*largest = 0;
+	for (unsigned i = 0; i < n->nrec; i++) {
+		const struct hdgram *r = &n->rec[i];
+
+		if (r->from != who || !dgram_is(r->buf, r->len, 35, false))
+			continue;
+		c++;
+		*largest = r->len > *largest ? r->len : *largest;
+	}
+	return c;
+}
+
+/*
+ * Without ike-fragment-size= the path MTU decides: a 1500-octet path
+ * carries the IKE_AUTH request whole; one whose MTU nobody knows gets
+ * RFC 7383's 576 octets, and so fragments.
+ */
+static void test_path_mtu(void **state)
+{
+	struct net *n;
+	size_t largest;
+
+	harness_west_setup = NULL;
+	n = net_new(BIG, NULL, NULL, NULL, NULL);
+	n->path_mtu = 1500;
+	up_from(n, WEST);
+	assert_int_equal(auth_datagrams(n, WEST, &largest), 1);
+	assert_true(largest > LIMIT && largest <= 1500 - 28);
+	assert_int_equal(frag_of(n, WEST)->msgs_out, 0);
+	net_free(n);
+
+	n = net_new(BIG, NULL, NULL, NULL, NULL);
+	up_from(n, WEST);
+	assert_true(auth_datagrams(n, WEST, &largest) >= 2);
+	assert_true(largest <= LIMIT);
+	net_free(n);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -295,6 +338,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_corrupt_fragment, teardown),
 		cmocka_unit_test_teardown(test_forged_fragments, teardown),
 		cmocka_unit_test_teardown(test_fragmentation_no, teardown),
+		cmocka_unit_test_teardown(test_path_mtu, teardown),
 	};
 
 	harness_global_init();
