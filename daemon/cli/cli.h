@@ -37,6 +37,8 @@ void traffic_print(FILE *f, struct json_object *data);
 void status_peer_print(FILE *f, struct json_object *sa);
 /* IKE fragmentation's counters, when both ends do it. */
 void status_frag_print(FILE *f, struct json_object *sa);
+/* "nat    ..." for an IKE SA that found a NAT (or was told to act so). */
+void status_nat_print(FILE *f, struct json_object *sa);
 /*
  * conn_cmd.c: the one-conn request both send; the exit code. wait > 0:
  * the daemon answers with the outcome, within wait seconds (up).

@@ -172,11 +172,12 @@ static void print_ike_sa(struct json_object *sa)
 	       or_unset(str(sa, "state")));
 	print_uptime(num(sa, "age_s"));
 	print_timers(sa);
-	printf("\n    local  %s id %s\n    remote %s id %s%s\n",
-	       or_unset(str(sa, "local")), or_unset(str(sa, "local_id")),
-	       or_unset(str(sa, "remote")), or_unset(str(sa, "remote_id")),
-	       flag(sa, "nat_local") || flag(sa, "nat_remote") ? " (NAT)" : "");
+	printf("\n    local  %s port %lld id %s\n    remote %s port %lld id %s\n",
+	       or_unset(str(sa, "local")), num(sa, "local_port"),
+	       or_unset(str(sa, "local_id")), or_unset(str(sa, "remote")),
+	       num(sa, "remote_port"), or_unset(str(sa, "remote_id")));
 	status_peer_print(stdout, sa);
+	status_nat_print(stdout, sa);
 	status_frag_print(stdout, sa);
 	printf("    SPIs i %s r %s, %s\n", or_unset(str(sa, "spi_i")),
 	       or_unset(str(sa, "spi_r")), or_unset(str(sa, "proposal")));

@@ -58,3 +58,39 @@ void status_frag_print(FILE *f, struct json_object *sa)
 		count(fr, "messages_received"), count(fr, "fragments_received"),
 		count(fr, "fragments_dropped"));
 }
+
+static bool yes(struct json_object *o, const char *key)
+{
+	struct json_object *v;
+
+	return json_object_object_get_ex(o, key, &v) &&
+	       json_object_get_boolean(v);
+}
+
+void status_nat_print(FILE *f, struct json_object *sa)
+{
+	struct json_object *n = NULL, *last = NULL;
+	bool l, r;
+
+	if (!json_object_object_get_ex(sa, "nat", &n) ||
+	    !json_object_is_type(n, json_type_object))
+		return; /* no NAT found, none forced */
+	l = yes(n, "local_behind");
+	r = yes(n, "remote_behind");
+	fprintf(f, "    nat    %s%s, ",
+		l && r ? "both ends behind a NAT" :
+		l      ? "we are behind a NAT" :
+		r      ? "the peer is behind a NAT" :
+			 "none",
+		yes(n, "forced") ? " (encapsulation=yes)" : "");
+	if (yes(n, "encapsulation"))
+		fprintf(f, "ESP in UDP %lld -> %lld", count(sa, "local_port"),
+			count(sa, "remote_port"));
+	else
+		fprintf(f, "ESP bare (encapsulation=no)");
+	fprintf(f, ", %lld keepalive(s) sent", count(n, "keepalives_sent"));
+	if (json_object_object_get_ex(n, "last_keepalive_s", &last) && last)
+		fprintf(f, " (last %llds ago)",
+			(long long)json_object_get_int64(last));
+	fprintf(f, ", %lld move(s) followed\n", count(n, "mappings_followed"));
+}

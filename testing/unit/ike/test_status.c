@@ -187,11 +187,73 @@ static void test_peer_fields(void **state)
 	net_free(n);
 }
 
+/* What status_nat_print() writes for o. */
+static char *nat_text(struct json_object *o)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	status_nat_print(f, o);
+	assert_int_equal(fclose(f), 0);
+	return buf;
+}
+
+static bool keepalive_sent(struct net *n)
+{
+	return n->p[WEST].keepalives > 0;
+}
+
+/* Behind the harness's NAT: the nat object and its line. */
+static void test_nat_fields(void **state)
+{
+	struct net *n;
+	struct ikb_error err = { "" };
+	struct json_object *sa, *nat;
+	char *text;
+
+	harness_nat = true;
+	harness_west_setup = "\tkeep-alive=1\n";
+	n = net_new("\ttype=transport\n", NULL, NULL, NULL, NULL);
+	harness_west_setup = NULL;
+	assert_int_equal(ike_engine_up(n->p[WEST].e, "test", &err), 0);
+	assert_true(net_run(n, both_up, 10000));
+	assert_true(net_run(n, keepalive_sent, 5000));
+	sa = sa0(n);
+	assert_int_equal(
+		json_object_get_int(json_object_object_get(sa, "local_port")),
+		4500);
+	assert_true(json_object_object_get_ex(sa, "nat", &nat));
+	assert_true(json_object_get_boolean(
+		json_object_object_get(nat, "local_behind")));
+	text = nat_text(sa);
+	assert_non_null(strstr(
+		text, "nat    we are behind a NAT, ESP in UDP 4500 -> 4500, "));
+	assert_non_null(strstr(text, "keepalive(s) sent (last "));
+	assert_non_null(strstr(text, ", 0 move(s) followed\n"));
+	free(text);
+	/* no NAT: no line */
+	json_object_put(root);
+	root = NULL;
+	net_free(n);
+	n = net_new(NULL, NULL, NULL, NULL, NULL);
+	assert_int_equal(ike_engine_up(n->p[WEST].e, "test", &err), 0);
+	assert_true(net_run(n, both_up, 10000));
+	text = nat_text(sa0(n));
+	assert_string_equal(text, "");
+	free(text);
+	json_object_put(root);
+	root = NULL;
+	net_free(n);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(test_tuning_fields, net_cleanup),
 		cmocka_unit_test_teardown(test_peer_fields, net_cleanup),
+		cmocka_unit_test_teardown(test_nat_fields, net_cleanup),
 	};
 
 	harness_global_init();
