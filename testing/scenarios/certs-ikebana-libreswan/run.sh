@@ -23,7 +23,8 @@
 # libreswan does for IPv4 (RFC 7383's minimum): every IKE_AUTH with a
 # certificate crosses as fragments, both ways.
 # And conn v6: west-rsa and east-rsa between the hosts' IPv6 addresses,
-# west initiating, through the same small path.
+# west initiating, and conn v6r between a second pair, east initiating,
+# through the same small path.
 # shellcheck disable=SC2034 # PAIRS is read by the topology
 PAIRS=10
 # shellcheck source=/dev/null # the helpers are checked on their own
@@ -48,8 +49,8 @@ certs_conn 10 revoked-r west cert=rsa -- cert=revoked rcert=rsa
 log "all conns loaded and initiated in $(( $(now_cs) - t0 ))0 ms"
 
 certs_v6 libreswan
-expect_sa west count=14 timeout=60 mode=transport alg=aes_gcm128
-expect_sa east count=14 timeout=60 mode=transport alg=aes_gcm128
+expect_sa west count=16 timeout=60 mode=transport alg=aes_gcm128
+expect_sa east count=16 timeout=60 mode=transport alg=aes_gcm128
 log "pairs 1-6 up $(( $(now_cs) - t0 ))0 ms after the first conn"
 
 wlog=$HOSTS/west/log/ikebanad.log

@@ -12,9 +12,11 @@
 #                         good pair must move its own SAs' counters on both
 #                         hosts
 #   certs_v6 PEER         conn v6: RSA certificates between the hosts'
-#                         IPv6 addresses, west initiating (after the pairs'
-#                         conns; expect_sa counts its 2 SAs)
-#   certs_expect_v6       v6's one SA each way on both hosts, ping6 through
+#                         IPv6 addresses, west initiating, and conn v6r
+#                         between a second pair, east initiating (after the
+#                         pairs' conns; expect_sa counts their 4 SAs)
+#   certs_expect_v6       one SA each way per conn on both hosts, ping6
+#                         through each
 #   certs_small_path      before the first conn: both hosts drop IP
 #                         fragments, ikebana (west) fragments IKE at 576
 #                         octets (RFC 7383): what a small path carries
@@ -22,6 +24,9 @@
 #                         neither host dropped an IP fragment
 # shellcheck shell=sh disable=SC2154
 # (l and r are set by certs_pair; CERTS_* by the scenario)
+
+CERTS_V6R_WEST=2001:db8:1::11
+CERTS_V6R_EAST=2001:db8:1::12
 
 # certs_pair I: sets l and r, west's and east's address of pair I.
 certs_pair() { _cp=$(pair_addrs west "$1"); l=${_cp% *} r=${_cp#* }; }
@@ -139,20 +144,33 @@ certs_expect_fragments() {
 }
 
 certs_v6() {
+	ns west ip -6 addr add "$CERTS_V6R_WEST/64" dev eth0 nodad &&
+		ns east ip -6 addr add "$CERTS_V6R_EAST/64" dev eth0 nodad ||
+		fail "cannot add conn v6r's IPv6 addresses"
 	peer "$1" east west responder name=v6 af=6 cert=rsa
 	peer ikebana west east initiator name=v6 af=6 cert=rsa
+	peer ikebana west east responder name=v6r af=6 cert=rsa \
+		local="$CERTS_V6R_WEST" remote="$CERTS_V6R_EAST"
+	peer "$1" east west initiator name=v6r af=6 cert=rsa \
+		local="$CERTS_V6R_EAST" remote="$CERTS_V6R_WEST"
+}
+
+# _certs_v6_pair NAME WEST EAST: one SA each way between the two addresses
+# on both hosts, and pings from west's through them.
+_certs_v6_pair() {
+	for _h in west east; do
+		_n=$(sa_list "$_h" | grep -c "src=\($2\|$3\) dst=\($2\|$3\)")
+		[ "$_n" = 2 ] || fail "$_h has $_n IPv6 SAs of conn $1, not 2: $(sa_list "$_h")"
+	done
+	_b=$(esp_packets west src="$2")
+	ns west ping -6 -n -q -c 3 -i 0.2 -W 2 -I "$2" "$3" >/dev/null ||
+		fail "ping6 west $2 -> east $3"
+	_a=$(esp_packets west src="$2")
+	[ "$_a" -ge $((_b + 3)) ] || fail "conn $1's outbound SA carried $((_a - _b)) packets of 3 pings"
+	log "ok: conn $1 over IPv6 ($2 <-> $3): one SA each way on both hosts, pings through ESP"
 }
 
 certs_expect_v6() {
-	_v6w=$(addr_of west 6) _v6e=$(addr_of east 6)
-	for _h in west east; do
-		_n=$(sa_list "$_h" | grep -c "src=\($_v6w\|$_v6e\) dst=\($_v6w\|$_v6e\)")
-		[ "$_n" = 2 ] || fail "$_h has $_n IPv6 SAs of conn v6, not 2: $(sa_list "$_h")"
-	done
-	_b=$(esp_packets west src="$_v6w")
-	ns west ping -6 -n -q -c 3 -i 0.2 -W 2 -I "$_v6w" "$_v6e" >/dev/null ||
-		fail "ping6 west $_v6w -> east $_v6e"
-	_a=$(esp_packets west src="$_v6w")
-	[ "$_a" -ge $((_b + 3)) ] || fail "conn v6's outbound SA carried $((_a - _b)) packets of 3 pings"
-	log "ok: conn v6 over IPv6 ($_v6w <-> $_v6e): one SA each way on both hosts, pings through ESP"
+	_certs_v6_pair v6 "$(addr_of west 6)" "$(addr_of east 6)"
+	_certs_v6_pair v6r "$CERTS_V6R_WEST" "$CERTS_V6R_EAST"
 }
