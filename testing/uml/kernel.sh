@@ -1,9 +1,35 @@
 # Sourced by boot: picks the UML kernel. Sets UML_BIN and, for a kernel whose
 # modules are not in /usr/lib/uml/modules, UML_MODDIR.
 # UML_KERNEL unset or 6.1: Debian 12's user-mode-linux. 7.2: unstable's,
-# unpacked by kernel-7.2 under the cache.
+# unpacked by kernel-7.2 under the cache. Unset on a host where 6.1 cannot
+# run a process (uml61_runs): 7.2.
+
+# uml61_runs: whether Debian 12's UML 6.1 runs processes here. On hosts
+# whose CPUs have AMX its XSAVE buffer is too small and every process, init
+# first, dies of SIGSEGV (7.2 sizes it from the host). Probed once per host
+# boot: init=/bin/true must end with exit code 0, which the panic names.
+uml61_runs() {
+	_c=/run/ikebana-uml61.$(cat /proc/sys/kernel/random/boot_id 2>/dev/null)
+	[ -e "$_c.ok" ] && return 0
+	[ -e "$_c.no" ] && return 1
+	_b=$(command -v linux.uml) || return 0 # uml_kernel says it is missing
+	if timeout -k 5 60 "$_b" mem=64M root=/dev/root rootfstype=hostfs \
+		rootflags=/ ro init=/bin/true con=null con0=null,fd:1 </dev/null 2>&1 |
+		grep -q 'exitcode=0x00000000'; then
+		touch "$_c.ok" 2>/dev/null
+		return 0
+	fi
+	touch "$_c.no" 2>/dev/null
+	return 1
+}
+
 uml_kernel() {
-	case ${UML_KERNEL:-} in
+	_want=${UML_KERNEL:-}
+	if [ -z "$_want" ] && ! uml61_runs; then
+		echo "boot: UML 6.1 cannot run a process on this host (its init dies of SIGSEGV: the CPUs' XSAVE state, with AMX, is larger than it handles): booting 7.2" >&2
+		_want=7.2
+	fi
+	case $_want in
 	'' | 6.1)
 		UML_BIN=$(command -v linux.uml) || {
 			echo "boot: linux.uml missing: run testing/uml/install-deps" >&2
@@ -24,7 +50,7 @@ uml_kernel() {
 		fi
 		;;
 	*)
-		echo "boot: UML_KERNEL=$UML_KERNEL: only 6.1 (default) and 7.2 are known" >&2
+		echo "boot: UML_KERNEL=$_want: only 6.1 (default) and 7.2 are known" >&2
 		return 1
 		;;
 	esac
