@@ -26,6 +26,24 @@ t() { timeout -k 2 "$@"; }
 # ns HOST CMD...: run in HOST's namespace, with a 30 s default timeout.
 ns() { _h=$1; shift; timeout -k 2 30 ip netns exec "$_h" "$@"; }
 
+# ipt HOST ARGS...: iptables on HOST, legacy where the kernel has its tables
+# (UML 6.1 has no nft nat chain type), else the nft back end (UML 7.2 has
+# no ip_tables). The modules are loaded once, for every namespace.
+ipt() {
+	if [ -z "${_IPT:-}" ]; then
+		modprobe -q -a ip_tables iptable_filter iptable_nat 2>/dev/null
+		_IPT=iptables-legacy
+		iptables-legacy -t nat -L -n >/dev/null 2>&1 || {
+			modprobe -q -a nf_tables nft_compat nft_masq nf_nat \
+				xt_MASQUERADE 2>/dev/null
+			_IPT=iptables-nft
+		}
+	fi
+	_h=$1
+	shift
+	ns "$_h" "$_IPT" "$@"
+}
+
 hdir() { echo "$HOSTS/$1"; }
 
 hosts() { for _d in "$HOSTS"/*/; do [ -d "$_d" ] && basename "$_d"; done; }

@@ -139,17 +139,17 @@ _NOT_ESP='not (ip proto 50 or ip6 proto 50 or udp port 500 or udp port 4500 or a
 _ESP='ip proto 50 or ip6 proto 50 or (udp port 4500 and udp[8:4] != 0)'
 
 # drop_ip_fragments HOST...: HOST's kernel drops every IP fragment it
-# receives (legacy iptables: UML 6.1 has it), as firewalls on real paths
+# receives (iptables), as firewalls on real paths
 # do: an IKE message too large for the path must come as RFC 7383
 # fragments. ip_fragments_dropped HOST: how many it dropped since.
 drop_ip_fragments() {
 	for _h; do
-		ns "$_h" iptables-legacy -A INPUT -f -j DROP ||
-			fail "$_h: cannot drop IP fragments with iptables-legacy"
+		ipt "$_h" -A INPUT -f -j DROP ||
+			fail "$_h: cannot drop IP fragments with iptables"
 	done
 }
 ip_fragments_dropped() {
-	ns "$1" iptables-legacy -L INPUT -v -n -x | awk '$3 == "DROP" && /-f/ { n += $1 } END { print n + 0 }'
+	ipt "$1" -L INPUT -v -n -x | awk '$3 == "DROP" && /-f/ { n += $1 } END { print n + 0 }'
 }
 
 # expect_only_esp HOST:DEV...: each capture (capture_start) holds ESP, and

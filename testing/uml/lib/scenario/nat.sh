@@ -111,7 +111,7 @@ _east_out_dport() {
 # the IKE SA and both SAs, and east's packets reach road at its new port.
 nat_mapping_case() {
 	_old=$(_ikb_nat east remote_port)
-	ns nic iptables-legacy -t nat -I POSTROUTING 1 -o eth1 -p udp \
+	ipt nic -t nat -I POSTROUTING 1 -o eth1 -p udp \
 		-j MASQUERADE --to-ports 41000-41999 ||
 		fail "nic: cannot map UDP to 41000-41999"
 	timeout -k 2 60 ip netns exec road ping -n -q -i 0.2 -c 60 \
@@ -148,7 +148,7 @@ _east_out_dst() {
 # the policies' templates with them, and east reaches road again.
 nat_address_case() {
 	ns nic ip addr add 192.0.2.253/24 dev eth1 || fail "nic: cannot add 192.0.2.253"
-	ns nic iptables-legacy -t nat -I POSTROUTING 1 -o eth1 -j SNAT --to-source 192.0.2.253 ||
+	ipt nic -t nat -I POSTROUTING 1 -o eth1 -j SNAT --to-source 192.0.2.253 ||
 		fail "nic: cannot map to 192.0.2.253"
 	_spi=$(_ikb_nat east 'child_sas[0].spi_out')
 	timeout -k 2 60 ip netns exec road ping -n -q -i 0.2 -c 60 \
