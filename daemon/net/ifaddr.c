@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Is an address one of ours? A cached getifaddrs() list. A netlink socket
- * subscribed to the address groups only marks the cache stale: parsing the
- * messages would duplicate what getifaddrs() already does, and changes are
- * rare. Without that socket, every miss re-reads the list.
+ * subscribed to the address and route groups only marks the cache stale:
+ * parsing the messages would duplicate what getifaddrs() already does,
+ * and changes are rare. Without that socket, every miss re-reads the
+ * list. Whoever asked (MOBIKE) hears of a change once a burst is over.
  */
 #include <errno.h>
 #include <event2/event.h>
@@ -24,7 +25,28 @@ struct ifaddr {
 	bool stale;
 	int nlfd;
 	struct event *ev;
+	/* who wants to hear of changes, once a burst of them is over */
+	void (*changed)(void *ctx);
+	void *ctx;
+	struct event *settle;
 };
+
+/* An address goes with its routes: one call per burst, 200 ms later. */
+#define IFADDR_SETTLE_MS 200
+
+static void on_settled(evutil_socket_t fd, short what, void *arg)
+{
+	struct ifaddr *ifa = arg;
+
+	if (ifa->changed)
+		ifa->changed(ifa->ctx);
+}
+
+void ifaddr_on_change(struct ifaddr *ifa, void (*fn)(void *ctx), void *ctx)
+{
+	ifa->changed = fn;
+	ifa->ctx = ctx;
+}
 
 static void ifaddr_refresh(struct ifaddr *ifa)
 {
@@ -81,13 +103,20 @@ static void ifaddr_nl_read(evutil_socket_t fd, short what, void *arg)
 		break;
 	}
 	ifa->stale = true;
+	if (ifa->settle && ifa->changed) {
+		struct timeval tv = { 0, IFADDR_SETTLE_MS * 1000 };
+
+		evtimer_add(ifa->settle, &tv);
+	}
 }
 
 static int ifaddr_nl_open(void)
 {
 	struct sockaddr_nl snl = {
 		.nl_family = AF_NETLINK,
-		.nl_groups = RTMGRP_IPV4_IFADDR | RTMGRP_IPV6_IFADDR,
+		/* routes too: they decide the source address to a peer */
+		.nl_groups = RTMGRP_IPV4_IFADDR | RTMGRP_IPV6_IFADDR |
+			     RTMGRP_IPV4_ROUTE | RTMGRP_IPV6_ROUTE,
 	};
 	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_NONBLOCK | SOCK_CLOEXEC,
 			NETLINK_ROUTE);
@@ -108,6 +137,7 @@ struct ifaddr *ifaddr_new(struct event_base *base)
 	if (!ifa)
 		return NULL;
 	ifa->stale = true;
+	ifa->settle = evtimer_new(base, on_settled, ifa);
 	ifa->nlfd = ifaddr_nl_open();
 	if (ifa->nlfd >= 0) {
 		ifa->ev = event_new(base, ifa->nlfd, EV_READ | EV_PERSIST,
@@ -157,6 +187,8 @@ void ifaddr_free(struct ifaddr *ifa)
 		return;
 	if (ifa->ev)
 		event_free(ifa->ev);
+	if (ifa->settle)
+		event_free(ifa->settle);
 	if (ifa->nlfd >= 0)
 		close(ifa->nlfd);
 	free(ifa->addrs);

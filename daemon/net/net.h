@@ -84,6 +84,18 @@ int net_send_keepalive(struct net *n, const struct ikb_addr *local,
 bool net_is_local(struct net *n, const struct ikb_addr *a);
 
 /*
+ * fn(ctx) once the host's addresses or routes changed (a burst of netlink
+ * events is over); nothing without the notification socket.
+ */
+void net_on_change(struct net *n, void (*fn)(void *ctx), void *ctx);
+
+/*
+ * The source address the routing table picks towards remote (a connected
+ * UDP socket's), into local: 0, or -errno (no route: -ENETUNREACH).
+ */
+int net_source_for(const struct ikb_addr *remote, struct ikb_addr *local);
+
+/*
  * The path MTU from local (NULL: the routing table's choice) to remote, as
  * the kernel knows it (IP_MTU on a connected socket); -errno without one.
  */

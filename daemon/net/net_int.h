@@ -68,6 +68,7 @@ int bypass_socket(int fd, sa_family_t family);
 struct ifaddr *ifaddr_new(struct event_base *base);
 bool ifaddr_is_local(struct ifaddr *ifa, const struct ikb_addr *a);
 void ifaddr_free(struct ifaddr *ifa);
+void ifaddr_on_change(struct ifaddr *ifa, void (*fn)(void *ctx), void *ctx);
 
 /* udp.c */
 struct net_sock *udp_find_sock(struct net *n, sa_family_t family,

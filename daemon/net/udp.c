@@ -530,6 +530,11 @@ struct net *net_open(struct event_base *base, const struct net_opts *o,
 	return n;
 }
 
+void net_on_change(struct net *n, void (*fn)(void *ctx), void *ctx)
+{
+	ifaddr_on_change(n->ifa, fn, ctx);
+}
+
 bool net_is_local(struct net *n, const struct ikb_addr *a)
 {
 	return ifaddr_is_local(n->ifa, a);

@@ -6,8 +6,9 @@
  * and sent again with the new endpoints and encapsulation template. Ports
  * alone change in place (UPDSA copies the encapsulation of a valid SA);
  * new addresses change the SA's identity (the destination is part of it,
- * the source is fixed at creation), so the SA is deleted and added again
- * under the same SPI, with its sequence numbers.
+ * the source is fixed at creation), and so does a new or dropped
+ * encapsulation, so the SA is deleted and added again under the same
+ * SPI, with its sequence numbers.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -86,6 +87,19 @@ static struct nlmsghdr *rebuild(void *buf, uint16_t type,
 	return nlh;
 }
 
+/* UPDSA copies an encapsulation only over one of the same type. */
+static bool has_encap(const struct nlmsghdr *nlh)
+{
+	const struct nlattr *a;
+
+	mnl_attr_for_each(a, nlh, sizeof(struct xfrm_usersa_info))
+	{
+		if (mnl_attr_get_type(a) == XFRMA_ENCAP)
+			return true;
+	}
+	return false;
+}
+
 static bool same_addr(const xfrm_address_t *x, const struct ikb_addr *a)
 {
 	xfrm_address_t y;
@@ -116,7 +130,9 @@ int xfrm_sa_move(void *state, const struct ikb_addr *dst, uint32_t spi,
 		return rc;
 	op = mnl_nlmsg_get_payload((const struct nlmsghdr *)c.msg);
 	in_place = same_addr(&op->saddr, &to->src) &&
-		   same_addr(&op->id.daddr, &to->dst);
+		   same_addr(&op->id.daddr, &to->dst) &&
+		   has_encap((const struct nlmsghdr *)c.msg) ==
+			   (to->encap_sport || to->encap_dport);
 	nlh = rebuild(buf, in_place ? XFRM_MSG_UPDSA : XFRM_MSG_NEWSA,
 		      (const struct nlmsghdr *)c.msg, to, err);
 	if (!nlh)

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The path MTU towards a peer, as the kernel knows it: the route's MTU,
- * or less once ICMP "fragmentation needed" taught it so. A connected UDP
- * socket asks (IP_MTU, IPV6_MTU) without sending anything.
+ * What the routing table says of a peer: the source address it picks
+ * (MOBIKE), and the path MTU as the kernel knows it, the route's MTU or
+ * less once ICMP "fragmentation needed" taught it so (IKE fragments). A
+ * connected UDP socket asks (getsockname, IP_MTU, IPV6_MTU) without
+ * sending anything.
  */
 #include <errno.h>
 #include <netinet/in.h>
@@ -34,4 +36,24 @@ int net_path_mtu(const struct ikb_addr *local, const struct ikb_addr *remote,
 		rc = -errno;
 	close(fd);
 	return rc ? rc : mtu;
+}
+
+int net_source_for(const struct ikb_addr *remote, struct ikb_addr *local)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = sizeof(ss);
+	uint16_t port;
+	int fd, rc = 0;
+
+	fd = socket(remote->family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	if (connect(fd, (struct sockaddr *)&ss,
+		    addr_to_sockaddr(remote, 4500, &ss)) ||
+	    getsockname(fd, (struct sockaddr *)&ss, &len))
+		rc = -errno;
+	close(fd);
+	if (!rc && !addr_from_sockaddr(&ss, local, &port))
+		rc = -EAFNOSUPPORT;
+	return rc;
 }
