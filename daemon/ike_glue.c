@@ -165,6 +165,21 @@ static int io_path_mtu(void *ctx, const struct ike_path *p)
 	return net_path_mtu(&p->local, &p->remote, p->rport);
 }
 
+static int io_source_for(void *ctx, const struct ikb_addr *remote,
+			 struct ikb_addr *local)
+{
+	return net_source_for(remote, local);
+}
+
+/* MOBIKE: the addresses or routes changed, a burst of events is over. */
+static void on_net_change(void *ctx)
+{
+	struct ikbd *d = ctx;
+
+	if (d->engine)
+		ike_engine_addresses_changed(d->engine);
+}
+
 static bool io_is_local(void *ctx, const struct ikb_addr *a)
 {
 	struct ikbd *d = ctx;
@@ -174,14 +189,16 @@ static bool io_is_local(void *ctx, const struct ikb_addr *a)
 
 int ikbd_engine_start(struct ikbd *d)
 {
-	struct ike_io io = { io_send, io_is_local, d, io_keepalive,
-			     io_path_mtu };
+	struct ike_io io = { io_send,	   io_is_local, d,
+			     io_keepalive, io_path_mtu, io_source_for };
 
 	d->engine = ike_engine_new(d->base, &d->conf, &io);
 	if (!d->engine) {
 		log_err("cannot create the IKE engine: out of memory");
 		return -1;
 	}
+	if (d->net)
+		net_on_change(d->net, on_net_change, d);
 	return 0;
 }
 

@@ -39,6 +39,8 @@ void status_peer_print(FILE *f, struct json_object *sa);
 void status_frag_print(FILE *f, struct json_object *sa);
 /* "nat    ..." for an IKE SA that found a NAT (or was told to act so). */
 void status_nat_print(FILE *f, struct json_object *sa);
+/* The mobike line: address updates and the peer's other addresses. */
+void status_mobike_print(FILE *f, struct json_object *sa);
 /*
  * conn_cmd.c: the one-conn request both send; the exit code. wait > 0:
  * the daemon answers with the outcome, within wait seconds (up).

@@ -178,6 +178,7 @@ static void print_ike_sa(struct json_object *sa)
 	       num(sa, "remote_port"), or_unset(str(sa, "remote_id")));
 	status_peer_print(stdout, sa);
 	status_nat_print(stdout, sa);
+	status_mobike_print(stdout, sa);
 	status_frag_print(stdout, sa);
 	printf("    SPIs i %s r %s, %s\n", or_unset(str(sa, "spi_i")),
 	       or_unset(str(sa, "spi_r")), or_unset(str(sa, "proposal")));

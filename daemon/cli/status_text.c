@@ -94,3 +94,36 @@ void status_nat_print(FILE *f, struct json_object *sa)
 			(long long)json_object_get_int64(last));
 	fprintf(f, ", %lld move(s) followed\n", count(n, "mappings_followed"));
 }
+
+static const char *str_of(struct json_object *o, const char *key)
+{
+	struct json_object *v;
+
+	return json_object_object_get_ex(o, key, &v) && v ?
+		       json_object_get_string(v) :
+		       NULL;
+}
+
+void status_mobike_print(FILE *f, struct json_object *sa)
+{
+	struct json_object *m = NULL, *addrs = NULL, *last = NULL;
+	size_t n = 0;
+
+	if (!json_object_object_get_ex(sa, "mobike", &m) ||
+	    !json_object_is_type(m, json_type_object))
+		return; /* not negotiated */
+	fprintf(f, "    mobike %lld address update(s)", count(m, "updates"));
+	if (json_object_object_get_ex(m, "last_update_s", &last) && last)
+		fprintf(f, ", last %llds ago from %s - %s",
+			(long long)json_object_get_int64(last),
+			str_of(m, "previous_local") ?: "?",
+			str_of(m, "previous_remote") ?: "?");
+	if (json_object_object_get_ex(m, "peer_additional_addresses", &addrs))
+		n = json_object_array_length(addrs);
+	fprintf(f, ", peer's additional addresses:%s", n ? "" : " none");
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, " %s",
+			json_object_get_string(
+				json_object_array_get_idx(addrs, i)));
+	fputc('\n', f);
+}

@@ -60,6 +60,7 @@ static const struct core_key core_keys[] = {
 	{ "keyingtries", IKB_KEY_CONN, check_keyingtries },
 	{ "encapsulation", IKB_KEY_CONN, check_encapsulation },
 	{ "nat-keepalive", IKB_KEY_CONN, check_bool },
+	{ "mobike", IKB_KEY_CONN, check_bool },
 	{ "dpddelay", IKB_KEY_CONN, check_duration },
 	{ "dpdtimeout", IKB_KEY_CONN, check_duration },
 	{ "mark", IKB_KEY_CONN, check_mark },

@@ -72,3 +72,16 @@ int child_sa_move(struct ike_sa *ike, struct child_sa *c,
 	}
 	return rc ? rc : move_policies(k, st, ike, c, err);
 }
+
+void child_sa_move_all(struct ike_sa *ike, const struct ike_path *old)
+{
+	for (struct child_sa *c = ike->children; c; c = c->next) {
+		struct ikb_error err = { "" };
+
+		if (child_sa_move(ike, c, old, &err))
+			ike_sa_log(
+				ike, IKB_LOG_ERR,
+				"Child SA %08x/%08x stays at the old address: %s",
+				c->spi_in, c->spi_out, err.msg);
+	}
+}

@@ -117,6 +117,8 @@ void child_policy(const struct ike_sa *ike, const struct child_sa *c,
 struct ike_path;
 int child_sa_move(struct ike_sa *ike, struct child_sa *c,
 		  const struct ike_path *old, struct ikb_error *err);
+/* Every Child SA of ike so, each failure logged (it stays where it was). */
+void child_sa_move_all(struct ike_sa *ike, const struct ike_path *old);
 /* Remove whatever of c is in the kernel (policies, SAs, larval SA). */
 void child_sa_uninstall(struct ike_sa *sa, struct child_sa *c);
 /* Remove from the kernel (whatever was installed) and free. */

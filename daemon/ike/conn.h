@@ -97,6 +97,7 @@ struct conn {
 	/* encapsulation=: NAT-T when NAT is found, always, or never */
 	enum conn_encap { ENCAP_AUTO, ENCAP_YES, ENCAP_NO } encap;
 	bool nat_keepalive; /* nat-keepalive= (default yes) */
+	bool mobike; /* mobike= (default no, as libreswan) */
 	/* mark=VALUE[/MASK]; mark_reqid: VALUE -1, a mark per reqid */
 	bool mark_set, mark_reqid;
 	uint32_t mark, mark_mask;

@@ -91,7 +91,8 @@ static void compile_mark(const struct ikb_section *s, struct conn *c)
 		slash ? (uint32_t)strtoul(slash + 1, NULL, 0) : 0xffffffffu;
 }
 
-/* encapsulation=yes|no|auto, as libreswan; nat-keepalive= per conn */
+/* encapsulation=yes|no|auto, as libreswan; nat-keepalive= and mobike=
+ * per conn */
 static void compile_encap(const struct ikb_section *s, struct conn *c)
 {
 	const char *v = value(s, "encapsulation");
@@ -101,6 +102,7 @@ static void compile_encap(const struct ikb_section *s, struct conn *c)
 		c->encap =
 			flag(s, "encapsulation", false) ? ENCAP_YES : ENCAP_NO;
 	c->nat_keepalive = flag(s, "nat-keepalive", true);
+	c->mobike = flag(s, "mobike", false);
 }
 
 static void compile_values(const struct ikb_section *s, struct conn *c)

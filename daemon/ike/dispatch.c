@@ -200,7 +200,8 @@ void dispatch_response(struct ike_sa *sa, const struct wire_hdr *h,
 	} else if (h->exchange == WIRE_EXCH_INFORMATIONAL &&
 		   (exchange_kind(sa) == OUT_DELETE_CHILD ||
 		    exchange_kind(sa) == OUT_DELETE_IKE ||
-		    exchange_kind(sa) == OUT_DPD)) {
+		    exchange_kind(sa) == OUT_DPD ||
+		    exchange_kind(sa) == OUT_MOBIKE)) {
 		response(sa, h->exchange, buf, len);
 	} else {
 		snprintf(why, sizeof(why), "unexpected %s response (%s)",

@@ -17,6 +17,7 @@
 
 #include "ike/child_sa.h"
 #include "ike/engine.h"
+#include "ike/mobike.h"
 #include "ike/nat.h"
 #include "ike/events.h"
 #include "ike/conn.h"
@@ -218,6 +219,13 @@ bool ike_addr_equal(const struct ikb_addr *a, const struct ikb_addr *b)
 									 0);
 }
 
+bool ike_path_equal(const struct ike_path *a, const struct ike_path *b)
+{
+	return ike_addr_equal(&a->local, &b->local) &&
+	       ike_addr_equal(&a->remote, &b->remote) && a->lport == b->lport &&
+	       a->rport == b->rport;
+}
+
 bool ike_sel_equal(const struct ikb_selector *a, const struct ikb_selector *b)
 {
 	return ike_addr_equal(&a->src, &b->src) &&
@@ -245,8 +253,8 @@ static struct ike_sa *lookup(struct ike_engine *e, const struct ike_path *p,
 		 memcmp(h->spi_r, sa->spi_r, 8))
 		why = "SPIr does not match the IKE SA";
 	else if (!ike_addr_equal(&p->remote, &sa->path.remote) &&
-		 !nat_may_move(sa, p))
-		why = "from another address than the IKE SA's peer, which is behind no NAT";
+		 !nat_may_move(sa, p) && !mobike_may_move(sa, p))
+		why = "from another address than the IKE SA's peer, which is behind no NAT and does no MOBIKE";
 	if (why)
 		log_wire_drop(p, why, NULL);
 	else if (sa->job)

@@ -65,6 +65,7 @@ int engine_up(struct ike_engine *e, const char *name, unsigned attempt,
 /* engine.c */
 bool ike_addr_equal(const struct ikb_addr *a, const struct ikb_addr *b);
 bool ike_sel_equal(const struct ikb_selector *a, const struct ikb_selector *b);
+bool ike_path_equal(const struct ike_path *a, const struct ike_path *b);
 
 /*
  * engine.c: what became of an IKE SA we initiated, told on the bus: its

@@ -39,6 +39,9 @@ struct exchange {
 	uint8_t nonce[IKE_SA_NONCE_LEN]; /* ours, of a CREATE_CHILD_SA */
 	struct child_sa *child; /* the Child SA it negotiates */
 	int32_t cpu; /* RFC 9611: the CPU id of the clone it asks for, or -1 */
+	/* OUT_MOBIKE: where the IKE SA was, and our COOKIE2 (RFC 4555) */
+	struct ike_path old_path;
+	uint8_t cookie2[16];
 };
 
 /* sa->x of kind; NULL without memory or while another is out. */

@@ -19,6 +19,7 @@
 #include "ike/engine.h"
 #include "ike/events.h"
 #include "ike/exchange.h"
+#include "ike/mobike.h"
 #include "ike/msg.h"
 #include "ike/tasks.h"
 
@@ -97,6 +98,7 @@ static int send_request(struct ike_sa *sa, const struct auth_job *j,
 			    sa, id_local(&v.remote, &rid, &scratch) ? NULL :
 								      rid.text))
 			msg_notify(&o->m, WIRE_N_INITIAL_CONTACT, NULL, 0);
+		mobike_offer(&o->m, sa, NULL);
 		rc = child_offer(sa, &v, &o->m, &o->child, err);
 	}
 	wbuf_init(&out, 0);
@@ -173,6 +175,7 @@ static void established(struct ike_sa *sa, struct auth_job *j)
 	sa->peer_auth.method = j->peer_how;
 	ike_sa_set_state(sa, IKE_SA_ESTABLISHED);
 	ike_auth_log_up(sa);
+	mobike_note(sa, j->in.m);
 	stays = unique_mark(sa, false);
 	if (stays) {
 		/* the conn is up, through the IKE SA that stays */

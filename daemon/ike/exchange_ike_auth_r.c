@@ -19,6 +19,7 @@
 #include "ike/engine.h"
 #include "ike/events.h"
 #include "ike/exchange.h"
+#include "ike/mobike.h"
 #include "ike/msg.h"
 #include "ike/tasks.h"
 
@@ -85,6 +86,8 @@ static void answer(struct ike_sa *sa, const struct conn_view *v,
 	/* the old SAs go once the new Child SA has their policies */
 	stays = unique_mark(sa, wire_find_notify(m, WIRE_N_INITIAL_CONTACT));
 	auth_out_id_auth(o, sa, v, j);
+	mobike_note(sa, m);
+	mobike_offer(&o->m, sa, m);
 	if (stays && wire_find(m, WIRE_PT_SA))
 		msg_notify(&o->m, WIRE_N_NO_ADDITIONAL_SAS, NULL, 0);
 	else if (!stays)

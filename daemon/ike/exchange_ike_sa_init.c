@@ -294,7 +294,7 @@ void ike_sa_init_response(struct ike_sa *sa, const struct wire_msg *m,
 		rtx_done(sa);
 		sa->next_req_msgid = 1;
 		nat_check(sa, m);
-		nat_float(sa);
+		nat_float(sa, m);
 		auth_peer_note(sa, m);
 		frag_note(sa, m);
 		if (ike_bytes_set(&sa->init_resp, buf, len) ||

@@ -5,7 +5,8 @@
  * Delete of Child SAs is answered with the Delete of their paired SPIs
  * (§1.4.1); a Delete of the IKE SA with an empty response, after which
  * the IKE SA and its Child SAs are gone. Our own Delete of the IKE SA
- * removes local state once answered or given up.
+ * removes local state once answered or given up. MOBIKE's address
+ * updates (RFC 4555) ride on INFORMATIONAL too: mobike_update.c.
  */
 #include <arpa/inet.h>
 #include <stdio.h>
@@ -17,6 +18,7 @@
 #include "ike/conn.h"
 #include "ike/msg.h"
 #include "ike/exchange.h"
+#include "ike/mobike.h"
 #include "ike/timers.h"
 #include "ike/tasks.h"
 #include "log.h"
@@ -26,6 +28,7 @@
 struct info_out {
 	struct wire_msg m;
 	uint8_t spis[MAX_DELETE_SPIS * 4];
+	uint8_t nat[40]; /* MOBIKE: NAT_DETECTION data of the new path */
 };
 
 static void add_delete(struct wire_msg *m, uint8_t proto, const uint8_t *spis,
@@ -141,6 +144,9 @@ void informational_response(struct ike_sa *sa, const struct wire_msg *m)
 		if (c)
 			child_remove(sa, c);
 		break;
+	case OUT_MOBIKE:
+		mobike_update_response(sa, m);
+		break;
 	case OUT_DPD:
 		ike_sa_log(sa, IKB_LOG_DEBUG, "peer is alive");
 		conn = engine_conn(sa->e, sa->conn);
@@ -202,7 +208,10 @@ void informational_request(struct ike_sa *sa, const struct wire_msg *m,
 	}
 	if (n && !del_ike)
 		add_delete(&o->m, IKB_PROTO_ESP, o->spis, n);
-	if (!del_ike && !wire_find(m, WIRE_PT_DELETE))
+	if (!del_ike)
+		mobike_request(sa, m, &o->m, o->nat);
+	if (!del_ike && !wire_find(m, WIRE_PT_DELETE) &&
+	    !wire_find_notify(m, WIRE_N_UPDATE_SA_ADDRESSES))
 		ike_sa_log(sa, IKB_LOG_DEBUG, "answering a liveness check");
 	msg_respond_sk(sa, &o->m, WIRE_EXCH_INFORMATIONAL, msgid);
 	free(o);

@@ -46,6 +46,12 @@ struct ike_io {
 	int (*keepalive)(void *ctx, const struct ike_path *p);
 	/* The path MTU towards p->remote, or -errno. NULL: unknown. */
 	int (*path_mtu)(void *ctx, const struct ike_path *p);
+	/*
+	 * The source address the routing table picks towards remote (MOBIKE
+	 * follows it). NULL: unknown. 0 or -errno.
+	 */
+	int (*source_for)(void *ctx, const struct ikb_addr *remote,
+			  struct ikb_addr *local);
 };
 
 /*
@@ -65,6 +71,11 @@ struct ike_engine *ike_engine_new(struct event_base *base,
 void ike_engine_set_conf(struct ike_engine *e, const struct loaded_conf *lc);
 void ike_engine_input(struct ike_engine *e, const struct ike_path *p,
 		      const uint8_t *buf, size_t len);
+/*
+ * The host's addresses or routes changed: MOBIKE IKE SAs we initiated
+ * check their source address to the peer and move (RFC 4555 §3.5).
+ */
+void ike_engine_addresses_changed(struct ike_engine *e);
 /* Initiate conn. 0, or -errno with err saying why. */
 int ike_engine_up(struct ike_engine *e, const char *conn,
 		  struct ikb_error *err);

@@ -15,6 +15,7 @@
 #include "ike/msg.h"
 #include "ike/exchange.h"
 #include "ike/frag.h"
+#include "ike/mobike.h"
 #include "ike/nat.h"
 #include "ike/timers.h"
 #include "ike/tasks.h"
@@ -131,6 +132,7 @@ struct ike_sa *ike_sa_new_rekeyed(struct ike_sa *old, bool initiator,
 	sa->peer_auth = old->peer_auth;
 	sa->peer_cert = peer_cert_get(old->peer_cert);
 	nat_inherit(sa, old);
+	mobike_inherit(sa, old);
 	frag_inherit(sa, old);
 	sa->rtx.interval_ms = old->rtx.interval_ms;
 	sa->rtx.timeout_ms = old->rtx.timeout_ms;
@@ -275,6 +277,7 @@ void ike_sa_delete(struct ike_sa *sa, const char *why)
 	peer_cert_put(sa->peer_cert);
 	frag_free(sa);
 	nat_free(sa);
+	mobike_free(sa);
 	secret_wipe(sa->ni, sizeof(sa->ni));
 	secret_wipe(sa->nr, sizeof(sa->nr));
 	free(sa);

@@ -55,11 +55,13 @@ enum ike_out_kind {
 	OUT_DELETE_CHILD, /* INFORMATIONAL: Delete of the spi's */
 	OUT_DELETE_IKE, /* INFORMATIONAL: Delete of this IKE SA */
 	OUT_DPD, /* INFORMATIONAL: empty, liveness (§2.4) */
+	OUT_MOBIKE, /* INFORMATIONAL: UPDATE_SA_ADDRESSES (RFC 4555) */
 };
 
 /* An identity, as on the wire and as text for logs and secrets. */
 struct ike_frag;
 struct ike_nat;
+struct ike_mobike;
 
 struct ike_id {
 	uint8_t type; /* ID_IPV4_ADDR, ID_FQDN, ... */
@@ -124,6 +126,7 @@ struct ike_sa {
 	struct ike_bytes cookie; /* initiator: echo it */
 	struct ike_bytes init_req, init_resp; /* for the AUTH payload */
 	struct ike_nat *nat; /* nat.h: NAT-T, once a NAT was found */
+	struct ike_mobike *mobike; /* mobike.h: once both ends said so */
 
 	/* keys */
 	uint16_t prf_id;

@@ -12,6 +12,7 @@
 #include "ike/child_sa.h"
 #include "ike/engine.h"
 #include "ike/frag.h"
+#include "ike/mobike.h"
 #include "ike/nat.h"
 #include "ike/timers.h"
 #include "ike/msg.h"
@@ -266,6 +267,7 @@ struct json_object *ike_sa_status(const struct ike_sa *sa)
 	json_object_object_add(o, "local_port", u64(sa->path.lport));
 	json_object_object_add(o, "remote_port", u64(sa->path.rport));
 	put_nat(o, sa);
+	json_object_object_add(o, "mobike", mobike_status(sa));
 	put_frag(o, sa);
 	json_object_object_add(o, "age_s",
 			       json_object_new_int64(time(NULL) - sa->created));

@@ -15,6 +15,7 @@
 #include "ike/exchange.h"
 #include "ike/frag.h"
 #include "ike/msg.h"
+#include "ike/mobike.h"
 #include "ike/nat.h"
 #include "ike/timers.h"
 #include "log.h"
@@ -207,6 +208,9 @@ static void adopt_path(struct ike_sa *sa)
 	if (rx->remote.family != sa->path.remote.family ||
 	    (!moved && rx->lport == sa->path.lport &&
 	     rx->rport == sa->path.rport))
+		return;
+	/* RFC 4555 §3.5: with MOBIKE only UPDATE_SA_ADDRESSES moves it */
+	if (mobike_on(sa))
 		return;
 	/* lookup() let a new address through only for a peer behind a NAT
 	 * (nat_may_move); its NAT mapped it anew: the Child SAs go along */

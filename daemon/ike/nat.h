@@ -50,8 +50,13 @@ void nat_inherit(struct ike_sa *sa, const struct ike_sa *old);
 bool nat_encap(const struct ike_sa *sa);
 
 /* nat_float.c */
-/* The initiator moves IKE to the NAT-T port after IKE_SA_INIT (§2.23). */
-void nat_float(struct ike_sa *sa);
+/*
+ * The initiator moves IKE to the NAT-T port after IKE_SA_INIT (§2.23):
+ * when a NAT was found, or (RFC 4555 §3.3) when it offers MOBIKE and the
+ * responder's IKE_SA_INIT response m shows it does NAT-T, so that a NAT
+ * met after a move finds IKE on 4500 already.
+ */
+void nat_float(struct ike_sa *sa, const struct wire_msg *m);
 /*
  * Whether a message from p may be of sa although it comes from another
  * address: only from a peer behind a NAT, to our NAT-T port. Its

@@ -96,6 +96,16 @@ static void log_found(const struct ike_sa *sa, const struct ike_nat *n)
 			where);
 }
 
+/* MOBIKE moved the IKE SA to a path without a NAT (IKE_SA_INIT has none). */
+static void nat_gone(struct ike_sa *sa)
+{
+	if (!sa->nat)
+		return;
+	ike_sa_log(sa, IKB_LOG_NOTICE,
+		   "no NAT on the new path: ESP goes bare again");
+	nat_free(sa);
+}
+
 /*
  * The peer's DESTINATION hash is of where it sent to (our address), its
  * SOURCE hash of where it sent from. A mismatch means a NAT rewrote it.
@@ -119,8 +129,10 @@ void nat_check(struct ike_sa *sa, const struct wire_msg *m)
 				    &seen_src);
 	local = local && seen_dst;
 	remote = remote && seen_src;
-	if (!local && !remote && !(how == ENCAP_YES && seen_src))
+	if (!local && !remote && !(how == ENCAP_YES && seen_src)) {
+		nat_gone(sa);
 		return;
+	}
 	if (!sa->nat && !(sa->nat = calloc(1, sizeof(*sa->nat)))) {
 		ike_sa_log(sa, IKB_LOG_ERR,
 			   "NAT detected, but out of memory: no NAT-T");

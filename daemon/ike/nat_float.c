@@ -14,6 +14,7 @@
 #include "ike/child_sa.h"
 #include "ike/conn.h"
 #include "ike/engine.h"
+#include "ike/mobike.h"
 #include "ike/msg.h"
 #include "ike/nat.h"
 #include "ike/tasks.h"
@@ -22,11 +23,13 @@
 
 #define IKE_PORT_STANDARD 500
 
-void nat_float(struct ike_sa *sa)
+void nat_float(struct ike_sa *sa, const struct wire_msg *m)
 {
 	uint16_t natt = sa->e->conns->natt_port;
+	bool mobike = mobike_wanted(sa) &&
+		      wire_find_notify(m, WIRE_N_NAT_DETECTION_SOURCE_IP);
 
-	if (!nat_encap(sa) || sa->path.lport == natt)
+	if ((!nat_encap(sa) && !mobike) || sa->path.lport == natt)
 		return;
 	sa->path.lport = natt;
 	/* a peer on a port of its own (rightikeport=) has no other one */
@@ -42,19 +45,6 @@ bool nat_may_move(const struct ike_sa *sa, const struct ike_path *p)
 	       p->remote.family == sa->path.remote.family &&
 	       p->lport == sa->e->conns->natt_port &&
 	       sa->state == IKE_SA_ESTABLISHED;
-}
-
-static void move_children(struct ike_sa *sa, const struct ike_path *old)
-{
-	for (struct child_sa *c = sa->children; c; c = c->next) {
-		struct ikb_error err = { "" };
-
-		if (child_sa_move(sa, c, old, &err))
-			ike_sa_log(
-				sa, IKB_LOG_ERR,
-				"Child SA %08x/%08x stays at the old address: %s",
-				c->spi_in, c->spi_out, err.msg);
-	}
 }
 
 void nat_follow(struct ike_sa *sa, const struct ikb_addr *remote,
@@ -73,7 +63,7 @@ void nat_follow(struct ike_sa *sa, const struct ikb_addr *remote,
 		   addr_str(&old.remote, a, sizeof(a)), old.rport,
 		   addr_str(remote, b, sizeof(b)), rport, how);
 	if (nat_encap(sa))
-		move_children(sa, &old);
+		child_sa_move_all(sa, &old);
 }
 
 /* The kernel: ESP of our inbound SA came from elsewhere. */

@@ -3,7 +3,8 @@
  * With a window of 1 (§2.3) an IKE SA has at most one request of ours
  * outstanding. What is wanted meanwhile is kept as flags on the IKE SA
  * and its Child SAs, and the next exchange starts from the loop once the
- * window is free, in this order: Delete of the IKE SA, its rekey, Child
+ * window is free, in this order: Delete of the IKE SA, a MOBIKE address
+ * update, its rekey, Child
  * SA Deletes, Child SA rekeys, the plan's further Child SAs, per-CPU
  * Child SAs the kernel acquired, liveness.
  */
@@ -13,6 +14,7 @@
 #include "ike/child_sa.h"
 #include "ike/engine.h"
 #include "ike/exchange.h"
+#include "ike/mobike.h"
 #include "ike/timers.h"
 #include "ike/tasks.h"
 
@@ -75,6 +77,9 @@ void tasks_run(struct ike_sa *sa)
 			ike_sa_delete(sa, "cannot send the Delete");
 		return;
 	}
+	/* MOBIKE first: every other exchange would go on a dead path */
+	if (!mobike_tasks(sa))
+		return;
 	if (sa->want_rekey) {
 		sa->want_rekey = false;
 		if (!rekey_ike_start(sa))

@@ -141,6 +141,24 @@ static int check_data(struct wire_ctx *c, uint16_t type, uint8_t spi_size,
 					 "%s: data %zu bytes, must be 1 to 64",
 					 name, dlen);
 		break;
+	case WIRE_N_COOKIE2: /* RFC 4555 §3.6 */
+		if (dlen < 8 || dlen > 64)
+			return wire_fail(c, "notification data",
+					 "%s: data %zu bytes, must be 8 to 64",
+					 name, dlen);
+		break;
+	case WIRE_N_ADDITIONAL_IP4_ADDRESS:
+	case WIRE_N_ADDITIONAL_IP6_ADDRESS:
+		if (dlen != (type == WIRE_N_ADDITIONAL_IP4_ADDRESS ? 4 : 16))
+			return wire_fail(
+				c, "notification data",
+				"%s: data %zu bytes, must be an address of %d",
+				name, dlen,
+				type == WIRE_N_ADDITIONAL_IP4_ADDRESS ? 4 : 16);
+		break;
+	case WIRE_N_MOBIKE_SUPPORTED:
+	case WIRE_N_NO_ADDITIONAL_ADDRESSES:
+	case WIRE_N_UPDATE_SA_ADDRESSES:
 	case WIRE_N_IKEV2_FRAGMENTATION_SUPPORTED:
 		if (dlen != 0)
 			return wire_fail(c, "notification data",

@@ -73,9 +73,9 @@ static void test_subnets(void **state)
 		E(2, "%default", "leftsubnets=10.0.1.0/24", SUBNETS));
 	/* a libreswan key no plugin owns, harmless to ignore: a warning */
 	keys_expect(
-		"conn a\n\tmobike=yes\n", false, 0,
-		W(2, "a", "mobike=yes",
-		  "ignored by ikebana: MOBIKE (RFC 4555) is not implemented: when an address changes the SAs fail and are negotiated again, never moved"));
+		"conn a\n\tms-dh-downgrade=yes\n", false, 0,
+		W(2, "a", "ms-dh-downgrade=yes",
+		  "ignored by ikebana: ikebana never downgrades the key exchange on rekey: it rekeys with the conn's own proposals"));
 	/* the way that works without multi-sa */
 	core_expect("conn a\n\tleftsubnet=10.0.1.0/24\n"
 		    "\trightsubnet=10.0.3.0/24\n",

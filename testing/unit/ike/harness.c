@@ -211,6 +211,16 @@ static int io_path_mtu(void *ctx, const struct ike_path *p)
 	return me->net->path_mtu ? me->net->path_mtu : -ENOTCONN;
 }
 
+/* The routing table's source address: the peer's own (net_move()). */
+static int io_source_for(void *ctx, const struct ikb_addr *remote,
+			 struct ikb_addr *local)
+{
+	struct hpeer *me = ctx;
+
+	*local = me->addr;
+	return 0;
+}
+
 static bool io_is_local(void *ctx, const struct ikb_addr *a)
 {
 	struct hpeer *me = ctx;
@@ -226,8 +236,8 @@ static void peer_init(struct net *n, int idx, const char *conn,
 	struct conf_load_opts o = { .base = n->base };
 	char conf[128], secrets[128], *text;
 	struct ikb_diag d;
-	struct ike_io io = { io_send, io_is_local, p, io_keepalive,
-			     io_path_mtu };
+	struct ike_io io = { io_send,	   io_is_local, p,
+			     io_keepalive, io_path_mtu, io_source_for };
 
 	p->net = n;
 	p->idx = idx;

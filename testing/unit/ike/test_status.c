@@ -248,12 +248,59 @@ static void test_nat_fields(void **state)
 	net_free(n);
 }
 
+static char *mobike_text(struct json_object *o)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	status_mobike_print(f, o);
+	assert_int_equal(fclose(f), 0);
+	return buf;
+}
+
+/* mobike=yes on both ends: the mobike object and its line; else none. */
+static void test_mobike_fields(void **state)
+{
+	struct net *n;
+	struct ikb_error err = { "" };
+	struct json_object *sa, *m;
+	char *text;
+
+	n = net_new("\tmobike=yes\n", NULL, NULL, NULL, NULL);
+	assert_int_equal(ike_engine_up(n->p[WEST].e, "test", &err), 0);
+	assert_true(net_run(n, both_up, 10000));
+	sa = sa0(n);
+	assert_true(json_object_object_get_ex(sa, "mobike", &m));
+	assert_int_equal(
+		json_object_get_int(json_object_object_get(m, "updates")), 0);
+	text = mobike_text(sa);
+	assert_string_equal(
+		text,
+		"    mobike 0 address update(s), peer's additional addresses: none\n");
+	free(text);
+	json_object_put(root);
+	root = NULL;
+	net_free(n);
+	n = net_new(NULL, NULL, NULL, NULL, NULL);
+	assert_int_equal(ike_engine_up(n->p[WEST].e, "test", &err), 0);
+	assert_true(net_run(n, both_up, 10000));
+	text = mobike_text(sa0(n));
+	assert_string_equal(text, "");
+	free(text);
+	json_object_put(root);
+	root = NULL;
+	net_free(n);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(test_tuning_fields, net_cleanup),
 		cmocka_unit_test_teardown(test_peer_fields, net_cleanup),
 		cmocka_unit_test_teardown(test_nat_fields, net_cleanup),
+		cmocka_unit_test_teardown(test_mobike_fields, net_cleanup),
 	};
 
 	harness_global_init();
