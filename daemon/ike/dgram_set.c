@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "ike/engine.h"
+#include "ike/mobike.h"
 #include "ike/msg.h"
 #include "ike/timers.h"
 
@@ -40,7 +41,8 @@ int dgram_set_wrap(struct wbuf *one)
 	return 0;
 }
 
-unsigned dgram_set_send(struct ike_sa *sa, const uint8_t *set, size_t len)
+static unsigned send_on(struct ike_sa *sa, const struct ike_path *p,
+			const uint8_t *set, size_t len)
 {
 	unsigned sent = 0;
 	uint16_t n;
@@ -49,12 +51,28 @@ unsigned dgram_set_send(struct ike_sa *sa, const uint8_t *set, size_t len)
 		memcpy(&n, set + off, sizeof(n));
 		if (off + sizeof(n) + n > len)
 			break;
-		if (!engine_send(sa->e, &sa->path, set + off + sizeof(n), n))
+		if (!engine_send(sa->e, p, set + off + sizeof(n), n))
 			sent++;
 	}
 	/* the path is busy: NAT-keepalives count idle time from here */
 	sa->last_send_ms = mono_ms();
 	return sent;
+}
+
+unsigned dgram_set_send(struct ike_sa *sa, const uint8_t *set, size_t len)
+{
+	return send_on(sa, &sa->path, set, len);
+}
+
+/*
+ * RFC 4555 §3.5: with MOBIKE a response goes back where its request came
+ * from, which is not the SA's path while the peer probes a new one (an
+ * empty INFORMATIONAL from its new address before UPDATE_SA_ADDRESSES).
+ * Without MOBIKE an authenticated request has made its path the SA's.
+ */
+unsigned dgram_set_reply(struct ike_sa *sa, const uint8_t *set, size_t len)
+{
+	return send_on(sa, mobike_on(sa) ? &sa->rx_path : &sa->path, set, len);
 }
 
 const uint8_t *dgram_set_first(const uint8_t *set, size_t len, size_t *n)

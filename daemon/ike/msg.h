@@ -88,6 +88,8 @@ int dgram_set_add(struct wbuf *set, const uint8_t *d, size_t len);
 int dgram_set_wrap(struct wbuf *one);
 /* Sends each; how many went. */
 unsigned dgram_set_send(struct ike_sa *sa, const uint8_t *set, size_t len);
+/* A response: where its request came from (MOBIKE), else the same. */
+unsigned dgram_set_reply(struct ike_sa *sa, const uint8_t *set, size_t len);
 /* The first datagram of a set (IKE_SA_INIT's message), or NULL. */
 const uint8_t *dgram_set_first(const uint8_t *set, size_t len, size_t *n);
 

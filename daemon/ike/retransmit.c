@@ -94,7 +94,7 @@ int rtx_respond(struct ike_sa *sa, struct wbuf *buf, uint32_t msgid)
 	r->resp_msgid = msgid;
 	buf->data = NULL;
 	wbuf_free(buf);
-	return dgram_set_send(sa, r->resp, r->resp_len) ? 0 : -EIO;
+	return dgram_set_reply(sa, r->resp, r->resp_len) ? 0 : -EIO;
 }
 
 void rtx_replay(struct ike_sa *sa)
@@ -104,7 +104,7 @@ void rtx_replay(struct ike_sa *sa)
 	ike_sa_log(sa, IKB_LOG_INFO,
 		   "retransmitted request %u: resending our response",
 		   sa->rtx.resp_msgid);
-	dgram_set_send(sa, sa->rtx.resp, sa->rtx.resp_len);
+	dgram_set_reply(sa, sa->rtx.resp, sa->rtx.resp_len);
 }
 
 void rtx_free(struct ike_sa *sa)

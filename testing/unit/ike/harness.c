@@ -185,6 +185,7 @@ static int io_send(void *ctx, const struct ike_path *p, const uint8_t *buf,
 		struct hdgram *r = &n->rec[n->nrec++];
 
 		r->from = me->idx;
+		r->to = p->remote;
 		r->sport = sport;
 		r->dport = dport;
 		r->buf = malloc(len);

@@ -23,6 +23,7 @@ enum { WEST, EAST };
 
 struct hdgram {
 	int from;
+	struct ikb_addr to; /* the address the engine sent it to */
 	uint16_t sport, dport;
 	uint8_t *buf;
 	size_t len;

@@ -6,7 +6,8 @@
  * Child SA to the new address with the same SPIs, and then west's; a
  * change that leaves the path as it was sends nothing. Without MOBIKE on
  * both ends nothing moves, and with it east follows only the update,
- * never another message from a new address.
+ * never another message from a new address, which it answers where it
+ * came from.
  */
 #include <arpa/inet.h>
 #include <setjmp.h>
@@ -173,6 +174,10 @@ static void test_only_update_moves(void **state)
 	tasks_schedule(w);
 	assert_true(net_run(n, dpd_answered, 10000));
 	addr_is(&sa_of(n, EAST)->path.remote, "192.0.2.1");
+	/* §3.5: the answer went where the request came from */
+	assert_true(n->nrec > 0);
+	assert_int_equal(n->rec[n->nrec - 1].from, EAST);
+	addr_is(&n->rec[n->nrec - 1].to, "192.0.2.11");
 	assert_int_equal(sa_of(n, EAST)->mobike->updates, 0);
 	net_free(n);
 }
