@@ -26,11 +26,15 @@
 static struct event_base *clock_base;
 static struct timeval clock_key;
 static unsigned long long clock_ms;
+#define WALL_SYNC_MS 5000
+static time_t wall_off;
+static unsigned long long wall_next_ms;
 
 void engine_clock_attach(struct event_base *base)
 {
 	clock_base = base;
 	clock_key = (struct timeval){ 0 };
+	wall_next_ms = 0;
 }
 
 void engine_clock_detach(struct event_base *base)
@@ -62,11 +66,23 @@ unsigned long long mono_ms(void)
 	return clock_ms;
 }
 
+/*
+ * The time of day as the monotonic clock's offset, read afresh every 5 s
+ * (as libevent syncs its own). Not libevent's cached time of day: until
+ * its monotonic clock passes 5 s (a daemon started right after boot, as
+ * systemd and UML start it) that is the monotonic time itself, and SAs
+ * were born in 1970.
+ */
 time_t wall_s(void)
 {
-	struct timeval now;
+	unsigned long long m;
 
-	if (clock_base && !event_base_gettimeofday_cached(clock_base, &now))
-		return now.tv_sec;
-	return time(NULL);
+	if (!clock_base)
+		return time(NULL);
+	m = mono_ms();
+	if (m >= wall_next_ms) {
+		wall_off = time(NULL) - (time_t)(m / 1000);
+		wall_next_ms = m + WALL_SYNC_MS;
+	}
+	return wall_off + (time_t)(m / 1000);
 }
