@@ -15,6 +15,7 @@
 . "$IKB_UML/lib/scenario/ikebana.sh"
 . "$IKB_UML/lib/scenario/nat.sh"
 topology road-nic-east
+need_nat nic
 IKEBANA_SETUP='\tkeep-alive=2'
 nat_case ikebana libreswan tunnel lsubnet=198.51.100.2/32 rsubnet=192.0.2.2/32
 nat_keepalive_case 198.51.100.2

@@ -11,6 +11,7 @@
 . "$IKB_UML/lib/scenario/ikebana.sh"
 . "$IKB_UML/lib/scenario/nat.sh"
 topology road-nic-east
+need_nat nic
 IKEBANA_SETUP='\tkeep-alive=2'
 nat_case ikebana strongswan transport
 nat_keepalive_case

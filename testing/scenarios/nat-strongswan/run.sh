@@ -4,6 +4,7 @@
 # shellcheck source=/dev/null # the helpers are checked on their own
 . "$IKB_UML/lib/all.sh"
 topology road-nic-east
+need_nat nic
 capture_start nic:eth1 road:eth0
 peer strongswan east road responder psk nat=yes
 peer strongswan road east initiator psk

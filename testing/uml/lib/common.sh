@@ -60,6 +60,18 @@ pass() {
 	exit 0
 }
 
+# need_nat HOST: skip the scenario when HOST's kernel can do no NAT
+# (Debian's UML 7.2 has neither iptables-legacy's nat table nor nftables'
+# nat chain type); topology's masquerade, or ipt on HOST, finds out.
+need_nat() {
+	[ -e "$HOSTS/$1/no-nat" ] ||
+		{ ipt "$1" -t nat -A POSTROUTING -o lo -j RETURN &&
+			ipt "$1" -t nat -D POSTROUTING -o lo -j RETURN; } >/dev/null 2>&1 ||
+		touch "$HOSTS/$1/no-nat"
+	[ -e "$HOSTS/$1/no-nat" ] || return 0
+	skip "UML $(uname -r) can do no NAT on $1 (no iptable_nat, no nft_chain_nat)"
+}
+
 # skip REASON: the runner prints "ok N - NAME # SKIP REASON".
 skip() {
 	log "SKIP: $*"

@@ -78,7 +78,7 @@ topo_masquerade() {
 		'    type nat hook postrouting priority srcnat;' \
 		"    oifname \"$2\" masquerade" '  }' '}' >"$_TB/$1.nft"
 	_tb "$1.sh" "iptables-legacy -t nat -A POSTROUTING -o $2 -j MASQUERADE 2>/dev/null ||" \
-		"nft -f $_TB/$1.nft"
+		"nft -f $_TB/$1.nft 2>/dev/null || touch $HOSTS/$1/no-nat"
 }
 
 topo_seen() {

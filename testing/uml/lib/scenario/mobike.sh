@@ -124,3 +124,47 @@ mobike_east_case() {
 		fail "ikebana on east: status does not name $2 as where road was"
 	log "ok: road moved $2 -> $3, ikebana on east followed $_mr's UPDATE_SA_ADDRESSES"
 }
+
+# nic_static_nat ADDR: nic rewrites ADDR to its own 192.0.2.254 on the
+# outside link and back (tc's stateless act_nat, which both UML kernels
+# have; 7.2 has no NAT table for iptables or nftables).
+nic_static_nat() {
+	modprobe -q -a sch_ingress cls_matchall act_nat
+	ns nic tc qdisc add dev eth1 clsact &&
+		ns nic tc filter add dev eth1 egress protocol ip matchall \
+			action nat egress "$1/32" 192.0.2.254 &&
+		ns nic tc filter add dev eth1 ingress protocol ip matchall \
+			action nat ingress 192.0.2.254/32 "$1" ||
+		fail "nic: cannot map $1 to 192.0.2.254 (tc act_nat)"
+	log "nic: $1 is 192.0.2.254 outside (static NAT)"
+}
+
+# mobike_nat_case EAST FROM TO: as mobike_road_case, but nic maps TO to its
+# own address before road moves there, so the new path has a NAT: the NAT
+# detection of UPDATE_SA_ADDRESSES finds it, both ends' SAs become ESP in
+# UDP at the NAT's address, and road sends NAT-keepalives.
+mobike_nat_case() {
+	_me=$1
+	log "== MOBIKE into a NAT: ikebana on road initiates to $_me on east, road moves $2 -> $3 behind a NAT on nic"
+	PEER_CONN_EXTRA='\tmobike=yes'
+	IKEBANA_SETUP='\tkeep-alive=2'
+	peer "$_me" east road responder psk nat=yes tunnel \
+		lsubnet="$EAST_IN/32" rsubnet="$ROAD_IN/32"
+	peer ikebana road east initiator psk tunnel local="$2" \
+		lsubnet="$ROAD_IN/32" rsubnet="$EAST_IN/32"
+	PEER_CONN_EXTRA= IKEBANA_SETUP=
+	expect_sa road mode=tunnel encap=none
+	expect_esp_grows road ping_ok road "$EAST_IN"
+	[ -z "$(_ikb_nat road nat)" ] || fail "ikebana on road: a NAT before there is one"
+	_mobike_snap road
+	nic_static_nat "$3"
+	road_move "$2" "$3"
+	wait_for 20 "ikebana on road finding the NAT on its new path" _ikb_is road nat.local_behind true
+	expect_sa road count=2 timeout=20 encap=espinudp mode=tunnel
+	expect_sa east count=1 timeout=20 src=192.0.2.2 dst=192.0.2.254 encap=espinudp
+	expect_esp_grows road ping_ok road "$EAST_IN"
+	ping_ok east "$ROAD_IN"
+	_mobike_same road
+	wait_for 10 "NAT-keepalives from road" test "$(_ikb_nat road nat.keepalives_sent)" -ge 1
+	log "ok: road moved $2 -> $3 into a NAT; ESP went into UDP on both ends"
+}
