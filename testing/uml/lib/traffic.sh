@@ -138,18 +138,28 @@ _NOT_ESP='not (ip proto 50 or ip6 proto 50 or udp port 500 or udp port 4500 or a
  or (icmp6 and ip6[40] >= 133 and ip6[40] <= 137) or ip6 multicast)'
 _ESP='ip proto 50 or ip6 proto 50 or (udp port 4500 and udp[8:4] != 0)'
 
-# drop_ip_fragments HOST...: HOST's kernel drops every IP fragment it
-# receives (iptables), as firewalls on real paths
-# do: an IKE message too large for the path must come as RFC 7383
-# fragments. ip_fragments_dropped HOST: how many it dropped since.
+# drop_ip_fragments HOST...: HOST's kernel drops every IPv4 fragment it
+# receives, as firewalls on real paths do: an IKE message too large for the
+# path must come as RFC 7383 fragments. tc's flower on each interface's
+# ingress, before any reassembly, in both UML kernels (7.2 has no IP
+# tables for iptables or nftables). ip_fragments_dropped HOST: how many it
+# dropped since.
 drop_ip_fragments() {
+	modprobe -q -a sch_ingress cls_flower act_gact
 	for _h; do
-		ipt "$_h" -A INPUT -f -j DROP ||
-			fail "$_h: cannot drop IP fragments with iptables"
+		for _d in $(ip -n "$_h" -o link show | awk -F': ' '{ sub(/@.*/, "", $2); print $2 }'); do
+			[ "$_d" = lo ] && continue
+			ns "$_h" tc qdisc add dev "$_d" clsact 2>/dev/null
+			ns "$_h" tc filter add dev "$_d" ingress protocol ip pref 7 \
+				flower ip_flags frag action drop ||
+				fail "$_h: cannot drop IP fragments on $_d (tc flower)"
+		done
 	done
 }
 ip_fragments_dropped() {
-	ipt "$1" -L INPUT -v -n -x | awk '$3 == "DROP" && /-f/ { n += $1 } END { print n + 0 }'
+	for _d in $(ip -n "$1" -o link show | awk -F': ' '{ sub(/@.*/, "", $2); print $2 }'); do
+		[ "$_d" = lo ] || ns "$1" tc -s filter show dev "$_d" ingress pref 7
+	done | awk '/Sent [0-9]+ bytes [0-9]+ pkt/ { n += $4 } END { print n + 0 }'
 }
 
 # expect_only_esp HOST:DEV...: each capture (capture_start) holds ESP, and
