@@ -194,8 +194,7 @@ void hosts_sync(struct ike_engine *e)
 				continue;
 			if (r->addr.family)
 				conn_host_set(e, c, side, &r->addr);
-			else if (!r->pending && !r->at)
-				host_lookup(e, r);
+			host_lookup(e, r); /* at load and at each reload */
 		}
 	}
 }

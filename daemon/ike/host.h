@@ -40,8 +40,9 @@ struct host_rec {
 bool host_needed(const struct conn *c, int side);
 /*
  * After each compile (ike_engine_set_conf): a record per host of the new
- * conns (the kept answers written into them), a lookup for each that has
- * none yet (resolve at load), old records of changed conns dropped.
+ * conns (the kept answers written into them until the new ones come), a
+ * lookup for each (at load and at every reload), the records of conns
+ * that went or changed their host dropped.
  */
 void hosts_sync(struct ike_engine *e);
 /* A lookup of r now, unless one is in flight. 0 or -errno (said). */

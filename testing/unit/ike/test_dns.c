@@ -206,6 +206,37 @@ static void test_each_initiation(void **state)
 	net_free(n);
 }
 
+static bool moved(struct net *n)
+{
+	struct json_object *h = host_of(n, "test");
+	const char *a = field(h, "addr");
+	bool yes = a && !strcmp(a, "192.0.2.8");
+
+	json_object_put(h);
+	return yes;
+}
+
+/* A reload asks every name again; until the answer, the old one holds. */
+static void test_reload_refreshes(void **state)
+{
+	struct net *n;
+	struct json_object *h;
+
+	hdns_set("east.test", "192.0.2.2");
+	n = named(NULL, NULL);
+	assert_true(net_run(n, loaded, 1000));
+	hdns_set("east.test", "192.0.2.8");
+	hdns_hang("east.test", true);
+	ike_engine_set_conf(n->p[WEST].e, &n->p[WEST].lc);
+	assert_int_equal(hdns_lookups("east.test"), 2);
+	h = host_of(n, "test");
+	assert_string_equal(field(h, "addr"), "192.0.2.2");
+	json_object_put(h);
+	hdns_release();
+	assert_true(net_run(n, moved, 1000));
+	net_free(n);
+}
+
 /* drops everything while *(bool *)n->filter_ctx */
 static unsigned blackhole(struct net *n, int from, unsigned seq,
 			  const uint8_t *buf, size_t len)
@@ -297,6 +328,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_resolving_state, net_cleanup),
 		cmocka_unit_test_teardown(test_nxdomain_one_conn, net_cleanup),
 		cmocka_unit_test_teardown(test_each_initiation, net_cleanup),
+		cmocka_unit_test_teardown(test_reload_refreshes, net_cleanup),
 		cmocka_unit_test_teardown(test_dpd_reresolves, net_cleanup),
 		cmocka_unit_test_teardown(test_responder_name, net_cleanup),
 		cmocka_unit_test_teardown(test_responder_unresolved,
