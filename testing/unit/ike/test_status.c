@@ -117,15 +117,16 @@ static struct json_object *sa0(struct net *n)
 	return json_object_array_get_idx(sas, 0);
 }
 
-/* What status_peer_print() writes for o. */
-static char *peer_text(struct json_object *o)
+/* What a status_*_print() of the client writes for o. */
+static char *text_of(void (*print)(FILE *, struct json_object *),
+		     struct json_object *o)
 {
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 
 	assert_non_null(f);
-	status_peer_print(f, o);
+	print(f, o);
 	assert_int_equal(fclose(f), 0);
 	return buf;
 }
@@ -146,7 +147,7 @@ static void test_peer_fields(void **state)
 	assert_string_equal(str(sa, "peer_auth"), "PSK");
 	assert_true(json_object_object_get_ex(sa, "peer_cert", &pc));
 	assert_null(pc);
-	text = peer_text(sa);
+	text = text_of(status_peer_print, sa);
 	assert_string_equal(text, "    peer   authenticated by PSK\n");
 	free(text);
 
@@ -164,7 +165,7 @@ static void test_peer_fields(void **state)
 	assert_true(json_object_is_type(pc, json_type_object));
 	assert_string_equal(str(pc, "subject"), "CN=east, O=Test");
 	assert_string_equal(str(pc, "issuer"), "CN=Test CA, O=Test");
-	text = peer_text(sa);
+	text = text_of(status_peer_print, sa);
 	assert_string_equal(
 		text, "    peer   authenticated by RSA-PSS with SHA2-256\n"
 		      "    peer   cert CN=east, O=Test\n"
@@ -178,27 +179,13 @@ static void test_peer_fields(void **state)
 	sa = sa0(n);
 	assert_true(json_object_object_get_ex(sa, "peer_auth", &pc));
 	assert_null(pc);
-	text = peer_text(sa);
+	text = text_of(status_peer_print, sa);
 	assert_string_equal(text, "");
 	free(text);
 
 	json_object_put(root);
 	root = NULL;
 	net_free(n);
-}
-
-/* What print(f, o) writes. */
-static char *text_of(void (*print)(FILE *, struct json_object *),
-		     struct json_object *o)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-
-	assert_non_null(f);
-	print(f, o);
-	assert_int_equal(fclose(f), 0);
-	return buf;
 }
 
 static bool resolved_both(struct net *n)
@@ -254,19 +241,6 @@ static void test_host_fields(void **state)
 	net_free(n);
 }
 
-/* What status_nat_print() writes for o. */
-static char *nat_text(struct json_object *o)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-
-	assert_non_null(f);
-	status_nat_print(f, o);
-	assert_int_equal(fclose(f), 0);
-	return buf;
-}
-
 static bool keepalive_sent(struct net *n)
 {
 	return n->p[WEST].keepalives > 0;
@@ -294,7 +268,7 @@ static void test_nat_fields(void **state)
 	assert_true(json_object_object_get_ex(sa, "nat", &nat));
 	assert_true(json_object_get_boolean(
 		json_object_object_get(nat, "local_behind")));
-	text = nat_text(sa);
+	text = text_of(status_nat_print, sa);
 	assert_non_null(strstr(
 		text, "nat    we are behind a NAT, ESP in UDP 4500 -> 4500, "));
 	assert_non_null(strstr(text, "keepalive(s) sent (last "));
@@ -307,7 +281,7 @@ static void test_nat_fields(void **state)
 	n = net_new(NULL, NULL, NULL, NULL, NULL);
 	assert_int_equal(ike_engine_up(n->p[WEST].e, "test", &err), 0);
 	assert_true(net_run(n, both_up, 10000));
-	text = nat_text(sa0(n));
+	text = text_of(status_nat_print, sa0(n));
 	assert_string_equal(text, "");
 	free(text);
 	json_object_put(root);
