@@ -188,6 +188,30 @@ static void test_peer_fields(void **state)
 	net_free(n);
 }
 
+/*
+ * Frees n; then on the plainest conn (addresses, no NAT) print writes
+ * nothing for its IKE SA.
+ */
+static void no_line_after(struct net *n,
+			  void (*print)(FILE *, struct json_object *))
+{
+	struct ikb_error err = { "" };
+	char *text;
+
+	json_object_put(root);
+	root = NULL;
+	net_free(n);
+	n = net_new(NULL, NULL, NULL, NULL, NULL);
+	assert_int_equal(ike_engine_up(n->p[WEST].e, "test", &err), 0);
+	assert_true(net_run(n, both_up, 10000));
+	text = text_of(print, sa0(n));
+	assert_string_equal(text, "");
+	free(text);
+	json_object_put(root);
+	root = NULL;
+	net_free(n);
+}
+
 static bool resolved_both(struct net *n)
 {
 	return both_up(n) && log_has("gone.test: NXDOMAIN");
@@ -227,18 +251,7 @@ static void test_host_fields(void **state)
 	free(text);
 	json_object_put(conn);
 	/* a conn of addresses only: no line */
-	json_object_put(root);
-	root = NULL;
-	net_free(n);
-	n = net_new(NULL, NULL, NULL, NULL, NULL);
-	assert_int_equal(ike_engine_up(n->p[WEST].e, "test", &err), 0);
-	assert_true(net_run(n, both_up, 5000));
-	text = text_of(status_host_print, sa0(n));
-	assert_string_equal(text, "");
-	free(text);
-	json_object_put(root);
-	root = NULL;
-	net_free(n);
+	no_line_after(n, status_host_print);
 }
 
 static bool keepalive_sent(struct net *n)
@@ -275,18 +288,7 @@ static void test_nat_fields(void **state)
 	assert_non_null(strstr(text, ", 0 move(s) followed\n"));
 	free(text);
 	/* no NAT: no line */
-	json_object_put(root);
-	root = NULL;
-	net_free(n);
-	n = net_new(NULL, NULL, NULL, NULL, NULL);
-	assert_int_equal(ike_engine_up(n->p[WEST].e, "test", &err), 0);
-	assert_true(net_run(n, both_up, 10000));
-	text = text_of(status_nat_print, sa0(n));
-	assert_string_equal(text, "");
-	free(text);
-	json_object_put(root);
-	root = NULL;
-	net_free(n);
+	no_line_after(n, status_nat_print);
 }
 
 int main(void)
