@@ -80,14 +80,15 @@ static int query(ldns_resolver *res, const ldns_rdf *dname, ldns_rr_type t,
 
 	if (s != LDNS_STATUS_OK || !p) {
 		/* ldns names a server that never answered a network error */
-		if (now_s() - t0 >= DNS_TRY_S - 0.1)
+		if (now_s() - t0 >= DNS_TRY_S - 0.1) {
 			snprintf(
 				out->why, sizeof(out->why),
 				"timeout: no answer from the DNS server in %.0f s",
 				now_s() - t0);
-		else
-			say(out, 0, ldns_get_errorstr_by_id(s));
-		out->rc = -ETIMEDOUT;
+			out->rc = -ETIMEDOUT;
+		} else { /* refused at once: no server, or none reachable */
+			say(out, -EHOSTUNREACH, ldns_get_errorstr_by_id(s));
+		}
 	} else if (ldns_pkt_get_rcode(p) == LDNS_RCODE_NXDOMAIN) {
 		say(out, -ENOENT, "NXDOMAIN");
 	} else if (ldns_pkt_get_rcode(p) != LDNS_RCODE_NOERROR) {
