@@ -12,11 +12,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "ike/conn.h"
 #include "ike/engine.h"
 #include "ike/host.h"
-#include "ike/timers.h"
 #include "log.h"
 #include "ike/msg.h"
 
@@ -71,7 +71,7 @@ static void tell(const struct host_rec *r)
 
 static void record(struct host_rec *r, const struct ike_host_answer *a)
 {
-	r->at = wall_s();
+	r->at = time(NULL); /* the time of day, whatever the loop cached */
 	r->rc = a->rc;
 	snprintf(r->why, sizeof(r->why), "%s",
 		 a->rc ? (a->why ? a->why : strerror(-a->rc)) : "");
