@@ -31,6 +31,11 @@ static const struct conn_end *end_of(const struct conn *c, int side)
 	return &c->view[side].local;
 }
 
+const char *host_text(const struct host_rec *r)
+{
+	return r->kind == IKE_HOST_NAME ? r->name : "%defaultroute";
+}
+
 bool host_needed(const struct conn *c, int side)
 {
 	return !c->ignored && !c->view_rc[side] &&
@@ -63,10 +68,10 @@ static void tell(const struct host_rec *r)
 
 	if (r->rc)
 		log_warn("conn %s: %s=%s: %s", r->conn, side_key(r->side),
-			 r->name, r->why);
+			 host_text(r), r->why);
 	else
 		log_info("conn %s: %s=%s is %s", r->conn, side_key(r->side),
-			 r->name, addr_str(&r->addr, a, sizeof(a)));
+			 host_text(r), addr_str(&r->addr, a, sizeof(a)));
 }
 
 static void record(struct host_rec *r, const struct ike_host_answer *a)

@@ -36,6 +36,8 @@ struct host_rec {
 	unsigned lookups;
 };
 
+/* r as left= has it: the name, or "%defaultroute". */
+const char *host_text(const struct host_rec *r);
 /* Both sides (1: left, 0: right) whose host is a name or %defaultroute. */
 bool host_needed(const struct conn *c, int side);
 /*

@@ -24,11 +24,6 @@ static struct json_object *iso_time(time_t t)
 	return json_object_new_string(buf);
 }
 
-static const char *host_text(const struct host_rec *r)
-{
-	return r->kind == IKE_HOST_NAME ? r->name : "%defaultroute";
-}
-
 static struct json_object *rec_json(const struct host_rec *r)
 {
 	struct json_object *o = json_object_new_object();

@@ -31,15 +31,14 @@ int resolve_start(struct ike_sa *sa, struct ikb_error *err)
 		if (!r || host_lookup(e, r)) {
 			snprintf(err->msg, sizeof(err->msg),
 				 "conn %s: %s=%.100s: %.100s", c->name,
-				 side ? "left" : "right", r ? r->name : "?",
+				 side ? "left" : "right",
+				 r ? host_text(r) : "?",
 				 r ? r->why : "out of memory");
 			return r ? r->rc : -ENOMEM;
 		}
 		if (r->pending)
 			ike_sa_log(sa, IKB_LOG_INFO, "resolving %s=%s",
-				   side ? "left" : "right",
-				   r->kind == IKE_HOST_NAME ? r->name :
-							      "%defaultroute");
+				   side ? "left" : "right", host_text(r));
 	}
 	return 0;
 }
@@ -68,8 +67,7 @@ static void fail(struct ike_sa *sa, const struct host_rec *r)
 	char why[400];
 
 	snprintf(why, sizeof(why), "cannot resolve %s=%.200s: %s",
-		 r->side ? "left" : "right",
-		 r->kind == IKE_HOST_NAME ? r->name : "%defaultroute", r->why);
+		 r->side ? "left" : "right", host_text(r), r->why);
 	engine_outcome(sa, r->rc, why, NULL);
 	ike_sa_delete(sa, why);
 }

@@ -255,10 +255,11 @@ static void peer_init(struct net *n, int idx, const char *conn,
 				harness_plugins :
 				"esp-proposals replay-window multi-sa kernel-mem",
 			setup ? setup : "",
-			idx == WEST	  ? "192.0.2.1" :
-			harness_east_left ? harness_east_left :
-			n->nat		  ? "%any" :
-					    "192.0.2.1",
+			idx == WEST && harness_west_left ? harness_west_left :
+			idx == WEST			 ? "192.0.2.1" :
+			harness_east_left		 ? harness_east_left :
+			n->nat				 ? "%any" :
+							   "192.0.2.1",
 			idx == WEST && harness_west_right ? harness_west_right :
 							    "192.0.2.2",
 			conn ? conn : "") > 0);
@@ -288,6 +289,7 @@ const char *harness_plugins;
 bool harness_nat;
 const char *harness_east_left;
 const char *harness_west_right;
+const char *harness_west_left;
 
 struct net *net_new(const char *west_conn, const char *east_conn,
 		    const char *east_setup, const char *west_psk,

@@ -92,8 +92,8 @@ extern bool harness_nat;
 extern const char *harness_east_left;
 /* both peers' plugins= for the next net_new(); NULL: the usual four */
 extern const char *harness_plugins;
-/* west's right= (east's address) for every net_new(); NULL: 192.0.2.2 */
-extern const char *harness_west_right;
+/* west's left= and right= for every net_new(); NULL: the addresses */
+extern const char *harness_west_left, *harness_west_right;
 
 /*
  * The fake resolver of both peers (hdns.c): a name answers its address,

@@ -282,6 +282,41 @@ static void test_dpd_reresolves(void **state)
 	net_free(n);
 }
 
+/* left=%defaultroute: this host's end resolves, then the view is ours. */
+static void test_defaultroute(void **state)
+{
+	struct ikb_error err = { "" };
+	struct net *n;
+	char buf[64];
+
+	hdns_set("%defaultroute", "192.0.2.1");
+	harness_west_left = "%defaultroute";
+	n = net_new(NULL, NULL, NULL, NULL, NULL);
+	harness_west_left = NULL;
+	assert_int_equal(ike_engine_up(n->p[WEST].e, "test", &err), 0);
+	assert_true(net_run(n, both_up, 3000));
+	assert_string_equal(
+		status_str(n, WEST, false, "local", buf, sizeof(buf)),
+		"192.0.2.1");
+	assert_string_equal(
+		status_str(n, WEST, false, "local_host", buf, sizeof(buf)),
+		"%defaultroute");
+	assert_true(log_has("conn test: left=%defaultroute is 192.0.2.1"));
+	net_free(n);
+	/* no default route: up fails, saying so */
+	hdns_fail("%defaultroute", -ENETUNREACH, "no default route");
+	harness_west_left = "%defaultroute";
+	n = net_new(NULL, NULL, NULL, NULL, NULL);
+	harness_west_left = NULL;
+	memset(&heard, 0, sizeof(heard));
+	assert_non_null(ike_engine_subscribe(n->p[WEST].e, hear, NULL));
+	assert_int_equal(ike_engine_up(n->p[WEST].e, "test", &err), 0);
+	assert_true(net_run(n, west_failed, 2000));
+	assert_non_null(
+		strstr(heard.why, "left=%defaultroute: no default route"));
+	net_free(n);
+}
+
 /* A responder accepts a peer named by left= at the address it resolved. */
 static void test_responder_name(void **state)
 {
@@ -330,6 +365,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_each_initiation, net_cleanup),
 		cmocka_unit_test_teardown(test_reload_refreshes, net_cleanup),
 		cmocka_unit_test_teardown(test_dpd_reresolves, net_cleanup),
+		cmocka_unit_test_teardown(test_defaultroute, net_cleanup),
 		cmocka_unit_test_teardown(test_responder_name, net_cleanup),
 		cmocka_unit_test_teardown(test_responder_unresolved,
 					  net_cleanup),
