@@ -18,6 +18,7 @@
 #include "ike_glue.h"
 #include "log.h"
 #include "net/net.h"
+#include "resolve_glue.h"
 #include "revocation_conf.h"
 
 static const char *setup_value(const struct ikbd *d, const char *key)
@@ -189,8 +190,15 @@ static bool io_is_local(void *ctx, const struct ikb_addr *a)
 
 int ikbd_engine_start(struct ikbd *d)
 {
-	struct ike_io io = { io_send,	   io_is_local, d,
-			     io_keepalive, io_path_mtu, io_source_for };
+	struct ike_io io = {
+		.send = io_send,
+		.is_local = io_is_local,
+		.ctx = d,
+		.keepalive = io_keepalive,
+		.path_mtu = io_path_mtu,
+		.source_for = io_source_for,
+		.resolve = ikbd_resolve,
+	};
 
 	d->engine = ike_engine_new(d->base, &d->conf, &io);
 	if (!d->engine) {

@@ -41,6 +41,10 @@ void status_frag_print(FILE *f, struct json_object *sa);
 void status_nat_print(FILE *f, struct json_object *sa);
 /* The mobike line: address updates and the peer's other addresses. */
 void status_mobike_print(FILE *f, struct json_object *sa);
+/* "dns    ..." for an IKE SA whose conn has a name or %defaultroute. */
+void status_host_print(FILE *f, struct json_object *sa);
+/* A conn's "hosts": what each name resolved to and when, or why not. */
+void status_conn_hosts_print(FILE *f, struct json_object *conn);
 /*
  * conn_cmd.c: the one-conn request both send; the exit code. wait > 0:
  * the daemon answers with the outcome, within wait seconds (up).

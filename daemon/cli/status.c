@@ -98,6 +98,7 @@ static void print_conns(struct json_object *a)
 		       str(c, "name"), or_unset(str(c, "auto")),
 		       or_unset(str(c, "left")), or_unset(str(c, "right")),
 		       or_unset(str(c, "file")), num(c, "line"));
+		status_conn_hosts_print(stdout, c);
 	}
 }
 
@@ -179,6 +180,7 @@ static void print_ike_sa(struct json_object *sa)
 	status_peer_print(stdout, sa);
 	status_nat_print(stdout, sa);
 	status_mobike_print(stdout, sa);
+	status_host_print(stdout, sa);
 	status_frag_print(stdout, sa);
 	printf("    SPIs i %s r %s, %s\n", or_unset(str(sa, "spi_i")),
 	       or_unset(str(sa, "spi_r")), or_unset(str(sa, "proposal")));

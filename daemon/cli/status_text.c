@@ -95,15 +95,6 @@ void status_nat_print(FILE *f, struct json_object *sa)
 	fprintf(f, ", %lld move(s) followed\n", count(n, "mappings_followed"));
 }
 
-static const char *str_of(struct json_object *o, const char *key)
-{
-	struct json_object *v;
-
-	return json_object_object_get_ex(o, key, &v) && v ?
-		       json_object_get_string(v) :
-		       NULL;
-}
-
 void status_mobike_print(FILE *f, struct json_object *sa)
 {
 	struct json_object *m = NULL, *addrs = NULL, *last = NULL;
@@ -116,8 +107,8 @@ void status_mobike_print(FILE *f, struct json_object *sa)
 	if (json_object_object_get_ex(m, "last_update_s", &last) && last)
 		fprintf(f, ", last %llds ago from %s - %s",
 			(long long)json_object_get_int64(last),
-			str_of(m, "previous_local") ?: "?",
-			str_of(m, "previous_remote") ?: "?");
+			str(m, "previous_local") ?: "?",
+			str(m, "previous_remote") ?: "?");
 	if (json_object_object_get_ex(m, "peer_additional_addresses", &addrs))
 		n = json_object_array_length(addrs);
 	fprintf(f, ", peer's additional addresses:%s", n ? "" : " none");
@@ -126,4 +117,51 @@ void status_mobike_print(FILE *f, struct json_object *sa)
 			json_object_get_string(
 				json_object_array_get_idx(addrs, i)));
 	fputc('\n', f);
+}
+
+/* "    dns    remote east.example (resolved 2026-...Z)" */
+void status_host_print(FILE *f, struct json_object *sa)
+{
+	const char *r = str(sa, "remote_host"), *l = str(sa, "local_host");
+	const char *at = str(sa, "resolved_at");
+
+	if (!r && !l)
+		return;
+	fprintf(f, "    dns   ");
+	if (l)
+		fprintf(f, " local %s", l);
+	if (r)
+		fprintf(f, " remote %s", r);
+	fprintf(f, " (%s%s)\n", at ? "resolved " : "resolving", at ? at : "");
+}
+
+static void host_print(FILE *f, struct json_object *h)
+{
+	const char *addr = str(h, "addr"), *err = str(h, "error");
+	const char *at = str(h, "resolved_at"), *side = str(h, "side");
+	const char *host = str(h, "host");
+
+	fprintf(f, "      %s=%s: ", side ? side : "?", host ? host : "?");
+	if (err)
+		fprintf(f, "%s", err);
+	if (addr)
+		fprintf(f, "%s%s", err ? ", last address " : "", addr);
+	if (at)
+		fprintf(f, " at %s", at);
+	if (!err && !addr)
+		fprintf(f, "not resolved yet");
+	if (yes(h, "resolving"))
+		fprintf(f, " (resolving)");
+	fprintf(f, "\n");
+}
+
+void status_conn_hosts_print(FILE *f, struct json_object *conn)
+{
+	struct json_object *a = NULL;
+
+	if (!json_object_object_get_ex(conn, "hosts", &a) ||
+	    !json_object_is_type(a, json_type_array))
+		return;
+	for (size_t i = 0; i < json_object_array_length(a); i++)
+		host_print(f, json_object_array_get_idx(a, i));
 }

@@ -86,6 +86,8 @@ bool check_nhelpers(const char *v, char *why, size_t len);
 bool check_unsigned(const char *v, char *why, size_t len);
 bool check_ddos_mode(const char *v, char *why, size_t len);
 bool check_listen(const char *v, char *why, size_t len);
+/* hostaddrfamily=: the family left=/right= names are resolved in */
+bool check_host_family(const char *v, char *why, size_t len);
 bool check_nonempty(const char *v, char *why, size_t len);
 bool check_any(const char *v, char *why, size_t len);
 /* values_ocsp.c */
@@ -136,8 +138,7 @@ const struct cfg_rule *cfg_libreswan_rule(const char *key,
 cfg_when_fn when_off, when_on, when_updown_off, when_zero, when_secret,
 	when_none, when_esp, when_hold, when_pass, when_fallback, when_never;
 /* keys_limits.c: values of core keys that ikebana does not implement. */
-cfg_when_fn when_host_defaultroute, when_host_name, when_nexthop_addr,
-	when_auto_ondemand, when_auto_up, when_auto_keep,
+cfg_when_fn when_nexthop_addr, when_auto_ondemand, when_auto_up, when_auto_keep,
 	when_relative;
 
 /*

@@ -84,7 +84,7 @@ const struct cfg_rule
 		  "ikebana installs no failure shunt: when negotiation fails the traffic would go out in clear instead of being dropped; drop it with firewall rules and remove the key" },
 		{ "fake-strongswan", WARN, NULL, "yes", R_COSMETIC },
 		{ "fragmentation", CORE, NULL, "yes", NULL },
-		{ "hostaddrfamily", WARN, NULL, "ipv4", R_FAMILY },
+		{ "hostaddrfamily", CORE, NULL, "ipv4", NULL },
 		{ "ignore-peer-dns", WARN, NULL, "yes",
 		  "ikebana applies no DNS servers a peer sends (the Configuration Payload is not implemented)" },
 		{ "ike", ERROR, NULL, "aes256-sha2", EPR },

@@ -21,6 +21,7 @@ static const struct core_key core_keys[] = {
 	{ "also", IKB_KEY_CONN, check_nonempty },
 	{ "left", IKB_KEY_CONN, check_host },
 	{ "right", IKB_KEY_CONN, check_host },
+	{ "hostaddrfamily", IKB_KEY_CONN, check_host_family },
 	{ "leftid", IKB_KEY_CONN, check_id },
 	{ "rightid", IKB_KEY_CONN, check_id },
 	{ "leftsubnet", IKB_KEY_CONN, check_subnet },
@@ -236,6 +237,15 @@ static void check_ends(const struct ikb_section *s, struct ikb_diag *d)
 			"left= is %s too (%s:%u): at least one end needs an address or name",
 			l->value, l->file, l->line);
 	int lf = host_family(l), rf = host_family(r);
+	const struct ikb_value *hf = cfg_get(s, "hostaddrfamily");
+	int want = !hf				  ? 0 :
+		   !strcasecmp(hf->value, "ipv6") ? AF_INET6 :
+						    AF_INET;
+
+	if (want && ((lf && lf != want) || (rf && rf != want)))
+		diag_report(d, s, hf, IKB_SEV_ERROR,
+			    "the %s= address is of the other family",
+			    lf && lf != want ? "left" : "right");
 
 	if (lf && rf && lf != rf)
 		diag_report(d, s, r, IKB_SEV_ERROR,

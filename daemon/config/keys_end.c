@@ -8,15 +8,8 @@
 #include "config/internal.h"
 #include "config/keys_reasons.h"
 
-#define HOSTS                                                       \
-	" not implemented by ikebana yet: the conn can neither be " \
-	"initiated nor match a peer; write an IP address or %any"
-
 const struct cfg_rule cfg_end_rules[] = {
-	/* left=, right= */
-	{ "", WARN, when_host_defaultroute, "%defaultroute",
-	  "%defaultroute is" HOSTS },
-	{ "", WARN, when_host_name, "gw.example.com", "DNS names are" HOSTS },
+	/* left=, right=: addresses, names and %defaultroute (ike/host.c) */
 	{ "", CORE, NULL, "192.0.2.7", NULL },
 	{ "addresspool", ERROR, NULL, "10.9.0.1-10.9.0.99",
 	  "the IKEv2 Configuration Payload is not implemented by ikebana yet: a client would get no address from the pool and no policy would cover it; give each client its own conn with its address in rightsubnet=" },

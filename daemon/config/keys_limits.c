@@ -14,21 +14,6 @@
 
 #include "config/internal.h"
 
-/*
- * left=, right=: the engine takes addresses and %any only (conn.c
- * parse_addr()); with a name or %defaultroute the conn fails `up` and
- * matches no peer.
- */
-bool when_host_defaultroute(const char *v)
-{
-	return !strncasecmp(v, "%defaultroute", 13);
-}
-
-bool when_host_name(const char *v)
-{
-	return !addr_family(v) && v[0] != '%';
-}
-
 /* ikebana installs no routes: only %direct and %defaultroute hold */
 bool when_nexthop_addr(const char *v)
 {

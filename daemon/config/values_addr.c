@@ -181,6 +181,13 @@ bool check_subnet(const char *v, char *why, size_t len)
 	return true;
 }
 
+bool check_host_family(const char *v, char *why, size_t len)
+{
+	if (!strcasecmp(v, "ipv4") || !strcasecmp(v, "ipv6"))
+		return true;
+	FAIL("expected ipv4 or ipv6");
+}
+
 bool check_listen(const char *v, char *why, size_t len)
 {
 	if (addr_family(v))

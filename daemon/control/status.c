@@ -73,7 +73,8 @@ static void add_key(struct json_object *o, const struct ikb_section *s,
 	json_object_object_add(o, key, v ? str_or_null(v->value) : NULL);
 }
 
-static struct json_object *conn_json(const struct ikb_section *s)
+static struct json_object *conn_json(const struct ikbd *d,
+				     const struct ikb_section *s)
 {
 	struct json_object *o = json_object_new_object();
 
@@ -81,6 +82,9 @@ static struct json_object *conn_json(const struct ikb_section *s)
 	add_key(o, s, "auto");
 	add_key(o, s, "left");
 	add_key(o, s, "right");
+	/* what left=/right= names and %defaultroute resolved to */
+	json_object_object_add(o, "hosts",
+			       ike_engine_hosts(d->engine, s->name));
 	json_object_object_add(o, "file", str_or_null(s->file));
 	json_object_object_add(o, "line", json_object_new_int((int)s->line));
 	return o;
@@ -92,7 +96,7 @@ static struct json_object *part_conns(const struct ikbd *d)
 	const struct cfg *c = d->conf.cfg;
 
 	for (size_t i = 0; c && i < c->nconns; i++)
-		json_object_array_add(a, conn_json(&c->conns[i]));
+		json_object_array_add(a, conn_json(d, &c->conns[i]));
 	return a;
 }
 

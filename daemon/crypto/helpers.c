@@ -24,19 +24,34 @@ struct queue {
 	struct job *head, *tail;
 };
 
-static struct {
-	pthread_mutex_t lock;
+/*
+ * A lane: a queue and the threads that serve it. Key exchanges and
+ * signatures take milliseconds; a DNS lookup may wait seconds for a
+ * server that does not answer. Lookups therefore have a lane of their
+ * own with SLOW_THREADS threads: however many hang, the key exchanges
+ * keep their threads, and a few hanging names do not hold up the rest.
+ */
+#define SLOW_THREADS 2
+
+struct lane {
 	pthread_cond_t wake;
-	struct queue todo, done;
-	bool stopping;
+	struct queue todo;
 	pthread_t *threads;
 	unsigned nthreads;
+};
+
+static struct {
+	pthread_mutex_t lock;
+	struct lane lanes[HELPER_LANES];
+	struct queue done;
+	bool stopping;
 	int efd;
 	struct event *ev;
 	unsigned long inflight; /* submitted, done callback not yet run */
 	struct event *trim; /* malloc_trim() once the pool stays idle */
 } pool = { .lock = PTHREAD_MUTEX_INITIALIZER,
-	   .wake = PTHREAD_COND_INITIALIZER,
+	   .lanes = { { .wake = PTHREAD_COND_INITIALIZER },
+		      { .wake = PTHREAD_COND_INITIALIZER } },
 	   .efd = -1 };
 
 static void push(struct queue *q, struct job *j)
@@ -69,16 +84,17 @@ static struct job *take_all(struct queue *q)
 	return j;
 }
 
-static void *worker(void *unused)
+static void *worker(void *arg)
 {
+	struct lane *l = arg;
 	const uint64_t one = 1;
 	struct job *j;
 
 	for (;;) {
 		pthread_mutex_lock(&pool.lock);
-		while (!pool.stopping && !pool.todo.head)
-			pthread_cond_wait(&pool.wake, &pool.lock);
-		j = pool.stopping ? NULL : pop(&pool.todo);
+		while (!pool.stopping && !l->todo.head)
+			pthread_cond_wait(&l->wake, &pool.lock);
+		j = pool.stopping ? NULL : pop(&l->todo);
 		pthread_mutex_unlock(&pool.lock);
 		if (!j)
 			return NULL;
@@ -160,18 +176,18 @@ unsigned helpers_default_count(void)
 	return cpus > 1 ? (unsigned)(cpus - 1) : 1;
 }
 
-static int start_threads(unsigned n)
+static int start_threads(struct lane *l, unsigned n)
 {
-	pool.threads = calloc(n, sizeof(*pool.threads));
-	if (!pool.threads)
+	l->threads = calloc(n, sizeof(*l->threads));
+	if (!l->threads)
 		return -ENOMEM;
-	for (pool.nthreads = 0; pool.nthreads < n; pool.nthreads++) {
-		int rc = pthread_create(&pool.threads[pool.nthreads], NULL,
-					worker, NULL);
+	for (l->nthreads = 0; l->nthreads < n; l->nthreads++) {
+		int rc = pthread_create(&l->threads[l->nthreads], NULL, worker,
+					l);
 
 		if (rc) {
 			log_err("helpers: cannot start thread %u: errno %d",
-				pool.nthreads, rc);
+				l->nthreads, rc);
 			return -rc;
 		}
 	}
@@ -210,17 +226,20 @@ int helpers_start(unsigned n, struct event_base *base)
 		helpers_stop();
 		return -ENOMEM;
 	}
-	rc = start_threads(n);
+	rc = start_threads(&pool.lanes[HELPER_LANE_CPU], n);
+	if (!rc)
+		rc = start_threads(&pool.lanes[HELPER_LANE_SLOW], SLOW_THREADS);
 	if (rc)
 		helpers_stop();
 	return rc;
 }
 
-int helpers_submit(helper_job_fn *run, helper_done_fn *done, void *arg)
+int helpers_submit_lane(enum helper_lane lane, helper_job_fn *run,
+			helper_done_fn *done, void *arg)
 {
 	struct job *j;
 
-	if (!run || !done)
+	if (!run || !done || lane >= HELPER_LANES)
 		return -EINVAL;
 	j = calloc(1, sizeof(*j));
 	if (!j)
@@ -232,26 +251,39 @@ int helpers_submit(helper_job_fn *run, helper_done_fn *done, void *arg)
 		free(j);
 		return -ESHUTDOWN;
 	}
-	push(&pool.todo, j);
+	push(&pool.lanes[lane].todo, j);
 	pool.inflight++;
-	pthread_cond_signal(&pool.wake);
+	pthread_cond_signal(&pool.lanes[lane].wake);
 	pthread_mutex_unlock(&pool.lock);
 	return 0;
 }
 
+int helpers_submit(helper_job_fn *run, helper_done_fn *done, void *arg)
+{
+	return helpers_submit_lane(HELPER_LANE_CPU, run, done, arg);
+}
+
+static void join_lane(struct lane *l)
+{
+	for (unsigned i = 0; i < l->nthreads; i++)
+		pthread_join(l->threads[i], NULL);
+	free(l->threads);
+	l->threads = NULL;
+	l->nthreads = 0;
+}
+
 void helpers_stop(void)
 {
-	struct job *ran, *dropped;
+	struct job *ran, *dropped[HELPER_LANES];
 
 	pthread_mutex_lock(&pool.lock);
 	pool.stopping = true;
-	pthread_cond_broadcast(&pool.wake);
+	for (int i = 0; i < HELPER_LANES; i++)
+		pthread_cond_broadcast(&pool.lanes[i].wake);
 	pthread_mutex_unlock(&pool.lock);
-	for (unsigned i = 0; i < pool.nthreads; i++)
-		pthread_join(pool.threads[i], NULL);
-	free(pool.threads);
-	pool.threads = NULL;
-	pool.nthreads = 0;
+	/* a lookup that hangs holds this up until its resolver times out */
+	for (int i = 0; i < HELPER_LANES; i++)
+		join_lane(&pool.lanes[i]);
 	if (pool.ev)
 		event_free(pool.ev);
 	pool.ev = NULL;
@@ -263,10 +295,12 @@ void helpers_stop(void)
 	pool.efd = -1;
 	pthread_mutex_lock(&pool.lock);
 	ran = take_all(&pool.done);
-	dropped = take_all(&pool.todo);
+	for (int i = 0; i < HELPER_LANES; i++)
+		dropped[i] = take_all(&pool.lanes[i].todo);
 	pthread_mutex_unlock(&pool.lock);
 	deliver(ran, 0);
-	deliver(dropped, -ECANCELED);
+	for (int i = 0; i < HELPER_LANES; i++)
+		deliver(dropped[i], -ECANCELED);
 }
 
 void helpers_run(helper_job_fn *run, helper_done_fn *done, void *arg)

@@ -26,6 +26,14 @@ unsigned helpers_default_count(void);
 int helpers_start(unsigned n, struct event_base *base);
 int helpers_submit(helper_job_fn *job, helper_done_fn *done, void *arg);
 /*
+ * The CPU lane is helpers_submit()'s: nhelpers= threads for key exchanges
+ * and signatures. The slow lane has threads of its own for jobs that wait
+ * rather than compute (DNS lookups), so that they never hold up those.
+ */
+enum helper_lane { HELPER_LANE_CPU, HELPER_LANE_SLOW, HELPER_LANES };
+int helpers_submit_lane(enum helper_lane lane, helper_job_fn *job,
+			helper_done_fn *done, void *arg);
+/*
  * helpers_submit(), or where it cannot (no pool: checkconfig, some tests;
  * no memory for the job) the job and its done callback run here, before
  * this returns: a caller calls it last.

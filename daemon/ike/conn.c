@@ -105,6 +105,41 @@ static void parse_protoport(const char *t, struct conn_end *end)
 			(uint16_t)lookup(slash + 1, strlen(slash + 1), true);
 }
 
+/*
+ * The family a name or %defaultroute is resolved in: %defaultroute4/6,
+ * else hostaddrfamily=, else the other end's address; 0: either.
+ */
+static int host_family(const struct ikb_section *s, const char *host,
+		       const char *other)
+{
+	const char *f = cfg_get(s, "hostaddrfamily") ?
+				cfg_get(s, "hostaddrfamily")->value :
+				NULL;
+	struct ikb_addr a;
+
+	if (!strcasecmp(host, "%defaultroute4"))
+		return AF_INET;
+	if (!strcasecmp(host, "%defaultroute6"))
+		return AF_INET6;
+	if (f)
+		return !strcasecmp(f, "ipv6") ? AF_INET6 : AF_INET;
+	return other && !parse_addr(other, &a) ? a.family : AF_UNSPEC;
+}
+
+/* left= when it is no address: typed, resolved later (host.c) */
+static void parse_host(const struct ikb_section *s, const char *side,
+		       const char *host, struct conn_end *end)
+{
+	const char *other =
+		conn_end_value(s, strcmp(side, "left") ? "left" : "right", "");
+
+	end->host.kind = !strncasecmp(host, "%defaultroute", 13) ?
+				 IKE_HOST_DEFROUTE :
+				 IKE_HOST_NAME;
+	end->host.name = end->host.kind == IKE_HOST_NAME ? host : NULL;
+	end->host.family = host_family(s, host, other);
+}
+
 static int parse_end(const struct ikb_section *s, const char *side,
 		     struct conn_end *end, struct ikb_error *err)
 {
@@ -112,16 +147,13 @@ static int parse_end(const struct ikb_section *s, const char *side,
 		   *net = conn_end_value(s, side, "subnet");
 
 	memset(end, 0, sizeof(*end));
-	if (parse_addr(host, &end->addr)) {
-		snprintf(
-			err->msg, sizeof(err->msg),
-			"conn %s: %s=%s: only IP addresses and %%any are supported for now",
-			s->name, side, host);
-		return -EINVAL;
-	}
+	/* the config checker refused what is neither address nor name */
+	if (parse_addr(host, &end->addr))
+		parse_host(s, side, host, end);
 	end->id = conn_end_value(s, side, "id");
 	end->net = end->addr;
 	end->plen = end->addr.family == AF_INET ? 32 : 128;
+	end->net_set = net != NULL;
 	if (net && parse_subnet(net, &end->net, &end->plen)) {
 		snprintf(err->msg, sizeof(err->msg),
 			 "conn %s: %ssubnet=%s: not a subnet", s->name, side,

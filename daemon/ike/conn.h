@@ -41,9 +41,22 @@ struct conn_auth {
 	size_t ca_len;
 };
 
+/*
+ * left= as written when it is no address: a name or %defaultroute. name
+ * points into the configuration (it outlives the compiled conns).
+ */
+struct conn_host {
+	enum ike_host_kind kind; /* IKE_HOST_ADDR: addr is the address */
+	const char *name; /* IKE_HOST_NAME */
+	int family; /* hostaddrfamily=, the other end's, %defaultroute6 */
+};
+
 /* One end of a conn, parsed. */
 struct conn_end {
-	struct ikb_addr addr; /* AF_UNSPEC: %any */
+	/* AF_UNSPEC: %any, or a host not resolved (host.kind says) */
+	struct ikb_addr addr;
+	struct conn_host host;
+	bool net_set; /* leftsubnet= given: net does not follow addr */
 	const char *id; /* leftid= text, NULL: the address */
 	struct ikb_addr net; /* leftsubnet=, else addr */
 	uint8_t plen;
@@ -130,6 +143,12 @@ struct loaded_conf;
 struct conn_set *conn_set_compile(const struct ike_engine *e,
 				  const struct loaded_conf *lc);
 void conn_set_free(struct conn_set *set);
+/*
+ * The address side's host (1: left) resolved to, into both views of c (a
+ * conn of e's set), and their child plans made again with it.
+ */
+void conn_host_set(struct ike_engine *e, const struct conn *c, int side,
+		   const struct ikb_addr *a);
 /* The conn of that name in the engine's configuration, or NULL. */
 const struct conn *engine_conn(const struct ike_engine *e, const char *name);
 /* auto=start, of the conn of that name now (reload keeps the name). */

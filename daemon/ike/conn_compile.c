@@ -281,6 +281,33 @@ struct conn_set *conn_set_compile(const struct ike_engine *e,
 	return set;
 }
 
+static void set_end(struct conn_end *end, const struct ikb_addr *a)
+{
+	end->addr = *a;
+	if (end->net_set)
+		return;
+	end->net = *a;
+	end->plen = a->family == AF_INET ? 32 : 128;
+}
+
+void conn_host_set(struct ike_engine *e, const struct conn *cc, int side,
+		   const struct ikb_addr *a)
+{
+	struct conn *c = &e->conns->conns[cc - e->conns->conns];
+
+	set_end(&c->view[side].local, a);
+	set_end(&c->view[!side].remote, a);
+	for (int v = 0; v < 2; v++) {
+		if (c->view_rc[v])
+			continue;
+		free(c->plan[v].c);
+		free(c->plan_err[v]);
+		c->plan[v] = (struct conn_plan){ 0 };
+		c->plan_err[v] = NULL;
+		c->plan_rc[v] = compile_plan(e, c, v);
+	}
+}
+
 void conn_set_free(struct conn_set *set)
 {
 	if (!set)

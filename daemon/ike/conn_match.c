@@ -30,8 +30,8 @@ static int score(const struct conn *c, int side, const struct ike_path *p)
 		return 0;
 	if (!v->local.addr.family || !ike_addr_equal(&v->local.addr, &p->local))
 		return 0;
-	if (!v->remote.addr.family)
-		return 1;
+	if (!v->remote.addr.family) /* %any, or a name not resolved yet */
+		return v->remote.host.kind == IKE_HOST_ADDR;
 	return ike_addr_equal(&v->remote.addr, &p->remote) ? 2 : 0;
 }
 

@@ -21,6 +21,7 @@
 #include "ike/nat.h"
 #include "ike/events.h"
 #include "ike/conn.h"
+#include "ike/host.h"
 #include "ike/msg.h"
 #include "ike/exchange.h"
 #include "ike/timers.h"
@@ -53,6 +54,7 @@ void ike_engine_set_conf(struct ike_engine *e, const struct loaded_conf *lc)
 	set = conn_set_compile(e, lc);
 	conn_set_free(e->conns);
 	e->conns = set;
+	hosts_sync(e);
 	e->ddos_threshold = set ? set->ddos_threshold : 25000;
 	e->max_halfopen = set ? set->max_halfopen : 50000;
 	if (e->base)
@@ -91,6 +93,7 @@ void ike_engine_free(struct ike_engine *e)
 	rekey_events_unsubscribe(e);
 	retry_cancel(e, NULL);
 	ike_sa_free_all(e);
+	hosts_free(e);
 	cookie_fini(e);
 	conn_set_free(e->conns);
 	engine_clock_detach(e->base);
@@ -109,12 +112,55 @@ int ike_engine_up_auto(struct ike_engine *e, const char *name,
 	return engine_up(e, name, 1, err);
 }
 
+/* sa's path from its conn's view, for IKE_SA_INIT. */
+static int engine_path(struct ike_sa *sa, struct ikb_error *err)
+{
+	struct ike_engine *e = sa->e;
+	const struct conn *conn = engine_conn(e, sa->conn);
+	struct conn_view v;
+	int rc;
+
+	if (!conn) {
+		snprintf(err->msg, sizeof(err->msg), "no conn %s", sa->conn);
+		return -ENOENT;
+	}
+	rc = conn_view_local(e, conn, &v, err);
+	if (rc)
+		return rc;
+	if (v.local.ike_port && v.local.ike_port != e->ike_port) {
+		snprintf(
+			err->msg, sizeof(err->msg),
+			"conn %s: %sikeport=%u, but the daemon listens on ikeport=%u",
+			sa->conn, v.left_is_local ? "left" : "right",
+			v.local.ike_port, e->ike_port);
+		return -EINVAL;
+	}
+	sa->path.local = v.local.addr;
+	sa->path.remote = v.remote.addr;
+	sa->path.lport = e->ike_port;
+	sa->path.rport = v.remote.ike_port ? v.remote.ike_port : 500;
+	sa->view_side = v.left_is_local;
+	ike_sa_set_state(sa, IKE_SA_INIT_I);
+	return 0;
+}
+
+int engine_open(struct ike_sa *sa, struct ikb_error *err)
+{
+	int rc = engine_path(sa, err);
+
+	return rc ? rc : opening_start(sa, err);
+}
+
+static bool has_hosts(const struct conn *c)
+{
+	return host_needed(c, 0) || host_needed(c, 1);
+}
+
 int engine_up(struct ike_engine *e, const char *name, unsigned attempt,
 	      struct ikb_error *err)
 {
 	const struct conn *conn = engine_conn(e, name);
 	struct ike_path p = { 0 };
-	struct conn_view v;
 	struct ike_sa *sa;
 	int rc;
 
@@ -127,21 +173,6 @@ int engine_up(struct ike_engine *e, const char *name, unsigned attempt,
 			 "conn %s already has an IKE SA", name);
 		return -EALREADY;
 	}
-	rc = conn_view_local(e, conn, &v, err);
-	if (rc)
-		return rc;
-	if (v.local.ike_port && v.local.ike_port != e->ike_port) {
-		snprintf(
-			err->msg, sizeof(err->msg),
-			"conn %s: %sikeport=%u, but the daemon listens on ikeport=%u",
-			name, v.left_is_local ? "left" : "right",
-			v.local.ike_port, e->ike_port);
-		return -EINVAL;
-	}
-	p.local = v.local.addr;
-	p.remote = v.remote.addr;
-	p.lport = e->ike_port;
-	p.rport = v.remote.ike_port ? v.remote.ike_port : 500;
 	sa = ike_sa_new(e, name, &p, NULL);
 	if (!sa) {
 		snprintf(err->msg, sizeof(err->msg), "out of memory");
@@ -150,6 +181,16 @@ int engine_up(struct ike_engine *e, const char *name, unsigned attempt,
 	conn_timing(conn, &sa->rtx.interval_ms, &sa->rtx.timeout_ms);
 	sa->auto_try = attempt > 0;
 	sa->attempt = attempt;
+	/* a name is looked up again at every initiation */
+	rc = has_hosts(conn) ? resolve_start(sa, err) : engine_path(sa, err);
+	if (rc) {
+		/* as if there never was an SA: the caller says why */
+		sa->outcome_sent = true;
+		ike_sa_delete(sa, NULL);
+		return rc;
+	}
+	if (sa->state == IKE_SA_RESOLVE_I)
+		return 0;
 	rc = opening_start(sa, err);
 	if (rc)
 		ike_sa_delete(sa, err->msg);

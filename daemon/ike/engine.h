@@ -49,6 +49,8 @@ struct ike_engine {
 	struct ike_bus *bus; /* events.c: the listeners, NULL: none yet */
 	/* conn_compile.c: the conns of lc, compiled */
 	struct conn_set *conns;
+	/* host.c: what the conns' names and %defaultroute resolved to */
+	struct host_rec *hosts;
 };
 
 /* engine.c: the plugins and conns it runs with */
@@ -61,6 +63,12 @@ struct plugin_set *engine_plugins(const struct ike_engine *e);
 /* engine.c: attempt 0 is `ikebana up`; 1 on are auto=start's */
 int engine_up(struct ike_engine *e, const char *name, unsigned attempt,
 	      struct ikb_error *err);
+/*
+ * engine.c: sa, made by engine_up, takes its path from its conn's view
+ * and starts IKE_SA_INIT (paced); resolve.c calls it once the conn's
+ * names resolved. -errno with err: the caller deletes sa.
+ */
+int engine_open(struct ike_sa *sa, struct ikb_error *err);
 
 /* engine.c */
 bool ike_addr_equal(const struct ikb_addr *a, const struct ikb_addr *b);

@@ -29,6 +29,24 @@ struct ike_path {
 	uint16_t lport, rport; /* host byte order */
 };
 
+/*
+ * A conn's host that is no address (conn_compile.c keeps it typed): a
+ * DNS name for left=/right=, or %defaultroute, the address of the default
+ * route's interface. The engine asks ike_io's resolve for it.
+ */
+enum ike_host_kind { IKE_HOST_ADDR, IKE_HOST_NAME, IKE_HOST_DEFROUTE };
+struct ike_host_query {
+	enum ike_host_kind kind;
+	const char *name; /* IKE_HOST_NAME: fully qualified; copy it */
+	int family; /* AF_INET, AF_INET6; AF_UNSPEC: either, IPv4 first */
+};
+struct ike_host_answer {
+	int rc; /* 0, or -errno (-ECANCELED: the daemon stops) */
+	struct ikb_addr addr; /* rc 0 */
+	const char *why; /* rc != 0: "NXDOMAIN", "timeout: ...", ... */
+};
+typedef void ike_resolved_fn(void *arg, const struct ike_host_answer *a);
+
 struct ike_io {
 	/* Send buf from p->local:lport to p->remote:rport. 0 or -errno. */
 	int (*send)(void *ctx, const struct ike_path *p, const uint8_t *buf,
@@ -52,6 +70,15 @@ struct ike_io {
 	 */
 	int (*source_for)(void *ctx, const struct ikb_addr *remote,
 			  struct ikb_addr *local);
+	/*
+	 * Resolve q without blocking the loop: done(arg, answer) runs later
+	 * on the loop, exactly once, even when the daemon stops (then with
+	 * -ECANCELED, perhaps after the engine is freed: arg copes). Never
+	 * from inside resolve. 0, or -errno and done is never called.
+	 * NULL: names and %defaultroute do not resolve.
+	 */
+	int (*resolve)(void *ctx, const struct ike_host_query *q,
+		       ike_resolved_fn *done, void *arg);
 };
 
 /*
@@ -111,6 +138,13 @@ void ike_engine_reload(struct ike_engine *e, const struct loaded_conf *lc);
  * *_in_s keys are absent when nothing is scheduled (rekey=no).
  */
 struct json_object *ike_engine_status(const struct ike_engine *e);
+/*
+ * conn's hosts that are names or %defaultroute: [{side, host, family,
+ * addr, resolved_at, error, resolving, lookups}] (addr, resolved_at and
+ * error null until known); an empty array for a conn of addresses only.
+ */
+struct json_object *ike_engine_hosts(const struct ike_engine *e,
+				     const char *conn);
 
 /*
  * One Child SA with at least one of its SAs in the kernel, as

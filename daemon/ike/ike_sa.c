@@ -73,6 +73,7 @@ static struct ike_sa *sa_alloc(struct ike_engine *e, const char *conn,
 	snprintf(sa->conn, sizeof(sa->conn), "%s", conn);
 	sa->initiator = initiator;
 	sa->state = initiator ? IKE_SA_INIT_I : IKE_SA_INIT_R;
+	sa->view_side = -1;
 	sa->path = *p;
 	sa->created = wall_s();
 	sa->last_recv_ms = mono_ms();
@@ -129,6 +130,8 @@ struct ike_sa *ike_sa_new_rekeyed(struct ike_sa *old, bool initiator,
 	sa->outcome_sent = true; /* nobody asked for it */
 	sa->local_id = old->local_id;
 	sa->remote_id = old->remote_id;
+	sa->view_side = old->view_side;
+	sa->resolved_at = old->resolved_at;
 	sa->peer_auth = old->peer_auth;
 	sa->peer_cert = peer_cert_get(old->peer_cert);
 	nat_inherit(sa, old);
@@ -242,7 +245,8 @@ void ike_sa_delete(struct ike_sa *sa, const char *why)
 	opening_done(sa, false);
 	/* an auto=start initiation that failed: keyingtries= */
 	if (why && sa->initiator &&
-	    (sa->state == IKE_SA_INIT_I || sa->state == IKE_SA_AUTH_I))
+	    (sa->state == IKE_SA_RESOLVE_I || sa->state == IKE_SA_INIT_I ||
+	     sa->state == IKE_SA_AUTH_I))
 		retry_after_failure(sa, why);
 	unlink_sa(sa);
 	rtx_free(sa);
@@ -330,6 +334,8 @@ void ike_sa_free_all(struct ike_engine *e)
 const char *ike_sa_state_name(enum ike_sa_state st)
 {
 	switch (st) {
+	case IKE_SA_RESOLVE_I:
+		return "resolving";
 	case IKE_SA_INIT_I:
 		return "IKE_SA_INIT sent";
 	case IKE_SA_INIT_R:

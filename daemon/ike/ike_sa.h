@@ -27,6 +27,8 @@ struct child_sa;
 struct ike_sa_keys;
 
 enum ike_sa_state {
+	/* initiator: waits for its conn's names (resolve.c), sends nothing */
+	IKE_SA_RESOLVE_I,
 	IKE_SA_INIT_I, /* initiator: IKE_SA_INIT request sent */
 	IKE_SA_INIT_R, /* responder: IKE_SA_INIT answered, half-open */
 	IKE_SA_AUTH_I, /* initiator: IKE_AUTH request sent */
@@ -184,6 +186,9 @@ struct ike_sa {
 	bool auto_try;
 	unsigned attempt;
 	bool outcome_sent; /* engine_outcome() ran, or nobody waits for one */
+	/* initiator: the view it runs on (1: left is local), -1: unknown */
+	int8_t view_side;
+	time_t resolved_at; /* resolve.c: its names answered; 0: none */
 	bool up_told; /* events.c: its IKE_UP went out, its IKE_DOWN will */
 	struct event *kick; /* runs the next task from the loop */
 	struct event *timer; /* IKE SA rekey or expiry */

@@ -11,6 +11,7 @@
 #include "crypto/cred.h"
 #include "ike/child_sa.h"
 #include "ike/engine.h"
+#include "ike/host.h"
 #include "ike/frag.h"
 #include "ike/mobike.h"
 #include "ike/nat.h"
@@ -269,6 +270,7 @@ struct json_object *ike_sa_status(const struct ike_sa *sa)
 	put_nat(o, sa);
 	json_object_object_add(o, "mobike", mobike_status(sa));
 	put_frag(o, sa);
+	hosts_put_sa(o, sa);
 	json_object_object_add(o, "age_s",
 			       json_object_new_int64(time(NULL) - sa->created));
 	put_in(o, "rekey_in_s", sa->rekey_at);

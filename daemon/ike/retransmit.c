@@ -16,6 +16,7 @@
 #include "ike/engine.h"
 #include "ike/timers.h"
 #include "ike/conn.h"
+#include "ike/host.h"
 #include "ike/msg.h"
 #include "ike/tasks.h"
 
@@ -43,6 +44,9 @@ static void fire(evutil_socket_t fd, short what, void *arg)
 		/* a dead peer of an auto=start conn is called again */
 		sa->reinit = sa->state == IKE_SA_ESTABLISHED &&
 			     conn_auto_start(sa->e, sa->conn);
+		/* the peer may be lost because it moved: ask its name again */
+		if (sa->state == IKE_SA_ESTABLISHED)
+			hosts_refresh(sa->e, sa->conn);
 		ike_sa_delete(sa, why);
 		return;
 	}

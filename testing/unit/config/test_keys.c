@@ -100,11 +100,24 @@ static void test_hosts(void **state)
 	core_expect(
 		"conn a\n\tleft=192.0.2.1\n\tright=2001:db8::1\n",
 		"t.conf:3: error: conn a: right=2001:db8::1: mixes address families with left=192.0.2.1 (t.conf:2)\n");
-	/* well-formed, but the engine takes addresses and %any only */
+	/* resolved by the daemon, never by the config check */
+	core_expect("conn a\n\tleft=%defaultroute\n\tright=east.example.com\n",
+		    "");
 	core_expect(
-		"conn a\n\tleft=%defaultroute\n\tright=east.example.com\n",
-		"t.conf:2: warning: conn a: left=%defaultroute: %defaultroute is not implemented by ikebana yet: the conn can neither be initiated nor match a peer; write an IP address or %any\n"
-		"t.conf:3: warning: conn a: right=east.example.com: DNS names are not implemented by ikebana yet: the conn can neither be initiated nor match a peer; write an IP address or %any\n");
+		"conn a\n\tleft=gw-1.example.com\n\tright=east..example.com\n",
+		E(3, "a", "right=east..example.com",
+		  "expected an IP address, a DNS name, %any or %defaultroute"));
+	core_expect(
+		"conn a\n\tleft=-gw.example\n\tright=192.0.2.2\n",
+		E(2, "a", "left=-gw.example",
+		  "expected an IP address, a DNS name, %any or %defaultroute"));
+	core_expect("conn a\n\tleft=gw.example\n\tright=192.0.2.2\n"
+		    "\thostaddrfamily=ipv6\n",
+		    E(4, "a", "hostaddrfamily=ipv6",
+		      "the right= address is of the other family"));
+	core_expect("conn a\n\tleft=gw.example\n\tright=%any\n"
+		    "\thostaddrfamily=ip7\n",
+		    E(4, "a", "hostaddrfamily=ip7", "expected ipv4 or ipv6"));
 	core_expect("conn a\n\tleft=%any6\n\tright=2001:db8::2\n", "");
 	core_expect(
 		"conn a\n\tleft=%any\n\tright=%any\n",
@@ -446,16 +459,14 @@ static void test_libreswan_real_world(void **state)
 	assert_int_equal(cfg_check_core(c, &d), 0);
 	assert_int_equal(d.errors, 0);
 	/*
-	 * virtual-private and protostack, harmless to ignore; and a value
-	 * ikebana does not implement: left=%defaultroute (keys_end.c).
-	 * narrowing=yes is what ikebana does, fragmentation=yes too.
+	 * virtual-private and protostack, harmless to ignore; left=
+	 * %defaultroute is taken (ike/host.c). narrowing=yes is what ikebana
+	 * does, fragmentation=yes too.
 	 */
-	assert_int_equal(d.warnings, 3);
+	assert_int_equal(d.warnings, 2);
 	char *text = diag_text(&d);
 
-	assert_non_null(strstr(
-		text,
-		"/libreswan-real.conf:53: warning: conn road: left=%defaultroute: %defaultroute is not implemented"));
+	assert_null(strstr(text, "%defaultroute"));
 	free(text);
 	assert_true(calls > 0);
 	const struct ikb_section *s = cfg_conn_find(c, "westnet-eastnet");

@@ -177,6 +177,7 @@ static int io_send(void *ctx, const struct ike_path *p, const uint8_t *buf,
 		n->filter ? n->filter(n, me->idx, me->sent, buf, len) : 1;
 	uint16_t sport = p->lport, dport = p->rport;
 
+	me->last_dst = p->remote;
 	if (n->float_port && me->idx == n->float_from &&
 	    me->sent >= n->float_after)
 		sport = dport = n->float_port;
@@ -237,8 +238,15 @@ static void peer_init(struct net *n, int idx, const char *conn,
 	struct conf_load_opts o = { .base = n->base };
 	char conf[128], secrets[128], *text;
 	struct ikb_diag d;
-	struct ike_io io = { io_send,	   io_is_local, p,
-			     io_keepalive, io_path_mtu, io_source_for };
+	struct ike_io io = {
+		.send = io_send,
+		.is_local = io_is_local,
+		.ctx = p,
+		.keepalive = io_keepalive,
+		.path_mtu = io_path_mtu,
+		.source_for = io_source_for,
+		.resolve = hdns_resolve,
+	};
 
 	p->net = n;
 	p->idx = idx;
@@ -253,16 +261,19 @@ static void peer_init(struct net *n, int idx, const char *conn,
 		asprintf(
 			&text,
 			"config setup\n\tplugins=\"%s\"\n%s\n"
-			"conn test\n\tleft=%s\n\tright=192.0.2.2\n"
+			"conn test\n\tleft=%s\n\tright=%s\n"
 			"\tleftid=@west\n\trightid=@east\n\tauthby=secret\n%s",
 			harness_plugins ?
 				harness_plugins :
 				"esp-proposals replay-window multi-sa kernel-mem",
 			setup ? setup : "",
-			idx == WEST	  ? "192.0.2.1" :
-			harness_east_left ? harness_east_left :
-			n->nat		  ? "%any" :
-					    "192.0.2.1",
+			idx == WEST && harness_west_left ? harness_west_left :
+			idx == WEST			 ? "192.0.2.1" :
+			harness_east_left		 ? harness_east_left :
+			n->nat				 ? "%any" :
+							   "192.0.2.1",
+			idx == WEST && harness_west_right ? harness_west_right :
+							    "192.0.2.2",
 			conn ? conn : "") > 0);
 	write_file(conf, 0644, text);
 	free(text);
@@ -289,6 +300,8 @@ const char *harness_west_setup;
 const char *harness_plugins;
 bool harness_nat;
 const char *harness_east_left;
+const char *harness_west_right;
+const char *harness_west_left;
 
 struct net *net_new(const char *west_conn, const char *east_conn,
 		    const char *east_setup, const char *west_psk,
@@ -324,6 +337,7 @@ void net_free(struct net *n)
 		ike_engine_free(n->p[i].e);
 		conf_unload(&n->p[i].lc);
 	}
+	hdns_reset(); /* answers what waits: records the engines left */
 	while (n->q) {
 		struct hqueue *q = n->q;
 

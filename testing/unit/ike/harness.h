@@ -49,6 +49,7 @@ struct hpeer {
 	struct ike_engine *e;
 	unsigned sent;
 	unsigned keepalives; /* NAT-keepalives it sent */
+	struct ikb_addr last_dst; /* where its last datagram went */
 };
 
 struct net {
@@ -92,6 +93,23 @@ extern bool harness_nat;
 extern const char *harness_east_left;
 /* both peers' plugins= for the next net_new(); NULL: the usual four */
 extern const char *harness_plugins;
+/* west's left= and right= for every net_new(); NULL: the addresses */
+extern const char *harness_west_left, *harness_west_right;
+
+/*
+ * The fake resolver of both peers (hdns.c): a name answers its address,
+ * its failure (rc, why: "NXDOMAIN", "timeout") or, unknown, NXDOMAIN;
+ * "%defaultroute" stands for %defaultroute. A hanging name's lookups wait
+ * for hdns_release(). net_free() resets it, cancelling what waits.
+ */
+void hdns_set(const char *name, const char *addr);
+void hdns_fail(const char *name, int rc, const char *why);
+void hdns_hang(const char *name, bool hang);
+void hdns_release(void);
+unsigned hdns_lookups(const char *name);
+void hdns_reset(void);
+int hdns_resolve(void *ctx, const struct ike_host_query *q,
+		 ike_resolved_fn *done, void *arg);
 
 /*
  * Both peers from a conn body (after left/right/ids/authby) and extra

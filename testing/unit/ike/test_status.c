@@ -188,6 +188,72 @@ static void test_peer_fields(void **state)
 	net_free(n);
 }
 
+/*
+ * Frees n; then on the plainest conn (addresses, no NAT) print writes
+ * nothing for its IKE SA.
+ */
+static void no_line_after(struct net *n,
+			  void (*print)(FILE *, struct json_object *))
+{
+	struct ikb_error err = { "" };
+	char *text;
+
+	json_object_put(root);
+	root = NULL;
+	net_free(n);
+	n = net_new(NULL, NULL, NULL, NULL, NULL);
+	assert_int_equal(ike_engine_up(n->p[WEST].e, "test", &err), 0);
+	assert_true(net_run(n, both_up, 10000));
+	text = text_of(print, sa0(n));
+	assert_string_equal(text, "");
+	free(text);
+	json_object_put(root);
+	root = NULL;
+	net_free(n);
+}
+
+static bool resolved_both(struct net *n)
+{
+	return both_up(n) && log_has("gone.test: NXDOMAIN");
+}
+
+/* Names in status: the conn's hosts and the IKE SA's, JSON and text. */
+static void test_host_fields(void **state)
+{
+	struct ikb_error err = { "" };
+	struct json_object *sa, *conn;
+	struct net *n;
+	char *text;
+
+	hdns_set("east.test", "192.0.2.2");
+	harness_west_right = "east.test";
+	n = net_new("\nconn gone\n\tleft=192.0.2.1\n\tright=gone.test\n"
+		    "\tauthby=secret\n",
+		    NULL, NULL, NULL, NULL);
+	harness_west_right = NULL;
+	assert_int_equal(ike_engine_up(n->p[WEST].e, "test", &err), 0);
+	assert_true(net_run(n, resolved_both, 5000));
+	sa = sa0(n);
+	text = text_of(status_host_print, sa);
+	assert_non_null(
+		strstr(text, "    dns    remote east.test (resolved 20"));
+	free(text);
+	conn = json_object_new_object();
+	json_object_object_add(conn, "hosts",
+			       ike_engine_hosts(n->p[WEST].e, "test"));
+	text = text_of(status_conn_hosts_print, conn);
+	assert_non_null(strstr(text, "      right=east.test: 192.0.2.2 at 20"));
+	free(text);
+	json_object_object_add(conn, "hosts",
+			       ike_engine_hosts(n->p[WEST].e, "gone"));
+	text = text_of(status_conn_hosts_print, conn);
+	assert_non_null(strstr(text, "      right=gone.test: NXDOMAIN at 20"));
+	free(text);
+	json_object_put(conn);
+	/* a conn of addresses only: no line */
+	no_line_after(n, status_host_print);
+}
+
 static bool keepalive_sent(struct net *n)
 {
 	return n->p[WEST].keepalives > 0;
@@ -222,18 +288,7 @@ static void test_nat_fields(void **state)
 	assert_non_null(strstr(text, ", 0 move(s) followed\n"));
 	free(text);
 	/* no NAT: no line */
-	json_object_put(root);
-	root = NULL;
-	net_free(n);
-	n = net_new(NULL, NULL, NULL, NULL, NULL);
-	assert_int_equal(ike_engine_up(n->p[WEST].e, "test", &err), 0);
-	assert_true(net_run(n, both_up, 10000));
-	text = text_of(status_nat_print, sa0(n));
-	assert_string_equal(text, "");
-	free(text);
-	json_object_put(root);
-	root = NULL;
-	net_free(n);
+	no_line_after(n, status_nat_print);
 }
 
 /* mobike=yes on both ends: the mobike object and its line; else none. */
@@ -256,18 +311,7 @@ static void test_mobike_fields(void **state)
 		text,
 		"    mobike 0 address update(s), peer's additional addresses: none\n");
 	free(text);
-	json_object_put(root);
-	root = NULL;
-	net_free(n);
-	n = net_new(NULL, NULL, NULL, NULL, NULL);
-	assert_int_equal(ike_engine_up(n->p[WEST].e, "test", &err), 0);
-	assert_true(net_run(n, both_up, 10000));
-	text = text_of(status_mobike_print, sa0(n));
-	assert_string_equal(text, "");
-	free(text);
-	json_object_put(root);
-	root = NULL;
-	net_free(n);
+	no_line_after(n, status_mobike_print);
 }
 
 int main(void)
@@ -277,6 +321,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_peer_fields, net_cleanup),
 		cmocka_unit_test_teardown(test_nat_fields, net_cleanup),
 		cmocka_unit_test_teardown(test_mobike_fields, net_cleanup),
+		cmocka_unit_test_teardown(test_host_fields, net_cleanup),
 	};
 
 	harness_global_init();

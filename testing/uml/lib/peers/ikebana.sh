@@ -34,7 +34,13 @@ ikebana_start() {
 			"${IKEBANA_SETUP:-}" "$_H/etc/ikebana.d" >"$_H/etc/ikebana.conf"
 	[ -e "$_H/etc/ikebana.secrets" ] || : >"$_H/etc/ikebana.secrets"
 	chmod 600 "$_H/etc/ikebana.secrets"
-	ip netns exec "$1" "$IKB_DAEMON" --nofork --config "$_H/etc/ikebana.conf" \
+	# etc/resolv.conf (lib/dns.sh): the daemon's, in its own mount
+	# namespace (ip netns exec unshares it), so that names resolve there
+	_rc=/etc/resolv.conf
+	[ -e "$_H/etc/resolv.conf" ] && _rc=$_H/etc/resolv.conf
+	ip netns exec "$1" sh -c '[ "$0" = /etc/resolv.conf ] ||
+		mount --bind "$0" /etc/resolv.conf && exec "$@"' "$_rc" \
+		"$IKB_DAEMON" --nofork --config "$_H/etc/ikebana.conf" \
 		--secrets "$_H/etc/ikebana.secrets" --rundir "$_H/run" \
 		>>"$_H/log/ikebanad.log" 2>&1 &
 	echo "$!" >"$_H/ikebanad.pid"
