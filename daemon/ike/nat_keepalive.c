@@ -61,7 +61,13 @@ void nat_keepalive_arm(struct ike_sa *sa)
 	if (!sa->nat || !sa->nat->local || !sa->nat->encap || !iv)
 		return;
 	if (!sa->nat->keepalive &&
-	    !(sa->nat->keepalive = evtimer_new(sa->e->base, on_keepalive, sa)))
+	    !(sa->nat->keepalive = evtimer_new(sa->e->base, on_keepalive, sa))) {
+		ike_sa_log(sa, IKB_LOG_ERR,
+			   "NAT-keepalives: out of memory: none are sent");
 		return;
+	}
+	ike_sa_log(sa, IKB_LOG_INFO,
+		   "NAT-keepalives to port %u whenever idle for %llu s",
+		   sa->path.rport, iv / 1000);
 	arm(sa, iv);
 }
