@@ -60,8 +60,8 @@ void nat_keepalive_arm(struct ike_sa *sa)
 
 	if (!sa->nat || !sa->nat->local || !sa->nat->encap || !iv)
 		return;
-	if (!sa->nat->keepalive &&
-	    !(sa->nat->keepalive = evtimer_new(sa->e->base, on_keepalive, sa))) {
+	if (!sa->nat->keepalive && !(sa->nat->keepalive = evtimer_new(
+					     sa->e->base, on_keepalive, sa))) {
 		ike_sa_log(sa, IKB_LOG_ERR,
 			   "NAT-keepalives: out of memory: none are sent");
 		return;
