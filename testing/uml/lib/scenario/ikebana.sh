@@ -244,16 +244,19 @@ ikb_reset() {
 }
 
 # _ikb_stop_host HOST SIGNAL: stops every daemon of HOST by PID.
+# _ns_no_pids HOST: no process left in HOST's namespace (read at each poll).
+_ns_no_pids() { [ -z "$(ip netns pids "$1")" ]; }
+
 _ikb_stop_host() {
 	_pids=$(ip netns pids "$1")
 	[ -z "$_pids" ] && return 0
 	# shellcheck disable=SC2086 # a list of PIDs
 	kill -"$2" $_pids 2>/dev/null
 	# pluto can take 10 s to exit; nothing of it is needed any more
-	poll_for 3 test -z "$(ip netns pids "$1")" ||
+	poll_for 3 _ns_no_pids "$1" ||
 		{ # shellcheck disable=SC2086
 		  kill -9 $_pids 2>/dev/null
-		  poll_for 2 test -z "$(ip netns pids "$1")"; }
+		  poll_for 2 _ns_no_pids "$1"; }
 }
 
 # _ikb_clear_host HOST: flushes HOST's SAD and SPD, clears its daemon state.

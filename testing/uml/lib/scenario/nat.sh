@@ -98,6 +98,10 @@ _ikb_port_in() {
 	[ -n "$_p" ] && [ "$_p" -ge "$1" ] && [ "$_p" -le "$2" ]
 }
 
+# (a function, so that each poll reads the SA again)
+_east_out_dport_is() { [ "$(_east_out_dport)" = "$1" ]; }
+_east_out_dst_is() { [ "$(_east_out_dst "$1")" = "$2" ]; }
+
 _east_out_dport() {
 	ip -n east xfrm state | awk -v r="$(seen_addr road)" '
 		$1 == "src" && $4 == r { out = 1; next } $1 == "src" { out = 0 }
@@ -125,7 +129,7 @@ nat_mapping_case() {
 	_new=$(_ikb_nat east remote_port)
 	[ "$(_ikb_nat east nat.mappings_followed)" -ge 1 ] ||
 		fail "ikebana on east: status counts no mapping followed"
-	wait_for 10 "east's outbound SA to road's port $_new" test "$(_east_out_dport)" = "$_new"
+	wait_for 10 "east's outbound SA to road's port $_new" _east_out_dport_is "$_new"
 	ping_ok east road
 	kill "$_pp" 2>/dev/null
 	wait "$_pp" 2>/dev/null
@@ -161,7 +165,7 @@ nat_address_case() {
 	[ "$(ip -n east xfrm policy | grep -c 'tmpl src 192.0.2.2 dst 192.0.2.253')" -ge 1 ] ||
 		fail "east's outbound policy does not lead to 192.0.2.253: $(ip -n east xfrm policy | tr '\n' ' ')"
 	[ -z "$_spi" ] || wait_for 10 "east's outbound SA $_spi to 192.0.2.253" \
-		test "$(_east_out_dst "0x$_spi")" = 192.0.2.253
+		_east_out_dst_is "0x$_spi" 192.0.2.253
 	expect_esp_grows east ping_ok east "$1"
 	kill "$_pp" 2>/dev/null
 	wait "$_pp" 2>/dev/null
