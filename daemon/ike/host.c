@@ -12,13 +12,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "ike/conn.h"
 #include "ike/engine.h"
 #include "ike/host.h"
 #include "log.h"
 #include "ike/msg.h"
+#include "ike/timers.h"
 
 static const char *side_key(int side)
 {
@@ -76,7 +76,7 @@ static void tell(const struct host_rec *r)
 
 static void record(struct host_rec *r, const struct ike_host_answer *a)
 {
-	r->at = time(NULL); /* the time of day, whatever the loop cached */
+	r->at = wall_s();
 	r->rc = a->rc;
 	snprintf(r->why, sizeof(r->why), "%s",
 		 a->rc ? (a->why ? a->why : strerror(-a->rc)) : "");

@@ -11,11 +11,11 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 #include "ike/conn.h"
 #include "ike/engine.h"
 #include "ike/host.h"
+#include "ike/timers.h"
 
 int resolve_start(struct ike_sa *sa, struct ikb_error *err)
 {
@@ -77,7 +77,7 @@ static void go_on(struct ike_sa *sa)
 	struct ikb_error err = { "" };
 	int rc;
 
-	sa->resolved_at = time(NULL);
+	sa->resolved_at = wall_s();
 	rc = engine_open(sa, &err);
 	if (rc) {
 		engine_outcome(sa, rc, err.msg, NULL);
