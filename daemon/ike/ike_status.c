@@ -52,12 +52,12 @@ static const char *alg_name(const struct ikb_sa *sa)
 	return sa->aead.name[0] ? sa->aead.name : sa->encr.name;
 }
 
-/* Seconds until t (wall clock); nothing when t is 0. */
+/* Seconds until t, on the clock that dated t (wall_s()); nothing when t is 0. */
 static void put_in(struct json_object *o, const char *k, time_t t)
 {
 	if (t)
 		json_object_object_add(o, k,
-				       json_object_new_int64(t - time(NULL)));
+				       json_object_new_int64(t - wall_s()));
 }
 
 static const char *child_state(const struct child_sa *c)
@@ -272,7 +272,7 @@ struct json_object *ike_sa_status(const struct ike_sa *sa)
 	put_frag(o, sa);
 	hosts_put_sa(o, sa);
 	json_object_object_add(o, "age_s",
-			       json_object_new_int64(time(NULL) - sa->created));
+			       json_object_new_int64(wall_s() - sa->created));
 	put_in(o, "rekey_in_s", sa->rekey_at);
 	put_in(o, "expire_in_s", sa->expire_at);
 	for (const struct child_sa *c = sa->children; c; c = c->next)
