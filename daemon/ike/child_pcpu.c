@@ -11,7 +11,9 @@
  * them all; whichever of them lives longest keeps the policies.
  *
  * Later, the kernel's ACQUIRE for a CPU below the count without a clone
- * (one the peer deleted) brings that CPU's clone back.
+ * (one the peer deleted, or the responder's CPU sending before the plan
+ * is done) brings that CPU's clone back. Requests for one CPU that cross
+ * are settled as taken_or_asked() says.
  *
  * Where per-CPU SAs cannot be had, the conn gets its one Child SA and one
  * log line saying why.
@@ -218,15 +220,45 @@ static bool staying(const struct child_sa *o)
 	       o->state != CHILD_REDUNDANT && !child_deleting(o);
 }
 
-/* The CPU ids of the live Child SAs with c's selectors. */
+/* The CPU ids of the live Child SAs with c's selectors, c aside. */
 static size_t taken_ids(struct ike_sa *sa, const struct child_sa *c,
 			int32_t *ids, size_t max)
 {
 	size_t n = 0;
 
 	for (struct child_sa *o = sa->children; o && n < max; o = o->next)
-		if (staying(o) && ike_sel_equal(&o->ts, &c->ts))
+		if (o != c && staying(o) && ike_sel_equal(&o->ts, &c->ts))
 			ids[n++] = o->cpu;
+	return n;
+}
+
+/* The CPU id of the clone our CREATE_CHILD_SA in flight asks for; -2: none. */
+static int32_t inflight_cpu(const struct ike_sa *sa)
+{
+	if (exchange_kind(sa) != OUT_CHILD)
+		return -2;
+	if (sa->x->child && sa->x->child->cpu >= 0)
+		return sa->x->child->cpu; /* one of the plan */
+	return sa->x->cpu >= 0 ? sa->x->cpu : -2; /* an ACQUIRE's */
+}
+
+/*
+ * Both ends may ask for the same CPU's clone at once: the initiator by its
+ * plan, the responder on an ACQUIRE. Left alone, each end would give the
+ * other's request the id its own request is for, and both would end up
+ * with two SAs for one CPU. So the IKE SA's initiator counts its request
+ * in flight as taken (the responder's gets another id, or TS_MAX_QUEUE);
+ * the responder does not, and moves its own when it lands on a taken id
+ * (pcpu_settle).
+ */
+static size_t taken_or_asked(struct ike_sa *sa, const struct child_sa *c,
+			     int32_t *ids, size_t max)
+{
+	size_t n = taken_ids(sa, c, ids, max);
+	int32_t mine = inflight_cpu(sa);
+
+	if (sa->initiator && mine >= 0 && n < max)
+		ids[n++] = mine;
 	return n;
 }
 
@@ -250,7 +282,7 @@ uint16_t pcpu_assign(struct ike_sa *sa, const struct conn_view *v,
 	if (res <= 0)
 		return 0;
 	pcpu_count(sa, v, &want, &count, &kmax, &why);
-	n = taken_ids(sa, c, ids, IKB_CHILD_PLAN_MAX);
+	n = taken_or_asked(sa, c, ids, IKB_CHILD_PLAN_MAX);
 	if (!count && pcpu_pick(ids, n, 0, &c->cpu) == 0)
 		return 0; /* the first of its selectors: an ordinary SA */
 	if (!count) {
@@ -265,7 +297,7 @@ uint16_t pcpu_assign(struct ike_sa *sa, const struct conn_view *v,
 	if (pcpu_pick(ids, n, count, &c->cpu)) {
 		ike_sa_log(
 			sa, IKB_LOG_INFO,
-			"CREATE_CHILD_SA: TS_MAX_QUEUE: the fallback and all %u per-CPU Child SAs are up",
+			"CREATE_CHILD_SA: TS_MAX_QUEUE: the fallback and all %u per-CPU Child SAs are up or asked for",
 			count);
 		return WIRE_N_TS_MAX_QUEUE;
 	}
@@ -340,7 +372,7 @@ void pcpu_acquire(struct ike_engine *e, const struct ikb_kernel_event *ev)
 		return;
 	}
 	if (child_of(sa, ev->reqid, ev->cpu) || acq_has(sa, ev->cpu) ||
-	    (exchange_kind(sa) == OUT_CHILD && sa->x->cpu == ev->cpu))
+	    inflight_cpu(sa) == ev->cpu)
 		return; /* up, queued or under way */
 	ike_sa_log(sa, IKB_LOG_INFO,
 		   "kernel: ACQUIRE for CPU %d: negotiating its Child SA",
@@ -379,5 +411,28 @@ int pcpu_acquired_child(struct ike_sa *sa, struct child_sa *c, int32_t cpu,
 	c->ts = fb->ts;
 	c->reqid = fb->reqid;
 	c->cpu = cpu;
+	return 0;
+}
+
+int pcpu_settle(struct ike_sa *sa, struct child_sa *c, struct ikb_error *err)
+{
+	int32_t ids[IKB_CHILD_PLAN_MAX], was = c->cpu;
+	size_t n;
+
+	if (c->cpu < 0 || !child_of(sa, c->reqid, c->cpu))
+		return 0;
+	n = taken_ids(sa, c, ids, IKB_CHILD_PLAN_MAX);
+	if (pcpu_pick(ids, n, sa->pcpu_count, &c->cpu) || c->cpu < 0) {
+		c->cpu = was;
+		snprintf(
+			err->msg, sizeof(err->msg),
+			"CPU %d got the peer's clone meanwhile, and the fallback and all %u per-CPU Child SAs are up",
+			(int)was, sa->pcpu_count);
+		return -EEXIST;
+	}
+	ike_sa_log(
+		sa, IKB_LOG_INFO,
+		"CREATE_CHILD_SA: CPU %d got the peer's clone meanwhile: this one is CPU %d's",
+		(int)was, (int)c->cpu);
 	return 0;
 }

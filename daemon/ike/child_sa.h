@@ -239,6 +239,11 @@ int pcpu_acquire_start(struct ike_sa *sa);
 /* child_for: the clone for CPU id cpu: its CPU id, selectors and reqid. */
 int pcpu_acquired_child(struct ike_sa *sa, struct child_sa *c, int32_t cpu,
 			struct ikb_error *err);
+/*
+ * Initiator, a clone negotiated: when the peer's clone took c's CPU id
+ * meanwhile, the lowest free one; -EEXIST (err says why) when none is.
+ */
+int pcpu_settle(struct ike_sa *sa, struct child_sa *c, struct ikb_error *err);
 /* The fallback (no CPU id) of a selector set, whose reqid clones share. */
 struct child_sa *pcpu_fallback(struct ike_sa *sa,
 			       const struct ikb_selector *ts);

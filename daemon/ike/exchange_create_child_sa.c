@@ -280,8 +280,10 @@ static int install(struct ike_sa *sa, struct child_sa *c,
 		CBYTES(c->ni, c->ni_len),
 		CBYTES(c->nr, c->nr_len),
 	};
-	int rc = child_sa_prepare(sa, c, &kin, err);
+	int rc = old ? 0 : pcpu_settle(sa, c, err);
 
+	if (!rc)
+		rc = child_sa_prepare(sa, c, &kin, err);
 	/* in, then out; a successor keeps old's policies */
 	if (!rc)
 		rc = child_sa_add_in(sa, c, err);

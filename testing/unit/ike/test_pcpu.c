@@ -365,6 +365,64 @@ static void test_acquire(void **state)
 	net_free(n);
 }
 
+static bool east_has_fallback(struct net *n)
+{
+	return child_count(n, EAST) == 1;
+}
+
+/* who has no exchange in flight, no ACQUIRE queued, no clone planned */
+static bool idle(struct net *n, int who)
+{
+	const struct ike_sa *sa = n->p[who].e->all;
+
+	for (unsigned i = 0; i < IKB_CHILD_PLAN_MAX / 64; i++)
+		if (sa->pcpu_acq[i])
+			return false;
+	return !sa->x && sa->plan_next >= sa->plan_n;
+}
+
+static bool race_settled(struct net *n)
+{
+	return children_up(n) && idle(n, WEST) && idle(n, EAST) &&
+	       log_has("negotiating its Child SA") &&
+	       (log_has("answered TS_MAX_QUEUE") ||
+		log_has("got the peer's clone meanwhile"));
+}
+
+/*
+ * East's kernel asks for CPU 0's clone as soon as the fallback is up,
+ * while west's plan asks for the same: both requests cross. With one
+ * CPU id, one of them is refused; with two, the later lands on CPU 1.
+ * Never two SAs for one CPU.
+ */
+static void race(const char *cpus, unsigned nchild, uint32_t set)
+{
+	struct net *n = up(cpus, "\tclones=2\n", NULL);
+
+	assert_true(net_run(n, east_has_fallback, 10000));
+	kernel_acquire(n, EAST, child_cpu(n, EAST, -1)->reqid, 0);
+	want_children = nchild;
+	assert_true(net_run(n, race_settled, 10000));
+	assert_int_equal(child_count(n, WEST), nchild);
+	assert_int_equal(child_count(n, EAST), nchild);
+	assert_int_equal(cpu_set(n, WEST), set);
+	assert_int_equal(cpu_set(n, EAST), set);
+	assert_kernel(n, WEST, nchild);
+	assert_kernel(n, EAST, nchild);
+	assert_false(log_has("Child SA refused by the peer"));
+	net_free(n);
+}
+
+static void test_acquire_race_one(void **state)
+{
+	race("1", 2, (1u << 31) | 1);
+}
+
+static void test_acquire_race_two(void **state)
+{
+	race("4", 3, (1u << 31) | 3);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -379,6 +437,8 @@ int main(void)
 		cmocka_unit_test_teardown(test_clones_from_plan, net_cleanup),
 		cmocka_unit_test_teardown(test_clone_life, net_cleanup),
 		cmocka_unit_test_teardown(test_acquire, net_cleanup),
+		cmocka_unit_test_teardown(test_acquire_race_one, net_cleanup),
+		cmocka_unit_test_teardown(test_acquire_race_two, net_cleanup),
 	};
 
 	harness_global_init();
