@@ -63,7 +63,12 @@
  * which nothing read, is gone. Appended since, optional: child.offer,
  * child.check_sa, kernel.events_unsubscribe.
  */
-#define IKB_PLUGIN_ABI 5
+/*
+ * 6: struct ikb_policy gained action (trap, pass, block: shunts need
+ * policies without a template) and if_id; struct ikb_sa gained if_id
+ * (XFRM interfaces). Plain structs have no size, so this is a bump.
+ */
+#define IKB_PLUGIN_ABI 6
 #define IKB_PLUGIN_SYMBOL "ikb_plugin"
 
 enum ikb_key_scope { IKB_KEY_CONN = 1, IKB_KEY_SETUP = 2 };
@@ -76,12 +81,12 @@ struct ikb_key {
 };
 
 struct ikb_plugin {
-	uint32_t abi;  /* IKB_PLUGIN_ABI; must stay the first member */
+	uint32_t abi; /* IKB_PLUGIN_ABI; must stay the first member */
 	uint32_t size; /* sizeof(struct ikb_plugin) */
 	const char *name;
 	const char *summary;
 	const char *const *requires; /* plugin names, NULL-terminated */
-	const struct ikb_key *keys;  /* terminated by a NULL name */
+	const struct ikb_key *keys; /* terminated by a NULL name */
 
 	int (*init)(const struct ikb_host *host, void **state);
 	void (*fini)(void *state);

@@ -98,6 +98,8 @@ struct ikb_sa {
 	 * took the SA.
 	 */
 	bool pcrypt_fallback, offload_fallback;
+	/* ABI 6: the XFRM interface's if_id (XFRMA_IF_ID); 0 = none */
+	uint32_t if_id;
 };
 
 /* Where sa_move takes an SA: new endpoints and encapsulation ports. */
@@ -105,6 +107,17 @@ struct ikb_sa_move {
 	struct ikb_addr src, dst;
 	uint16_t encap_sport, encap_dport; /* 0, 0: no UDP encapsulation */
 	struct ikb_selector sel; /* src.family AF_UNSPEC: the SA's own */
+};
+
+/*
+ * What a policy does with what it selects (ABI 6). IPSEC: through its
+ * template's SA, which the kernel acquires when there is none (a trap);
+ * PASS: in clear, no template; BLOCK: dropped.
+ */
+enum ikb_policy_action {
+	IKB_POLICY_IPSEC,
+	IKB_POLICY_PASS,
+	IKB_POLICY_BLOCK,
 };
 
 /* One kernel policy (SPD entry) with a single ESP template. */
@@ -118,6 +131,9 @@ struct ikb_policy {
 	uint32_t reqid;
 	bool cpu_acquire; /* XFRM_POLICY_CPU_ACQUIRE (RFC 9611) */
 	uint32_t mark, mark_mask;
+	/* ABI 6: the template is only for IKB_POLICY_IPSEC */
+	enum ikb_policy_action action;
+	uint32_t if_id; /* XFRMA_IF_ID; 0 = none */
 };
 
 /*

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* The policy table: keyed by selector, direction and mark, as the kernel's. */
+/*
+ * The policy table: keyed by selector, direction, mark and if_id, as the
+ * kernel's.
+ */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,7 +24,7 @@ static struct ikb_policy *pol_find(struct mem_state *st,
 		struct ikb_policy *p = &st->pols[i];
 
 		if (p->dir == pol->dir && p->mark == pol->mark &&
-		    p->mark_mask == pol->mark_mask &&
+		    p->mark_mask == pol->mark_mask && p->if_id == pol->if_id &&
 		    sel_eq(&p->sel, &pol->sel))
 			return p;
 	}

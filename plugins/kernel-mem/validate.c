@@ -113,7 +113,11 @@ int mem_policy_validate(const struct ikb_policy *pol, struct ikb_error *err)
 		return ikb_error_set(err, EINVAL,
 				     "policy direction %d is unknown",
 				     (int)pol->dir);
-	if (pol->proto != IPPROTO_ESP)
+	if ((unsigned)pol->action > IKB_POLICY_BLOCK)
+		return ikb_error_set(err, EINVAL, "policy action %d is unknown",
+				     (int)pol->action);
+	/* a shunt has no template */
+	if (pol->action == IKB_POLICY_IPSEC && pol->proto != IPPROTO_ESP)
 		return ikb_error_set(
 			err, EPROTONOSUPPORT,
 			"policy template protocol %u: only ESP (50) is supported",

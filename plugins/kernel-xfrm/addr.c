@@ -88,3 +88,10 @@ void xfrm_mark_put(struct nlmsghdr *nlh, uint32_t mark, uint32_t mask)
 	if (mark || mask)
 		mnl_attr_put(nlh, XFRMA_MARK, sizeof(m), &m);
 }
+
+void xfrm_if_id_put(struct nlmsghdr *nlh, uint32_t if_id)
+{
+	/* 0 is no interface: the attribute's absence says the same */
+	if (if_id)
+		mnl_attr_put_u32(nlh, XFRMA_IF_ID, if_id);
+}

@@ -40,6 +40,7 @@ struct own_item {
 	struct xfrm_usersa_id sa;
 	struct xfrm_userpolicy_id pol;
 	struct xfrm_mark mark;
+	uint32_t if_id; /* the kernel finds an SA or policy by it too */
 };
 
 struct own_list {
@@ -96,6 +97,13 @@ static void get_mark(struct own_attrs *o, uint32_t *v, uint32_t *m)
 	}
 }
 
+static void get_if_id(struct own_attrs *o, uint32_t *if_id)
+{
+	if (o->tb[XFRMA_IF_ID] &&
+	    mnl_attr_get_payload_len(o->tb[XFRMA_IF_ID]) == 4)
+		*if_id = mnl_attr_get_u32(o->tb[XFRMA_IF_ID]);
+}
+
 static void sa_to_ikb(struct ikb_sa *sa, const struct xfrm_usersa_info *p,
 		      struct own_attrs *o)
 {
@@ -111,6 +119,7 @@ static void sa_to_ikb(struct ikb_sa *sa, const struct xfrm_usersa_info *p,
 	sa->replay_window = p->replay_window;
 	sa->esn = p->flags & XFRM_STATE_ESN;
 	sa->cpu = -1;
+	get_if_id(o, &sa->if_id);
 	if (o->tb[XFRMA_SA_PCPU] &&
 	    mnl_attr_get_payload_len(o->tb[XFRMA_SA_PCPU]) == 4)
 		sa->cpu = (int32_t)mnl_attr_get_u32(o->tb[XFRMA_SA_PCPU]);
@@ -182,14 +191,24 @@ static void pol_to_ikb(struct ikb_policy *pol,
 	xfrm_sel_get(&pol->sel, &p->sel);
 	pol->dir = dirs[p->dir];
 	pol->priority = p->priority;
-	pol->mode = t->mode == XFRM_MODE_TUNNEL ? IKB_MODE_TUNNEL :
-						  IKB_MODE_TRANSPORT;
-	if (pol->mode == IKB_MODE_TUNNEL) {
+	if (t && t->mode == XFRM_MODE_TUNNEL)
+		pol->mode = IKB_MODE_TUNNEL;
+	if (t && pol->mode == IKB_MODE_TUNNEL) {
 		xfrm_addr_get(&pol->tmpl_src, &t->saddr, t->family);
 		xfrm_addr_get(&pol->tmpl_dst, &t->id.daddr, t->family);
 	}
+	if (!t) {
+		pol->action = p->action == XFRM_POLICY_BLOCK ?
+				      IKB_POLICY_BLOCK :
+				      IKB_POLICY_PASS;
+		pol->cpu_acquire = p->flags & XFRM_POLICY_CPU_ACQUIRE;
+		get_mark(o, &pol->mark, &pol->mark_mask);
+		get_if_id(o, &pol->if_id);
+		return;
+	}
 	pol->proto = t->id.proto;
 	pol->reqid = xfrm_reqid_from_kernel(t->reqid);
+	get_if_id(o, &pol->if_id);
 	pol->cpu_acquire = p->flags & XFRM_POLICY_CPU_ACQUIRE;
 	get_mark(o, &pol->mark, &pol->mark_mask);
 }
@@ -208,13 +227,17 @@ static int pol_cb(const struct nlmsghdr *nlh, void *data)
 	    p->dir >= XFRM_POLICY_MAX)
 		return MNL_CB_OK;
 	mnl_attr_parse(nlh, sizeof(*p), attr_cb, &o);
-	/* Ours has exactly our one template. */
-	if (!o.tb[XFRMA_TMPL] ||
-	    mnl_attr_get_payload_len(o.tb[XFRMA_TMPL]) < sizeof(*t))
+	/* Ours has exactly our one template, or is a shunt of our index */
+	if (!o.tb[XFRMA_TMPL] && xfrm_shunt_index_ours(p->index)) {
+		t = NULL;
+	} else if (!o.tb[XFRMA_TMPL] ||
+		   mnl_attr_get_payload_len(o.tb[XFRMA_TMPL]) < sizeof(*t)) {
 		return MNL_CB_OK;
-	t = mnl_attr_get_payload(o.tb[XFRMA_TMPL]);
-	if (!xfrm_reqid_ours(t->reqid))
-		return MNL_CB_OK;
+	} else {
+		t = mnl_attr_get_payload(o.tb[XFRMA_TMPL]);
+		if (!xfrm_reqid_ours(t->reqid))
+			return MNL_CB_OK;
+	}
 	if (l->pol_cb) {
 		pol_to_ikb(&pol, p, t, &o);
 		l->pol_cb(l->ctx, &pol);
@@ -227,6 +250,7 @@ static int pol_cb(const struct nlmsghdr *nlh, void *data)
 	it->pol.index = p->index;
 	it->pol.dir = p->dir;
 	get_mark(&o, &it->mark.v, &it->mark.m);
+	get_if_id(&o, &it->if_id);
 	return MNL_CB_OK;
 }
 
@@ -256,6 +280,7 @@ static int del_one(struct xfrm_state *st, const struct own_item *it,
 		       sizeof(it->sa));
 	if (it->mark.v || it->mark.m)
 		mnl_attr_put(nlh, XFRMA_MARK, sizeof(it->mark), &it->mark);
+	xfrm_if_id_put(nlh, it->if_id);
 	return xfrm_nl_talk(st, nlh, NULL, NULL, err);
 }
 

@@ -25,6 +25,22 @@ uint32_t xfrm_priority(const struct ikb_policy *pol)
 	       (s->sport ? 0 : 1) + (s->dport ? 0 : 1);
 }
 
+bool xfrm_shunt_index_ours(uint32_t index)
+{
+	return (index & XFRM_SHUNT_INDEX_MASK) == XFRM_SHUNT_INDEX_BASE;
+}
+
+/* The next index of our band for a shunt in kernel direction dir. */
+static uint32_t shunt_index(uint8_t dir)
+{
+	static uint32_t seq;
+
+	seq = (seq + 1) & (~XFRM_SHUNT_INDEX_MASK >> 3);
+	if (!seq)
+		seq = 1;
+	return XFRM_SHUNT_INDEX_BASE | seq << 3 | dir;
+}
+
 static const uint8_t dirs[] = {
 	[IKB_DIR_IN] = XFRM_POLICY_IN,
 	[IKB_DIR_OUT] = XFRM_POLICY_OUT,
@@ -95,6 +111,7 @@ struct nlmsghdr *xfrm_build_policy(void *buf, uint16_t type,
 			return NULL;
 		id->dir = dirs[pol->dir];
 		xfrm_mark_put(nlh, pol->mark, pol->mark_mask);
+		xfrm_if_id_put(nlh, pol->if_id);
 		return nlh;
 	}
 	p = mnl_nlmsg_put_extra_header(nlh, sizeof(*p));
@@ -104,14 +121,21 @@ struct nlmsghdr *xfrm_build_policy(void *buf, uint16_t type,
 	p->lft.soft_packet_limit = p->lft.hard_packet_limit = XFRM_INF;
 	p->priority = xfrm_priority(pol);
 	p->dir = dirs[pol->dir];
-	p->action = XFRM_POLICY_ALLOW;
+	p->action = pol->action == IKB_POLICY_BLOCK ? XFRM_POLICY_BLOCK :
+						      XFRM_POLICY_ALLOW;
 	p->share = XFRM_SHARE_ANY;
 	/* the kernel acquires per CPU where a CPU has no SA of its own */
 	if (pol->cpu_acquire)
 		p->flags |= XFRM_POLICY_CPU_ACQUIRE;
-	if (tmpl_put(nlh, pol, p->sel.family, err))
+	/* a shunt has no template: allowed in clear, or blocked; its
+	 * index says it is ours (an update keeps the index it had) */
+	if (pol->action != IKB_POLICY_IPSEC && type == XFRM_MSG_NEWPOLICY)
+		p->index = shunt_index(p->dir);
+	if (pol->action == IKB_POLICY_IPSEC &&
+	    tmpl_put(nlh, pol, p->sel.family, err))
 		return NULL;
 	xfrm_mark_put(nlh, pol->mark, pol->mark_mask);
+	xfrm_if_id_put(nlh, pol->if_id);
 	return nlh;
 }
 

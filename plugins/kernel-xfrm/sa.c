@@ -93,6 +93,7 @@ struct nlmsghdr *xfrm_build_sa(void *buf, uint16_t type,
 		return NULL;
 	put_encap(nlh, sa);
 	xfrm_mark_put(nlh, sa->mark, sa->mark_mask);
+	xfrm_if_id_put(nlh, sa->if_id);
 	return nlh;
 }
 

@@ -24,6 +24,17 @@ struct nlmsghdr;
 #define XFRM_REQID_MASK 0x0000ffffu
 
 /*
+ * A shunt (IKB_POLICY_PASS, _BLOCK) has no template to carry a reqid, so
+ * it carries the tag in its policy index, which the kernel takes from
+ * NEWPOLICY when it is free and which changes nothing about matching:
+ * XFRM_SHUNT_INDEX_BASE | seq << 3 | dir (the kernel wants the direction in
+ * the low 3 bits). The kernel's own indexes count up from 8 in steps of 8
+ * and reach this band only after 2^28 policies inserted in one netns.
+ */
+#define XFRM_SHUNT_INDEX_BASE 0xf0000000u
+#define XFRM_SHUNT_INDEX_MASK 0xf0000000u
+
+/*
  * Per-CPU SAs (RFC 9611, Linux 6.13), from the uapi linux/xfrm.h of 6.13:
  * Debian 12's headers (6.1) stop at XFRMA_MTIMER_THRESH (32), before
  * XFRMA_SA_DIR (33) and XFRMA_NAT_KEEPALIVE_INTERVAL (34). Numbers, not
@@ -138,6 +149,10 @@ const char *xfrm_addr_str(const struct ikb_addr *a, char *buf, size_t len);
 void xfrm_sel_put(struct xfrm_selector *out, const struct ikb_selector *s);
 void xfrm_sel_get(struct ikb_selector *out, const struct xfrm_selector *s);
 void xfrm_mark_put(struct nlmsghdr *nlh, uint32_t mark, uint32_t mask);
+/* A policy index of a shunt of ours (XFRM_SHUNT_INDEX_BASE). */
+bool xfrm_shunt_index_ours(uint32_t index);
+/* XFRMA_IF_ID, when if_id is not 0 (an XFRM interface's SA or policy). */
+void xfrm_if_id_put(struct nlmsghdr *nlh, uint32_t if_id);
 
 /* owner.c */
 int xfrm_reqid_to_kernel(uint32_t reqid, uint32_t *out, struct ikb_error *err);

@@ -523,6 +523,42 @@ static void test_policy_del_msg(void **state)
 	assert_int_equal(nattrs, 0);
 }
 
+/*
+ * Shunts: no template, allow or block, an index in our band with the
+ * direction in its low bits; if_id on any policy.
+ */
+static void test_shunt_policies(void **state)
+{
+	struct ikb_policy pol =
+		test_esp_policy(IKB_DIR_OUT, IKB_MODE_TUNNEL, 7);
+	const struct xfrm_userpolicy_info *p;
+
+	pol.action = IKB_POLICY_PASS;
+	p = build_pol(&pol);
+	assert_int_equal(p->action, XFRM_POLICY_ALLOW);
+	assert_null(tb[XFRMA_TMPL]);
+	assert_true(xfrm_shunt_index_ours(p->index));
+	assert_int_equal(p->index & 7, XFRM_POLICY_OUT);
+
+	pol.action = IKB_POLICY_BLOCK;
+	pol.dir = IKB_DIR_IN;
+	pol.if_id = 5;
+	p = build_pol(&pol);
+	assert_int_equal(p->action, XFRM_POLICY_BLOCK);
+	assert_null(tb[XFRMA_TMPL]);
+	assert_int_equal(p->index & 7, XFRM_POLICY_IN);
+	assert_non_null(tb[XFRMA_IF_ID]);
+	assert_int_equal(mnl_attr_get_u32(tb[XFRMA_IF_ID]), 5);
+
+	/* a trap is an ordinary ESP policy: its template, no index of ours */
+	pol.action = IKB_POLICY_IPSEC;
+	pol.if_id = 0;
+	p = build_pol(&pol);
+	assert_non_null(tb[XFRMA_TMPL]);
+	assert_null(tb[XFRMA_IF_ID]);
+	assert_int_equal(p->index, 0);
+}
+
 static void test_spi_and_said(void **state)
 {
 	struct ikb_addr s, d;
@@ -732,6 +768,7 @@ int main(void)
 		cmocka_unit_test(test_lifetime_encap_mark),
 		cmocka_unit_test(test_offload),
 		cmocka_unit_test(test_policies),
+		cmocka_unit_test(test_shunt_policies),
 		cmocka_unit_test(test_pcpu_sa),
 		cmocka_unit_test(test_pcpu_esn),
 		cmocka_unit_test(test_pcpu_detect),
