@@ -23,6 +23,8 @@ int version_main(const struct cli *c, int argc, char **argv);
 int checkconfig_main(const struct cli *c, int argc, char **argv);
 int up_main(const struct cli *c, int argc, char **argv);
 int down_main(const struct cli *c, int argc, char **argv);
+int route_main(const struct cli *c, int argc, char **argv);
+int unroute_main(const struct cli *c, int argc, char **argv);
 int trafficstatus_main(const struct cli *c, int argc, char **argv);
 /* listcerts.c, import.c: the NSS database, without a daemon. */
 int listcerts_main(const struct cli *c, int argc, char **argv);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <getopt.h>
+#include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -197,6 +198,28 @@ static void print_ike_sas(struct json_object *a)
 		print_ike_sa(json_object_array_get_idx(a, i));
 }
 
+/* Traps and shunts: "  conn: trap 10.1.0.0/16 === 10.2.0.0/16, ..." */
+static void print_routes(struct json_object *a)
+{
+	size_t n = a ? json_object_array_length(a) : 0;
+
+	if (!n)
+		return;
+	printf("\nroutes (%zu):\n", n);
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *r = json_object_array_get_idx(a, i), *v;
+
+		printf("  %s: %s %s, outbound %s", or_unset(str(r, "conn")),
+		       or_unset(str(r, "kind")), or_unset(str(r, "selectors")),
+		       or_unset(str(r, "action")));
+		if (json_object_object_get_ex(r, "acquires", &v) &&
+		    json_object_get_int64(v))
+			printf(", %" PRId64 " ACQUIRE(s)",
+			       json_object_get_int64(v));
+		printf("\n");
+	}
+}
+
 static void print_keys(struct json_object *a)
 {
 	size_t n = a ? json_object_array_length(a) : 0;
@@ -230,6 +253,7 @@ static void print_human(struct json_object *data)
 	print_plugins(array(data, "plugins"));
 	print_conns(array(data, "conns"));
 	print_ike_sas(array(data, "ike_sas"));
+	print_routes(array(data, "routes"));
 	print_keys(array(data, "private_keys"));
 }
 

@@ -69,6 +69,8 @@ bool check_rsasigkey(const char *v, char *why, size_t len);
 bool check_ckaid(const char *v, char *why, size_t len);
 bool check_auto(const char *v, char *why, size_t len);
 bool check_type(const char *v, char *why, size_t len);
+bool check_negotiationshunt(const char *v, char *why, size_t len);
+bool check_failureshunt(const char *v, char *why, size_t len);
 bool check_ikev2(const char *v, char *why, size_t len);
 bool check_keyexchange(const char *v, char *why, size_t len);
 bool check_bool(const char *v, char *why, size_t len);
@@ -138,8 +140,7 @@ const struct cfg_rule *cfg_libreswan_rule(const char *key,
 cfg_when_fn when_off, when_on, when_updown_off, when_zero, when_secret,
 	when_none, when_esp, when_hold, when_pass, when_fallback, when_never;
 /* keys_limits.c: values of core keys that ikebana does not implement. */
-cfg_when_fn when_nexthop_addr, when_auto_ondemand, when_auto_up, when_auto_keep,
-	when_relative;
+cfg_when_fn when_nexthop_addr, when_auto_up, when_auto_keep, when_relative;
 
 /*
  * keys_limits.c: the row for a core key's well-formed value: a warning, or

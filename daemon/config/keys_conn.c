@@ -14,10 +14,6 @@
 		"without it the SAs would not get the anti-replay window and " \
 		"ESN written here")
 #define NOTCP "IKE over TCP (RFC 9329) is not implemented by ikebana yet: "
-#define ONDEMAND                                                         \
-	"on-demand policies (trap and ACQUIRE) are not implemented by "  \
-	"ikebana yet: until the conn is up its traffic would go out in " \
-	"clear; use auto=start, or auto=add and ikebana up"
 #define IPTFS "only for iptfs=yes, which is an error"
 #define MAXLIFE                                                               \
 	"ikebana sets no byte or packet limit on its SAs: an SA would carry " \
@@ -37,7 +33,6 @@ const struct cfg_rule
 		  "only for phase2=ah, which is an error" },
 		{ "also", CORE, NULL, "other", NULL },
 		{ "authby", CORE, NULL, "secret", NULL },
-		{ "auto", ERROR, when_auto_ondemand, "ondemand", ONDEMAND },
 		{ "auto", ERROR, when_auto_up, "up",
 		  "not implemented by ikebana yet (the conn would only be added, not initiated): write auto=start" },
 		{ "auto", WARN, when_auto_keep, "keep",
@@ -78,10 +73,7 @@ const struct cfg_rule
 		{ "encapsulation", CORE, NULL, "auto", NULL },
 		{ "esn", ERROR, NULL, "yes", RW },
 		{ "esp", ERROR, NULL, "aes_gcm256", EPR },
-		{ "failureshunt", NONE, when_pass, "passthrough",
-		  "ikebana installs no shunt, which lets the traffic pass" },
-		{ "failureshunt", ERROR, NULL, "drop",
-		  "ikebana installs no failure shunt: when negotiation fails the traffic would go out in clear instead of being dropped; drop it with firewall rules and remove the key" },
+		{ "failureshunt", CORE, NULL, "drop", NULL },
 		{ "fake-strongswan", WARN, NULL, "yes", R_COSMETIC },
 		{ "fragmentation", CORE, NULL, "yes", NULL },
 		{ "hostaddrfamily", CORE, NULL, "ipv4", NULL },
@@ -142,10 +134,7 @@ const struct cfg_rule
 		{ "narrowing", ERROR, NULL, "no", "ikebana always narrows traffic selectors: as initiator it accepts a part of leftsubnet=/rightsubnet=, and the rest of the traffic would have no policy and go out in clear; write narrowing=yes, or the same subnets at both ends" },
 		{ "nat-ikev1-method", WARN, NULL, "rfc", R_IKEV1 },
 		{ "nat-keepalive", CORE, NULL, "yes", NULL },
-		{ "negotiationshunt", NONE, when_pass, "passthrough",
-		  "ikebana installs no shunt, which lets the traffic pass" },
-		{ "negotiationshunt", ERROR, NULL, "hold",
-		  "ikebana installs no negotiation shunt: while the conn is negotiated its traffic would go out in clear instead of being held; remove the key" },
+		{ "negotiationshunt", CORE, NULL, "hold", NULL },
 		{ "nflog", WARN, NULL, "5", R_LOG },
 		{ "nic-offload", WARN, NULL, "yes",
 		  "performance only: without the kernel-xfrm plugin no SA is offloaded to a NIC, and the SAs are protected the same" },

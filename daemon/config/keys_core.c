@@ -69,12 +69,15 @@ static const struct core_key core_keys[] = {
 	/* libreswan: kt_milliseconds, a plain number is milliseconds */
 	{ "retransmit-interval", IKB_KEY_CONN, check_duration_ms },
 	{ "fragmentation", IKB_KEY_CONN, check_fragmentation },
+	{ "negotiationshunt", IKB_KEY_CONN, check_negotiationshunt },
+	{ "failureshunt", IKB_KEY_CONN, check_failureshunt },
 
 	{ "plugins", IKB_KEY_SETUP, check_plugins },
 	{ "nhelpers", IKB_KEY_SETUP, check_nhelpers },
 	{ "ddos-ike-threshold", IKB_KEY_SETUP, check_unsigned },
 	{ "max-halfopen-ike", IKB_KEY_SETUP, check_unsigned },
 	{ "ddos-mode", IKB_KEY_SETUP, check_ddos_mode },
+	{ "shuntlifetime", IKB_KEY_SETUP, check_duration },
 	{ "listen", IKB_KEY_SETUP, check_listen },
 	{ "ikeport", IKB_KEY_SETUP, check_port },
 	{ "nat-ikeport", IKB_KEY_SETUP, check_port },

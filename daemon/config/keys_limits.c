@@ -20,12 +20,7 @@ bool when_nexthop_addr(const char *v)
 	return strcasecmp(v, "%direct") && strcasecmp(v, "%defaultroute");
 }
 
-/* auto=: route and ondemand need trap policies; up is start's alias */
-bool when_auto_ondemand(const char *v)
-{
-	return !strcasecmp(v, "route") || !strcasecmp(v, "ondemand");
-}
-
+/* auto=: up is start's alias */
 bool when_auto_up(const char *v)
 {
 	return !strcasecmp(v, "up");

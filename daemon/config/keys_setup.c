@@ -98,7 +98,7 @@ const struct cfg_rule cfg_setup_rules[] = {
 	  "ikebana reads its secrets from --secrets FILE (default ikebana.secrets next to the configuration), not from here: the conns would authenticate with other keys or none; remove secretsfile= and pass the file with --secrets" },
 	{ "seedbits", WARN, NULL, "512",
 	  "NSS seeds its own random number generator" },
-	{ "shuntlifetime", WARN, NULL, "15m", R_SHUNT },
+	{ "shuntlifetime", CORE, NULL, "15m", NULL },
 	{ "statsbin", WARN, NULL, "/usr/bin/true",
 	  "a monitoring hook: no effect on what is negotiated" },
 	{ "strictcrlpolicy", CORE, NULL, "yes", NULL },

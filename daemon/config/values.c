@@ -35,19 +35,27 @@ bool values_number(const char *s, unsigned long max, unsigned long *out)
 }
 
 /* libreswan's authby= words ikebana implements (conn_auth.c reads them). */
-static const char *const authby_done[] = {
-	"secret",	  "rsasig",	    "rsa",
-	"ecdsa",	  "rsa-sha1",	    "rsa-sha2",
-	"rsa-sha2_256",	  "rsa-sha2_384",   "rsa-sha2_512",
-	"ecdsa-sha2",	  "ecdsa-sha2_256", "ecdsa-sha2_384",
-	"ecdsa-sha2_512", "null",	    NULL
-};
+static const char *const authby_done[] = { "secret",
+					   "rsasig",
+					   "rsa",
+					   "ecdsa",
+					   "rsa-sha1",
+					   "rsa-sha2",
+					   "rsa-sha2_256",
+					   "rsa-sha2_384",
+					   "rsa-sha2_512",
+					   "ecdsa-sha2",
+					   "ecdsa-sha2_256",
+					   "ecdsa-sha2_384",
+					   "ecdsa-sha2_512",
+					   "null",
+					   "never",
+					   NULL };
 
 bool check_authby(const char *v, char *why, size_t len)
 {
-	static const char *const later[] = { "never", "eaponly",
-					     "secret|rsasig", "rsasig|secret",
-					     NULL };
+	static const char *const later[] = { "eaponly", "secret|rsasig",
+					     "rsasig|secret", NULL };
 	char *copy = strdup(v), *save, *t;
 	bool ok = true, any = false;
 
@@ -157,14 +165,33 @@ bool check_auto(const char *v, char *why, size_t len)
 
 bool check_type(const char *v, char *why, size_t len)
 {
-	static const char *const later[] = { "passthrough", "pass", "drop",
-					     "reject", NULL };
+	static const char *const ok[] = { "tunnel", "transport", "passthrough",
+					  "pass",   "drop",	 "reject",
+					  NULL };
 
-	if (!strcasecmp(v, "tunnel") || !strcasecmp(v, "transport"))
+	if (values_one_of(v, ok))
 		return true;
-	if (values_one_of(v, later))
-		FAIL("not implemented by ikebana yet; expected tunnel or transport");
-	FAIL("expected tunnel or transport");
+	FAIL("expected tunnel, transport, passthrough, drop or reject");
+}
+
+bool check_negotiationshunt(const char *v, char *why, size_t len)
+{
+	static const char *const ok[] = { "hold", "passthrough", "pass", NULL };
+
+	if (values_one_of(v, ok))
+		return true;
+	FAIL("expected hold or passthrough");
+}
+
+bool check_failureshunt(const char *v, char *why, size_t len)
+{
+	static const char *const ok[] = { "none", "passthrough", "pass",
+					  "drop", "reject",	 "hold",
+					  NULL };
+
+	if (values_one_of(v, ok))
+		return true;
+	FAIL("expected none, passthrough, drop or reject");
 }
 
 bool cfg_parse_bool(const char *s, bool *out)

@@ -44,6 +44,7 @@ static const struct {
 } commands[] = {
 	{ "status", cmd_status }, { "trafficstatus", cmd_trafficstatus },
 	{ "up", cmd_up },	  { "down", cmd_down },
+	{ "route", cmd_route },	  { "unroute", cmd_unroute },
 	{ "reload", cmd_reload }, { "version", cmd_version },
 };
 

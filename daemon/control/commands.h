@@ -21,6 +21,8 @@ struct json_object *cmd_status(struct ikbd *d, struct json_object *req);
 struct json_object *cmd_trafficstatus(struct ikbd *d, struct json_object *req);
 struct json_object *cmd_up(struct ikbd *d, struct json_object *req);
 struct json_object *cmd_down(struct ikbd *d, struct json_object *req);
+struct json_object *cmd_route(struct ikbd *d, struct json_object *req);
+struct json_object *cmd_unroute(struct ikbd *d, struct json_object *req);
 struct json_object *cmd_reload(struct ikbd *d, struct json_object *req);
 struct json_object *cmd_version(struct ikbd *d, struct json_object *req);
 

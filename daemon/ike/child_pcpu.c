@@ -198,6 +198,8 @@ bool pcpu_respond(struct ike_sa *sa, const struct conn_view *v,
 
 bool child_shares_policies(struct ike_sa *sa, const struct child_sa *c)
 {
+	if (c->trap_pols)
+		return true; /* its conn's trap has them */
 	for (struct child_sa *o = sa->children; o; o = o->next)
 		if (o != c && o->reqid == c->reqid && o->npol)
 			return true;

@@ -20,6 +20,7 @@
 #include "ike/exchange.h"
 #include "ike/nat.h"
 #include "ike/timers.h"
+#include "ike/trap.h"
 #include "plugin/plugin_set.h"
 
 struct child_sa *child_sa_new(struct ike_sa *sa, enum ikb_mode mode)
@@ -148,35 +149,45 @@ static int keymat(const struct ike_sa *ike, const struct ikb_sa *tmpl,
 	return rc;
 }
 
-void child_policy(const struct ike_sa *ike, const struct child_sa *c,
-		  enum ikb_dir dir, struct ikb_policy *p)
+void policy_fill(struct ikb_policy *p, const struct ikb_selector *ts,
+		 enum ikb_dir dir, enum ikb_mode mode,
+		 const struct ikb_addr *local, const struct ikb_addr *remote,
+		 uint32_t reqid)
 {
 	bool out = dir == IKB_DIR_OUT;
-	struct ikb_selector ts;
 
 	memset(p, 0, sizeof(*p));
-	nat_ts_kernel(ike, c, &ts);
 	if (out)
-		p->sel = ts;
+		p->sel = *ts;
 	else
-		swap_sel(&ts, &p->sel);
+		swap_sel(ts, &p->sel);
 	p->dir = dir;
 	/* more specific selectors first, as the kernel has no LPM here:
 	 * a port beats its protocol alone, which beats any protocol */
-	p->priority = 2000u - c->ts.src_plen - c->ts.dst_plen -
-		      (c->ts.proto ? 1 : 0) - (c->ts.sport ? 1 : 0) -
-		      (c->ts.dport ? 1 : 0);
-	p->mode = c->mode;
-	p->tmpl_src = out ? ike->path.local : ike->path.remote;
-	p->tmpl_dst = out ? ike->path.remote : ike->path.local;
+	p->priority = 2000u - ts->src_plen - ts->dst_plen -
+		      (ts->proto ? 1 : 0) - (ts->sport ? 1 : 0) -
+		      (ts->dport ? 1 : 0);
+	p->mode = mode;
+	p->tmpl_src = out ? *local : *remote;
+	p->tmpl_dst = out ? *remote : *local;
 	p->proto = IPPROTO_ESP;
-	p->reqid = c->reqid;
+	p->reqid = reqid;
+}
+
+void child_policy(const struct ike_sa *ike, const struct child_sa *c,
+		  enum ikb_dir dir, struct ikb_policy *p)
+{
+	struct ikb_selector ts;
+
+	nat_ts_kernel(ike, c, &ts);
+	policy_fill(p, &ts, dir, c->mode, &ike->path.local, &ike->path.remote,
+		    c->reqid);
 	/* the policies select what the SAs carry */
 	p->mark = c->sa_out.mark;
 	p->mark_mask = c->sa_out.mark_mask;
 	/* RFC 9611: a CPU without an SA of its own gets the fallback and
 	 * the kernel acquires one for it; only output looks up by CPU */
-	p->cpu_acquire = out && ike->pcpu_on;
+	p->cpu_acquire = dir == IKB_DIR_OUT && ike->pcpu_on;
 }
 
 static void wipe_keys(struct ikb_sa *sa)
@@ -283,6 +294,9 @@ int child_sa_prepare(struct ike_sa *ike, struct child_sa *c,
 		rc = ops->kernel_algs(st, &c->prop, &tmpl, err);
 	if (!rc)
 		rc = keymat(ike, &tmpl, kin, &k, err);
+	/* before the SAs are filled: they take the trap's reqid */
+	if (!rc)
+		c->trap_pols = trap_claim(ike, c);
 	if (!rc)
 		child_lifetime(ike, c, &tmpl.life);
 	c->sa_out = c->sa_in = tmpl;
@@ -304,16 +318,20 @@ int child_sa_prepare(struct ike_sa *ike, struct child_sa *c,
 }
 
 /* inbound first: the peer may send as soon as it has its pair */
-static int add_one_by_one(struct ike_sa *ike, struct child_sa *c,
-			  struct ikb_error *err)
+static int add_sas(struct ike_sa *ike, struct child_sa *c,
+		   struct ikb_error *err)
 {
 	int rc = child_sa_add_in(ike, c, err);
 
-	if (!rc)
-		rc = child_sa_add_out(ike, c, err);
-	if (!rc)
-		rc = child_sa_add_policies(ike, c, err);
-	return rc;
+	return rc ? rc : child_sa_add_out(ike, c, err);
+}
+
+static int add_one_by_one(struct ike_sa *ike, struct child_sa *c,
+			  struct ikb_error *err)
+{
+	int rc = add_sas(ike, c, err);
+
+	return rc ? rc : child_sa_add_policies(ike, c, err);
 }
 
 /*
@@ -387,7 +405,9 @@ int child_sa_install(struct ike_sa *ike, struct child_sa *c,
 	void *st;
 	const struct ikb_kernel_ops *k = engine_kernel(ike->e, &st);
 
-	if (!rc && c->takeover)
+	if (!rc && c->trap_pols)
+		rc = add_sas(ike, c, err);
+	else if (!rc && c->takeover)
 		rc = add_taking_over(ike, c, err);
 	else if (!rc && k && k->child_add)
 		rc = add_at_once(ike, c, err);

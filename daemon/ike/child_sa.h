@@ -60,6 +60,7 @@ struct child_sa {
 	/* unique.c: the Child SA of a replaced IKE SA whose reqid and
 	 * policies this one takes over at install; NULL: none */
 	struct child_sa *takeover;
+	bool trap_pols; /* a trap of its conn holds its policies (trap.c) */
 	uint8_t ni[256], nr[256]; /* its CREATE_CHILD_SA's nonces */
 	size_t ni_len, nr_len; /* 0: made by IKE_AUTH */
 };
@@ -107,6 +108,15 @@ void child_sa_del_out(struct ike_sa *sa, struct child_sa *c);
  */
 void child_sa_endpoints(const struct ike_sa *ike, const struct child_sa *c,
 			bool out, struct ikb_sa *sa);
+/*
+ * One policy of selectors ts (local to remote; swapped for in and fwd),
+ * its priority from how specific ts is, its ESP template between local
+ * and remote with reqid. Child SAs and traps (trap.c) alike.
+ */
+void policy_fill(struct ikb_policy *p, const struct ikb_selector *ts,
+		 enum ikb_dir dir, enum ikb_mode mode,
+		 const struct ikb_addr *local, const struct ikb_addr *remote,
+		 uint32_t reqid);
 /* c's policy for dir, as installed from the IKE SA's path now. */
 void child_policy(const struct ike_sa *ike, const struct child_sa *c,
 		  enum ikb_dir dir, struct ikb_policy *p);

@@ -105,6 +105,12 @@ struct conn {
 	char *ike_err, *esp_err;
 	bool ignored; /* auto=ignore */
 	bool auto_start; /* auto=start */
+	bool auto_route; /* auto=route|ondemand: its trap from the load on */
+	/* type=passthrough|drop|reject: a shunt, never negotiated; IPSEC: not */
+	enum ikb_policy_action shunt;
+	bool neg_pass; /* negotiationshunt=passthrough (default hold) */
+	/* failureshunt=: IPSEC for none (the trap holds), PASS, BLOCK */
+	enum ikb_policy_action fail_shunt;
 	bool pfs, rekey;
 	bool frag; /* fragmentation= other than no: RFC 7383 */
 	/* encapsulation=: NAT-T when NAT is found, always, or never */
@@ -135,6 +141,8 @@ struct conn_set {
 	unsigned keepalive_s; /* keep-alive=: NAT-keepalive interval, 0: none */
 	bool uniqueids;
 	unsigned frag_size; /* ike-fragment-size=: IP datagram, 0: RFC 7383 */
+	unsigned long long
+		shunt_life_ms; /* shuntlifetime=: a failure shunt's */
 };
 
 /* conn_compile.c */

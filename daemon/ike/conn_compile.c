@@ -105,6 +105,30 @@ static void compile_encap(const struct ikb_section *s, struct conn *c)
 	c->mobike = flag(s, "mobike", false);
 }
 
+/* libreswan's words: pass is passthrough, reject is drop on XFRM */
+static enum ikb_policy_action shunt_word(const char *v)
+{
+	if (!v || !strcasecmp(v, "none") || !strcasecmp(v, "hold"))
+		return IKB_POLICY_IPSEC;
+	if (!strcasecmp(v, "passthrough") || !strcasecmp(v, "pass"))
+		return IKB_POLICY_PASS;
+	if (!strcasecmp(v, "drop") || !strcasecmp(v, "reject"))
+		return IKB_POLICY_BLOCK;
+	return IKB_POLICY_IPSEC; /* tunnel, transport */
+}
+
+static void compile_shunts(const struct ikb_section *s, struct conn *c)
+{
+	const char *a = value(s, "auto");
+
+	c->auto_route =
+		a && (!strcasecmp(a, "route") || !strcasecmp(a, "ondemand"));
+	c->shunt = shunt_word(value(s, "type"));
+	c->neg_pass =
+		shunt_word(value(s, "negotiationshunt")) == IKB_POLICY_PASS;
+	c->fail_shunt = shunt_word(value(s, "failureshunt"));
+}
+
 static void compile_values(const struct ikb_section *s, struct conn *c)
 {
 	const char *a = value(s, "auto"), *t = value(s, "keyingtries");
@@ -119,6 +143,7 @@ static void compile_values(const struct ikb_section *s, struct conn *c)
 		  (strcasecmp(value(s, "fragmentation"), "never") &&
 		   flag(s, "fragmentation", true));
 	compile_encap(s, c);
+	compile_shunts(s, c);
 	compile_mark(s, c);
 	c->fuzz_pct = fuzz ? (unsigned)strtoul(fuzz, NULL, 10) : 100;
 	c->ike_life_ms = ms(s, "ikelifetime", 8 * HOUR_MS);
@@ -256,6 +281,7 @@ static void compile_setup(const struct ikb_section *setup, struct conn_set *set)
 	set->natt_port = (uint16_t)setup_uint(setup, "nat-ikeport", 4500);
 	/* libreswan's keep-alive=, seconds; 0 sends none */
 	set->keepalive_s = (unsigned)(ms(setup, "keep-alive", 20000) / 1000);
+	set->shunt_life_ms = ms(setup, "shuntlifetime", 15 * 60000ull);
 }
 
 struct conn_set *conn_set_compile(const struct ike_engine *e,

@@ -67,8 +67,8 @@ static const struct conn *best(const struct ike_engine *e,
 	for (size_t i = 0; set && i < set->n; i++) {
 		const struct conn *c = &set->conns[i];
 
-		if (c->ignored)
-			continue;
+		if (c->ignored || c->shunt != IKB_POLICY_IPSEC)
+			continue; /* a shunt is never negotiated */
 		/* left as local first, as the views were always tried */
 		for (int side = 1; side >= 0; side--) {
 			int sc = score(c, side, p);

@@ -26,6 +26,7 @@
 #include "ike/exchange.h"
 #include "ike/timers.h"
 #include "ike/tasks.h"
+#include "ike/trap.h"
 #include "log.h"
 #include "plugin/conf_load.h"
 
@@ -59,6 +60,7 @@ void ike_engine_set_conf(struct ike_engine *e, const struct loaded_conf *lc)
 	e->max_halfopen = set ? set->max_halfopen : 50000;
 	if (e->base)
 		rekey_events_subscribe(e);
+	traps_sync(e);
 }
 
 struct ike_engine *ike_engine_new(struct event_base *base,
@@ -93,6 +95,7 @@ void ike_engine_free(struct ike_engine *e)
 	rekey_events_unsubscribe(e);
 	retry_cancel(e, NULL);
 	ike_sa_free_all(e);
+	traps_free(e);
 	hosts_free(e);
 	cookie_fini(e);
 	conn_set_free(e->conns);
@@ -172,6 +175,13 @@ int engine_up(struct ike_engine *e, const char *name, unsigned attempt,
 		snprintf(err->msg, sizeof(err->msg),
 			 "conn %s already has an IKE SA", name);
 		return -EALREADY;
+	}
+	if (conn->shunt != IKB_POLICY_IPSEC) {
+		snprintf(
+			err->msg, sizeof(err->msg),
+			"conn %s is a shunt (type=): nothing to negotiate; ikebana route installs it",
+			name);
+		return -EINVAL;
 	}
 	sa = ike_sa_new(e, name, &p, NULL);
 	if (!sa) {

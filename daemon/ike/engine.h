@@ -51,6 +51,8 @@ struct ike_engine {
 	struct conn_set *conns;
 	/* host.c: what the conns' names and %defaultroute resolved to */
 	struct host_rec *hosts;
+	/* trap.c: the traps and shunts in the kernel */
+	struct trap_set *traps;
 };
 
 /* engine.c: the plugins and conns it runs with */

@@ -258,6 +258,17 @@ const char *ike_event_name(enum ike_event_kind kind);
  * Deletes to the peers (ike_engine_down() first for that).
  */
 void ike_engine_free(struct ike_engine *e);
+/*
+ * trap.c: the trap (auto=route|ondemand) or shunt (type=passthrough|drop)
+ * of conn into the kernel, or out of it. Unroute refuses while a Child SA
+ * of the conn uses the trap's policies (its traffic would leave in clear).
+ */
+int ike_engine_route(struct ike_engine *e, const char *conn,
+		     struct ikb_error *err);
+int ike_engine_unroute(struct ike_engine *e, const char *conn,
+		       struct ikb_error *err);
+/* The traps and shunts, for status: [{conn, kind, action, selectors}]. */
+struct json_object *ike_engine_routes(const struct ike_engine *e);
 /* Before stopping: a Delete to each established peer, not retransmitted. */
 void ike_engine_farewell(struct ike_engine *e);
 

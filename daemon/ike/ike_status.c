@@ -16,6 +16,7 @@
 #include "ike/mobike.h"
 #include "ike/nat.h"
 #include "ike/timers.h"
+#include "ike/trap.h"
 #include "ike/msg.h"
 #include "ike/exchange.h"
 
@@ -289,6 +290,7 @@ struct json_object *ike_engine_status(const struct ike_engine *e)
 	for (const struct ike_sa *sa = e->all; sa; sa = sa->next_all)
 		json_object_array_add(sas, ike_sa_status(sa));
 	json_object_object_add(o, "ike_sas", sas);
+	json_object_object_add(o, "routes", traps_status(e));
 	json_object_object_add(o, "half_open",
 			       json_object_new_int64(e->halfopen));
 	return o;

@@ -22,6 +22,7 @@
 #include "ike/nat.h"
 #include "ike/timers.h"
 #include "ike/tasks.h"
+#include "ike/trap.h"
 #include "log.h"
 
 #define HOUR_MS (3600ULL * 1000)
@@ -223,6 +224,10 @@ static void on_kernel_event(void *ctx, const struct ikb_kernel_event *ev)
 
 	if (ev->type == IKB_KEV_ACQUIRE && ev->cpu >= 0) {
 		pcpu_acquire(e, ev);
+		return;
+	}
+	if (ev->type == IKB_KEV_ACQUIRE) {
+		trap_acquire(e, ev);
 		return;
 	}
 	if (ev->type == IKB_KEV_MAPPING) {

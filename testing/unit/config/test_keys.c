@@ -243,10 +243,11 @@ static void test_enums(void **state)
 		"");
 	core_expect("conn a\n\tauthby=secret,null\n", "");
 	core_expect("conn a\n\tauthby=null\n\tleftauth=null\n", "");
+	core_expect("conn a\n\tauthby=never\n\ttype=passthrough\n", "");
 	core_expect(
-		"conn a\n\tauthby=never\n",
-		E(2, "a", "authby=never",
-		  "never is not implemented by ikebana yet: use secret, rsasig, ecdsa or null"));
+		"conn a\n\ttype=shunt\n",
+		E(2, "a", "type=shunt",
+		  "expected tunnel, transport, passthrough, drop or reject"));
 	core_expect(
 		"conn a\n\tauthby=psk\n",
 		E(2, "a", "authby=psk",
@@ -269,12 +270,11 @@ static void test_enums(void **state)
 		"conn a\n\tauto=begin\n",
 		E(2, "a", "auto=begin",
 		  "expected one of add, start, ondemand, route, ignore, keep"));
+	core_expect("conn a\n\ttype=drop\n", "");
 	core_expect(
-		"conn a\n\ttype=drop\n",
-		E(2, "a", "type=drop",
-		  "not implemented by ikebana yet; expected tunnel or transport"));
-	core_expect("conn a\n\ttype=bus\n",
-		    E(2, "a", "type=bus", "expected tunnel or transport"));
+		"conn a\n\ttype=bus\n",
+		E(2, "a", "type=bus",
+		  "expected tunnel, transport, passthrough, drop or reject"));
 	core_expect("conn a\n\tikev2=no\n",
 		    E(2, "a", "ikev2=no", "ikebana speaks IKEv2 only"));
 	core_expect("conn a\n\tikev2=never\n",

@@ -172,13 +172,15 @@ static void test_auto(void **state)
 		    "\tright=192.0.2.3\n\tauto=start\nconn c\n\tauto=ignore\n",
 		    "");
 	core_expect(
-		"conn a\n\tleft=192.0.2.1\n\tright=192.0.2.2\n\tauto=route\n",
-		E(4, "a", "auto=route",
-		  "on-demand policies (trap and ACQUIRE) are not implemented by ikebana yet: until the conn is up its traffic would go out in clear; use auto=start, or auto=add and ikebana up"));
+		"conn a\n\tleft=192.0.2.1\n\tright=192.0.2.2\n\tauto=route\n"
+		"conn b\n\tleft=192.0.2.1\n\tright=192.0.2.3\n\tauto=ondemand\n"
+		"\tnegotiationshunt=passthrough\n\tfailureshunt=drop\n",
+		"");
 	core_expect(
-		"conn a\n\tleft=192.0.2.1\n\tright=192.0.2.2\n\tauto=ondemand\n",
-		E(4, "a", "auto=ondemand",
-		  "on-demand policies (trap and ACQUIRE) are not implemented by ikebana yet: until the conn is up its traffic would go out in clear; use auto=start, or auto=add and ikebana up"));
+		"conn a\n\tleft=192.0.2.1\n\tright=192.0.2.2\n\tauto=route\n"
+		"\tfailureshunt=maybe\n",
+		E(5, "a", "failureshunt=maybe",
+		  "expected none, passthrough, drop or reject"));
 	core_expect(
 		"conn a\n\tleft=192.0.2.1\n\tright=192.0.2.2\n\tauto=up\n",
 		E(4, "a", "auto=up",
@@ -232,7 +234,7 @@ static void test_severities(void **state)
 	diag_free(&d);
 
 	text = "conn a\n\tleft=192.0.2.1\n\tright=192.0.2.2\n"
-	       "\tencapsulation=maybe\n\tauto=ondemand\n";
+	       "\tencapsulation=maybe\n\tnegotiationshunt=drop\n";
 	diag_init(&d);
 	assert_int_equal(cfg_parse_buffer("t.conf", text, strlen(text), &c, &d),
 			 0);

@@ -1,0 +1,583 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Routes (trap.h): traps of on-demand conns and shunt conns, one per
+ * selector set of the conn's plan. A trap's outbound policy is what its
+ * negotiation and failure shunts swap: negotiationshunt=passthrough lets
+ * the traffic pass while the conn is negotiated, failureshunt= passes or
+ * drops it for shuntlifetime= after a failure; the trap (hold) is back
+ * once a Child SA is up or the shunt's time is over. The inbound (and
+ * forward) policies stay, so that nothing the conn covers is accepted in
+ * clear while it has no SA.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <event2/event.h>
+#include <json-c/json.h>
+
+#include "config/config.h"
+#include "ike/child_sa.h"
+#include "ike/conn.h"
+#include "ike/engine.h"
+#include "ike/exchange.h"
+#include "ike/msg.h"
+#include "ike/tasks.h"
+#include "ike/trap.h"
+#include "log.h"
+
+#define ROUTE_SELS_MAX 16
+
+struct ike_route {
+	struct ike_route *next;
+	struct ike_engine *e;
+	char *conn;
+	enum ikb_policy_action kind; /* IPSEC: a trap; PASS, BLOCK: a shunt */
+	enum ikb_policy_action out_now; /* the outbound policy's, now */
+	enum ikb_mode mode;
+	struct ikb_addr local, remote;
+	struct ikb_selector sel; /* local to remote */
+	uint32_t reqid;
+	struct ikb_policy pol[3];
+	unsigned npol;
+	struct event *revert; /* the failure shunt's end */
+	unsigned long acquires;
+};
+
+struct trap_set {
+	struct ike_route *head;
+	struct ike_listener *listener;
+};
+
+static const char *action_name(enum ikb_policy_action a)
+{
+	return a == IKB_POLICY_PASS  ? "passthrough" :
+	       a == IKB_POLICY_BLOCK ? "drop" :
+				       "trap";
+}
+
+static const char *const dir_names[] = { "in", "out", "fwd" };
+
+static int out_set(struct ike_route *r, enum ikb_policy_action a,
+		   const char *why);
+
+static int route_install(struct ike_route *r, struct ikb_error *err)
+{
+	void *st;
+	const struct ikb_kernel_ops *k = engine_kernel(r->e, &st);
+	const struct conn *c = engine_conn(r->e, r->conn);
+	enum ikb_dir dirs[3] = { IKB_DIR_OUT, IKB_DIR_IN, IKB_DIR_FWD };
+	unsigned n = r->mode == IKB_MODE_TUNNEL || r->kind != IKB_POLICY_IPSEC ?
+			     3 :
+			     2;
+	int rc = 0;
+
+	if (!k)
+		return ikb_error_set(err, ENOTSUP,
+				     "no kernel plugin is loaded");
+	for (unsigned i = 0; !rc && i < n; i++) {
+		struct ikb_policy *p = &r->pol[i];
+
+		policy_fill(p, &r->sel, dirs[i], r->mode, &r->local, &r->remote,
+			    r->reqid);
+		p->action = r->kind;
+		if (c && c->mark_set && !c->mark_reqid) {
+			p->mark = c->mark;
+			p->mark_mask = c->mark_mask;
+		}
+		/* an update replaces what a crashed run may have left */
+		rc = k->policy_update ? k->policy_update(st, p, err) :
+					k->policy_add(st, p, err);
+		if (!rc)
+			r->npol++;
+	}
+	r->out_now = r->kind;
+	return rc;
+}
+
+static void route_remove(struct ike_route *r)
+{
+	void *st;
+	const struct ikb_kernel_ops *k = engine_kernel(r->e, &st);
+	struct ikb_error err = { "" };
+
+	if (r->kind == IKB_POLICY_IPSEC)
+		out_set(r, IKB_POLICY_IPSEC, "the trap goes");
+	while (k && r->npol > 0)
+		if (k->policy_del(st, &r->pol[--r->npol], &err))
+			log_warn("conn %s: %s policy of its %s not removed: %s",
+				 r->conn, dir_names[r->pol[r->npol].dir],
+				 action_name(r->kind), err.msg);
+	r->npol = 0;
+}
+
+static void route_free(struct ike_route *r)
+{
+	if (r->revert)
+		event_free(r->revert);
+	free(r->conn);
+	free(r);
+}
+
+/*
+ * The outbound traffic does a now (a trap's shunts); 0 or -errno. The
+ * policy is replaced in place (XFRM_MSG_UPDPOLICY), so that no packet
+ * meets no policy meanwhile: the kernel takes no second policy of the
+ * same selector, whatever its priority. Such a shunt carries no tag of
+ * ours (kernel-xfrm's are set at NEWPOLICY), so a crash may leave it: the
+ * next start replaces it with the trap (route_install updates).
+ */
+static int out_set(struct ike_route *r, enum ikb_policy_action a,
+		   const char *why)
+{
+	void *st;
+	const struct ikb_kernel_ops *k = engine_kernel(r->e, &st);
+	struct ikb_policy p = r->pol[0];
+	struct ikb_error err = { "" };
+	int rc;
+
+	if (!k || !r->npol || r->out_now == a)
+		return 0;
+	p.action = a;
+	rc = k->policy_update ?
+		     k->policy_update(st, &p, &err) :
+		     ikb_error_set(&err, ENOTSUP,
+				   "the kernel plugin cannot replace a policy");
+	if (rc) {
+		log_warn("conn %s: outbound %s not made %s (%s): %s", r->conn,
+			 action_name(r->out_now), action_name(a), why, err.msg);
+		return rc;
+	}
+	log_info("conn %s: outbound: %s (%s)", r->conn, action_name(a), why);
+	r->out_now = a;
+	return 0;
+}
+
+static struct trap_set *set_of(struct ike_engine *e)
+{
+	if (!e->traps)
+		e->traps = calloc(1, sizeof(*e->traps));
+	return e->traps;
+}
+
+/* Each route of conn, in order: *it NULL starts. */
+static struct ike_route *route_next(const struct ike_engine *e,
+				    const char *conn, struct ike_route *it)
+{
+	struct ike_route *r = it ? it->next : e->traps ? e->traps->head : NULL;
+
+	for (; r; r = r->next)
+		if (!strcmp(r->conn, conn))
+			return r;
+	return NULL;
+}
+
+static bool wants_route(const struct conn *c)
+{
+	if (c->ignored)
+		return false;
+	/* libreswan 5 routes a shunt conn at auto=route, and at start */
+	return c->shunt != IKB_POLICY_IPSEC ? c->auto_route || c->auto_start :
+					      c->auto_route;
+}
+
+/* The routes conn c asks for, in r[0..*n) (not yet installed). */
+static int routes_of(struct ike_engine *e, const struct conn *c,
+		     struct ike_route **out, unsigned *n, struct ikb_error *err)
+{
+	const struct conn_plan *plan;
+	struct conn_view v;
+	int rc = conn_view_local(e, c, &v, err);
+
+	*n = 0;
+	if (!rc)
+		rc = conn_plan(&v, &plan, err);
+	if (rc)
+		return rc;
+	if (c->shunt == IKB_POLICY_IPSEC &&
+	    (v.remote.addr.family == AF_UNSPEC ||
+	     v.local.addr.family == AF_UNSPEC))
+		return ikb_error_set(
+			err, EINVAL,
+			"a trap needs both ends' addresses (left=, right=), the template's endpoints");
+	for (unsigned i = 0; i < plan->n && *n < ROUTE_SELS_MAX; i++) {
+		struct ike_route *r;
+
+		if (plan->c[i].cpu >= 0)
+			continue; /* a per-CPU clone shares its fallback's */
+		r = calloc(1, sizeof(*r));
+		if (!r || !(r->conn = strdup(c->name))) {
+			free(r);
+			return ikb_error_set(err, ENOMEM, "out of memory");
+		}
+		r->e = e;
+		r->kind = c->shunt;
+		r->mode = v.mode;
+		r->local = v.local.addr;
+		r->remote = v.remote.addr;
+		r->sel = plan->c[i].ts;
+		out[(*n)++] = r;
+	}
+	return 0;
+}
+
+static bool route_same(const struct ike_route *a, const struct ike_route *b)
+{
+	return a->kind == b->kind && a->mode == b->mode &&
+	       ike_addr_equal(&a->local, &b->local) &&
+	       ike_addr_equal(&a->remote, &b->remote) &&
+	       ike_sel_equal(&a->sel, &b->sel);
+}
+
+static void route_log_err(const struct conn *c, const char *what,
+			  const struct ikb_error *err)
+{
+	const struct ikb_value *a = cfg_get(c->s, "auto");
+
+	if (a)
+		log_err("%s:%u: conn %s: %s: %s", a->file, a->line, c->name,
+			what, err->msg);
+	else
+		log_err("conn %s: %s: %s", c->name, what, err->msg);
+}
+
+static unsigned route_count(const struct ike_engine *e, const char *conn)
+{
+	unsigned n = 0;
+
+	for (struct ike_route *r = route_next(e, conn, NULL); r;
+	     r = route_next(e, conn, r))
+		n++;
+	return n;
+}
+
+/* Whether the routes of conn are want[0..n) already. */
+static bool routes_same(const struct ike_engine *e, const char *conn,
+			struct ike_route **want, unsigned n)
+{
+	unsigned same = 0;
+
+	for (unsigned i = 0; i < n; i++)
+		for (struct ike_route *r = route_next(e, conn, NULL); r;
+		     r = route_next(e, conn, r))
+			same += route_same(r, want[i]);
+	return same == n && route_count(e, conn) == n;
+}
+
+static void route_append(struct trap_set *ts, struct ike_route *r)
+{
+	struct ike_route **pp = &ts->head;
+
+	while (*pp)
+		pp = &(*pp)->next;
+	*pp = r;
+}
+
+/* conn's routes as its configuration says now; 0 or -errno with err. */
+static int route_conn(struct ike_engine *e, const struct conn *c,
+		      struct ikb_error *err)
+{
+	struct trap_set *ts = set_of(e);
+	struct ike_route *want[ROUTE_SELS_MAX];
+	unsigned n;
+	int rc;
+
+	if (!ts)
+		return ikb_error_set(err, ENOMEM, "out of memory");
+	rc = routes_of(e, c, want, &n, err);
+	if (!rc && routes_same(e, c->name, want, n)) {
+		for (unsigned i = 0; i < n; i++)
+			route_free(want[i]);
+		return 0; /* as it was: nothing moves */
+	}
+	trap_unroute(e, c->name, NULL);
+	for (unsigned i = 0; i < n; i++) {
+		struct ike_route *r = want[i];
+
+		/* Child SAs of the conn find the trap's policies by reqid */
+		r->reqid = e->next_reqid++;
+		if (!rc && (rc = route_install(r, err)))
+			route_remove(r);
+		if (rc) {
+			route_free(r);
+			continue;
+		}
+		route_append(ts, r);
+		log_info("conn %s: %s routed, reqid %u", c->name,
+			 action_name(r->kind), r->reqid);
+	}
+	return rc;
+}
+
+static void on_event(void *ctx, const struct ike_event *ev);
+
+void traps_sync(struct ike_engine *e)
+{
+	const struct conn_set *set = e->conns;
+	struct trap_set *ts;
+	struct ike_route *r, *next;
+
+	for (size_t i = 0; set && i < set->n; i++) {
+		const struct conn *c = &set->conns[i];
+		struct ikb_error err = { "" };
+
+		if (wants_route(c) && route_conn(e, c, &err))
+			route_log_err(c, "not routed", &err);
+	}
+	ts = e->traps;
+	for (r = ts ? ts->head : NULL; r; r = next) {
+		const struct conn *c = engine_conn(e, r->conn);
+
+		next = r->next;
+		if (!c || !wants_route(c))
+			trap_unroute(e, r->conn, NULL);
+	}
+	if (ts && ts->head && !ts->listener)
+		ts->listener = ike_engine_subscribe(e, on_event, e);
+}
+
+void traps_free(struct ike_engine *e)
+{
+	struct trap_set *ts = e->traps;
+	struct ike_route *r, *next;
+
+	if (!ts)
+		return;
+	for (r = ts->head; r; r = next) {
+		next = r->next;
+		route_remove(r);
+		route_free(r);
+	}
+	free(ts);
+	e->traps = NULL;
+}
+
+int trap_route(struct ike_engine *e, const char *conn, struct ikb_error *err)
+{
+	const struct conn *c = engine_conn(e, conn);
+
+	if (!c)
+		return ikb_error_set(err, ENOENT, "no conn %s", conn);
+	if (c->ignored)
+		return ikb_error_set(err, EINVAL, "conn %s has auto=ignore",
+				     conn);
+	return route_conn(e, c, err);
+}
+
+int trap_unroute(struct ike_engine *e, const char *conn, struct ikb_error *err)
+{
+	struct trap_set *ts = e->traps;
+	struct ike_route **pp, *r;
+	unsigned n = 0;
+
+	for (pp = ts ? &ts->head : NULL; pp && *pp;) {
+		r = *pp;
+		if (strcmp(r->conn, conn)) {
+			pp = &r->next;
+			continue;
+		}
+		*pp = r->next;
+		route_remove(r);
+		log_info("conn %s: %s unrouted", conn, action_name(r->kind));
+		route_free(r);
+		n++;
+	}
+	if (n || !err)
+		return 0;
+	return ikb_error_set(err, ENOENT, "conn %s is not routed", conn);
+}
+
+static bool in_use(struct ike_engine *e, const char *conn)
+{
+	for (struct ike_sa *sa = ike_sa_find_conn(e, conn, NULL); sa;
+	     sa = ike_sa_find_conn(e, conn, sa))
+		for (const struct child_sa *c = sa->children; c; c = c->next)
+			if (c->trap_pols && (c->state == CHILD_INSTALLED ||
+					     c->state == CHILD_INBOUND_ONLY))
+				return true;
+	return false;
+}
+
+int ike_engine_route(struct ike_engine *e, const char *conn,
+		     struct ikb_error *err)
+{
+	return trap_route(e, conn, err);
+}
+
+struct json_object *ike_engine_routes(const struct ike_engine *e)
+{
+	return traps_status(e);
+}
+
+int ike_engine_unroute(struct ike_engine *e, const char *conn,
+		       struct ikb_error *err)
+{
+	if (in_use(e, conn))
+		return ikb_error_set(
+			err, EBUSY,
+			"conn %s: a Child SA uses its trap's policies: ikebana down %s first",
+			conn, conn);
+	return trap_unroute(e, conn, err);
+}
+
+static struct ike_route *route_by_reqid(const struct ike_engine *e,
+					uint32_t reqid)
+{
+	for (struct ike_route *r = e->traps ? e->traps->head : NULL; r;
+	     r = r->next)
+		if (r->reqid == reqid && r->kind == IKB_POLICY_IPSEC)
+			return r;
+	return NULL;
+}
+
+static bool has_child(const struct ike_sa *sa)
+{
+	for (const struct child_sa *c = sa->children; c; c = c->next)
+		if (c->state == CHILD_INSTALLED ||
+		    c->state == CHILD_INBOUND_ONLY)
+			return true;
+	return false;
+}
+
+/* An IKE SA of the conn without a Child SA negotiates its plan again. */
+static void child_again(struct ike_sa *sa)
+{
+	if (sa->state != IKE_SA_ESTABLISHED || has_child(sa) || sa->x)
+		return;
+	sa->plan_next = 0;
+	if (!sa->plan_n)
+		sa->plan_n = 1;
+	tasks_schedule(sa);
+}
+
+void trap_acquire(struct ike_engine *e, const struct ikb_kernel_event *ev)
+{
+	struct ike_route *r = route_by_reqid(e, ev->reqid);
+	const struct conn *c = r ? engine_conn(e, r->conn) : NULL;
+	struct ikb_error err = { "" };
+	struct ike_sa *sa;
+	char s[64], d[64];
+
+	if (!c) {
+		log_debug("kernel: ACQUIRE for reqid %u: no trap of ours",
+			  ev->reqid);
+		return;
+	}
+	r->acquires++;
+	sa = ike_sa_find_conn(e, r->conn, NULL);
+	if (sa) {
+		child_again(sa);
+		return; /* under way */
+	}
+	log_notice(
+		"conn %s: kernel: ACQUIRE for %s -> %s (proto %u): initiating",
+		r->conn, addr_str(&ev->sel.src, s, sizeof(s)),
+		addr_str(&ev->sel.dst, d, sizeof(d)), ev->sel.proto);
+	if (c->neg_pass)
+		out_set(r, IKB_POLICY_PASS, "negotiationshunt=passthrough");
+	if (engine_up(e, r->conn, 0, &err)) {
+		log_warn("conn %s: ACQUIRE: %s", r->conn, err.msg);
+		out_set(r, IKB_POLICY_IPSEC, "the negotiation did not start");
+	}
+}
+
+bool trap_claim(struct ike_sa *sa, struct child_sa *c)
+{
+	for (struct ike_route *r = route_next(sa->e, sa->conn, NULL); r;
+	     r = route_next(sa->e, sa->conn, r)) {
+		if (r->kind != IKB_POLICY_IPSEC || !r->npol ||
+		    !ike_sel_equal(&r->sel, &c->ts) || c->cpu >= 0)
+			continue;
+		c->reqid = r->reqid;
+		return true;
+	}
+	return false;
+}
+
+/* The failure shunt's time is over: the trap again. */
+static void on_revert(evutil_socket_t fd, short what, void *arg)
+{
+	struct ike_route *r = arg;
+
+	(void)fd;
+	(void)what;
+	out_set(r, IKB_POLICY_IPSEC, "shuntlifetime= is over");
+}
+
+static void failed(struct ike_engine *e, struct ike_route *r,
+		   const struct conn *c)
+{
+	unsigned long long ms = e->conns ? e->conns->shunt_life_ms : 900000;
+	struct timeval tv = { (time_t)(ms / 1000),
+			      (suseconds_t)(ms % 1000) * 1000 };
+
+	if (c->fail_shunt == IKB_POLICY_IPSEC) {
+		/* failureshunt=none: the trap holds, the next packet asks */
+		out_set(r, IKB_POLICY_IPSEC, "the negotiation failed");
+		return;
+	}
+	if (out_set(r, c->fail_shunt, "failureshunt=, the negotiation failed"))
+		return;
+	if (!r->revert && e->base)
+		r->revert = evtimer_new(e->base, on_revert, r);
+	if (r->revert)
+		evtimer_add(r->revert, &tv);
+}
+
+static void on_event(void *ctx, const struct ike_event *ev)
+{
+	struct ike_engine *e = ctx;
+	const char *name = ev->ike ? ev->ike->conn : NULL;
+	const struct conn *c = name ? engine_conn(e, name) : NULL;
+
+	if (!c)
+		return;
+	for (struct ike_route *r = route_next(e, name, NULL); r;
+	     r = route_next(e, name, r)) {
+		if (r->kind != IKB_POLICY_IPSEC)
+			continue;
+		if (ev->kind == IKE_EVENT_CHILD_UP) {
+			if (r->revert)
+				evtimer_del(r->revert);
+			out_set(r, IKB_POLICY_IPSEC, "a Child SA is up");
+		} else if (ev->kind == IKE_EVENT_FAILED) {
+			/* no Child SA, whether the IKE SA stands or not */
+			failed(e, r, c);
+		}
+	}
+}
+
+static void put_str(struct json_object *o, const char *k, const char *v)
+{
+	json_object_object_add(o, k, json_object_new_string(v));
+}
+
+struct json_object *traps_status(const struct ike_engine *e)
+{
+	struct json_object *a = json_object_new_array();
+	char s[64], d[64], sel[160];
+
+	for (struct ike_route *r = e->traps ? e->traps->head : NULL; r;
+	     r = r->next) {
+		struct json_object *o = json_object_new_object();
+
+		put_str(o, "conn", r->conn);
+		put_str(o, "kind",
+			r->kind == IKB_POLICY_IPSEC ? "trap" : "shunt");
+		put_str(o, "action", action_name(r->out_now));
+		snprintf(sel, sizeof(sel), "%s/%u === %s/%u",
+			 addr_str(&r->sel.src, s, sizeof(s)), r->sel.src_plen,
+			 addr_str(&r->sel.dst, d, sizeof(d)), r->sel.dst_plen);
+		put_str(o, "selectors", sel);
+		json_object_object_add(o, "reqid",
+				       json_object_new_int64(r->reqid));
+		json_object_object_add(o, "policies",
+				       json_object_new_int64(r->npol));
+		json_object_object_add(
+			o, "acquires",
+			json_object_new_int64((int64_t)r->acquires));
+		json_object_array_add(a, o);
+	}
+	return a;
+}
