@@ -281,6 +281,38 @@ static void check_margin(const struct ikb_section *s, struct ikb_diag *d,
 			    lv->value, lv->file, lv->line);
 }
 
+static bool is_shunt(const struct ikb_value *type)
+{
+	return type && strcasecmp(type->value, "tunnel") &&
+	       strcasecmp(type->value, "transport");
+}
+
+/*
+ * Shunts and traps: authby=never authenticates nothing, so only a shunt
+ * (never negotiated) may say it; a trap's template needs the peer's
+ * address, so auto=route of a tunnel or transport conn needs right=.
+ */
+static void check_routes(const struct ikb_section *s, struct ikb_diag *d)
+{
+	const struct ikb_value *type = cfg_get(s, "type"),
+			       *by = cfg_get(s, "authby"),
+			       *a = cfg_get(s, "auto"), *l = cfg_get(s, "left"),
+			       *r = cfg_get(s, "right");
+	bool route = a && (!strcasecmp(a->value, "route") ||
+			   !strcasecmp(a->value, "ondemand"));
+
+	if (by && !strcasecmp(by->value, "never") && !is_shunt(type))
+		diag_report(
+			d, s, by, IKB_SEV_ERROR,
+			"authenticates nothing: only for type=passthrough, drop or reject");
+	if (route && !is_shunt(type) && (is_any(l) || is_any(r)))
+		diag_report(
+			d, s, a, IKB_SEV_ERROR,
+			"a trap needs both ends' addresses (its ESP template's endpoints), but %s=%s",
+			is_any(r) ? "right" : "left",
+			is_any(r) ? r->value : l->value);
+}
+
 int cfg_check_core(const struct cfg *c, struct ikb_diag *d)
 {
 	unsigned before = d->errors;
@@ -290,6 +322,7 @@ int cfg_check_core(const struct cfg *c, struct ikb_diag *d)
 	cfg_check_ocsp(&c->setup, d);
 	for (size_t i = 0; i < c->nconns; i++) {
 		check_ends(&c->conns[i], d);
+		check_routes(&c->conns[i], d);
 		check_margin(&c->conns[i], d, "ikelifetime");
 		check_margin(&c->conns[i], d, "ipsec-lifetime");
 		cfg_check_ikeports(c, &c->conns[i], d);

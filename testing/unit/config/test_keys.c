@@ -243,7 +243,7 @@ static void test_enums(void **state)
 		"");
 	core_expect("conn a\n\tauthby=secret,null\n", "");
 	core_expect("conn a\n\tauthby=null\n\tleftauth=null\n", "");
-	core_expect("conn a\n\tauthby=never\n\ttype=passthrough\n", "");
+	core_expect("conn a\n\ttype=passthrough\n\tauthby=never\n", "");
 	core_expect(
 		"conn a\n\ttype=shunt\n",
 		E(2, "a", "type=shunt",

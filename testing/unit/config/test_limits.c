@@ -177,6 +177,18 @@ static void test_auto(void **state)
 		"\tnegotiationshunt=passthrough\n\tfailureshunt=drop\n",
 		"");
 	core_expect(
+		"conn a\n\tleft=192.0.2.1\n\tright=%any\n\tauto=route\n",
+		E(4, "a", "auto=route",
+		  "a trap needs both ends' addresses (its ESP template's endpoints), but right=%any"));
+	core_expect("conn a\n\tleft=192.0.2.1\n\tright=%any\n\tauto=route\n"
+		    "\ttype=drop\n\tauthby=never\n",
+		    "");
+	core_expect(
+		"conn a\n\tleft=192.0.2.1\n\tright=192.0.2.2\n"
+		"\tauthby=never\n",
+		E(4, "a", "authby=never",
+		  "authenticates nothing: only for type=passthrough, drop or reject"));
+	core_expect(
 		"conn a\n\tleft=192.0.2.1\n\tright=192.0.2.2\n\tauto=route\n"
 		"\tfailureshunt=maybe\n",
 		E(5, "a", "failureshunt=maybe",
