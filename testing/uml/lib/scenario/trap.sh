@@ -59,4 +59,14 @@ trap_has_clear() {
 # _esp_out HOST: the packets of HOST's outbound ESP SAs.
 _esp_out() { esp_inout "$1" | cut -d' ' -f2; }
 
-_no_sas() { [ "$(sa_count "$1")" = 0 ]; }
+# _no_sas HOST: no ESP SA but larval ones (SPI 0, an ACQUIRE's, which the
+# kernel keeps for its timeout)
+_no_sas() { [ "$(sa_list "$1" | grep -vc 'spi=0x0*0 ')" = 0 ]; }
+
+# trap_expect_one_out HOST SRCNET DSTNET: exactly one outbound policy for
+# the selectors (the Child SA uses the trap's, it adds none of its own).
+trap_expect_one_out() {
+	_n=$(ns "$1" ip xfrm policy list dir out src "$2" dst "$3" | grep -c '^src')
+	[ "$_n" = 1 ] || fail "$1 has $_n outbound policies for $2 -> $3, expected 1"
+	log "ok: $1 has one outbound policy for $2 -> $3"
+}
