@@ -13,6 +13,9 @@
 #include <ikebana/host.h>
 #include <ikebana/plugin.h>
 
+/* leftsubnet=A,B,...: the selectors of one Child SA, at most this many */
+#define IKB_CONN_NETS_MAX 8
+
 enum cfg_kind { CFG_SETUP, CFG_CONN };
 
 /* A resolved section; plugins see it as the opaque struct ikb_section. */

@@ -220,6 +220,19 @@ static int host_family(const struct ikb_value *v)
 	return addr_family(v->value);
 }
 
+/* leftsubnet=A,B: several selectors of one tunnel-mode Child SA */
+static void check_lists(const struct ikb_section *s, const struct ikb_value *v,
+			struct ikb_diag *d)
+{
+	const struct ikb_value *type = cfg_get(s, "type");
+
+	if (v && strchr(v->value, ',') && type &&
+	    !strcasecmp(type->value, "transport"))
+		diag_report(
+			d, s, v, IKB_SEV_ERROR,
+			"several subnets need type=tunnel: in transport mode the selectors are the hosts");
+}
+
 static void check_ends(const struct ikb_section *s, struct ikb_diag *d)
 {
 	const struct ikb_value *l = cfg_get(s, "left"),
@@ -263,6 +276,8 @@ static void check_ends(const struct ikb_section *s, struct ikb_diag *d)
 		diag_report(d, s, rs, IKB_SEV_ERROR,
 			    "mixes address families with leftsubnet=%s (%s:%u)",
 			    ls->value, ls->file, ls->line);
+	check_lists(s, ls, d);
+	check_lists(s, rs, d);
 }
 
 static void check_margin(const struct ikb_section *s, struct ikb_diag *d,

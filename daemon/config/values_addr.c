@@ -7,6 +7,7 @@
 #include <arpa/inet.h>
 #include <ctype.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -154,14 +155,50 @@ static int parse_cidr(const char *s, bool *host_bits)
 	return af;
 }
 
+/* A subnet's family; of a list's first (check_subnet: one family). */
 int subnet_family(const char *s)
 {
+	char buf[64];
 	bool hb;
 
-	return parse_cidr(s, &hb);
+	snprintf(buf, sizeof(buf), "%.*s", (int)strcspn(s, ", \t"), s);
+	return parse_cidr(buf, &hb);
 }
 
+static bool check_one_subnet(const char *v, char *why, size_t len);
+
+/*
+ * leftsubnet=A,B,...: libreswan 5's several selectors of one Child SA, up
+ * to IKB_CONN_NETS_MAX of one family.
+ */
 bool check_subnet(const char *v, char *why, size_t len)
+{
+	char buf[512], *save, *t;
+	unsigned n = 0;
+	int fam = 0;
+	bool hb;
+
+	if (!strchr(v, ','))
+		return check_one_subnet(v, why, len);
+	if (strlen(v) >= sizeof(buf))
+		FAIL("the list is too long");
+	strcpy(buf, v);
+	for (t = strtok_r(buf, ", \t", &save); t;
+	     t = strtok_r(NULL, ", \t", &save)) {
+		if (!check_one_subnet(t, why, len))
+			return false;
+		if (++n > IKB_CONN_NETS_MAX)
+			FAIL("more than %u subnets", IKB_CONN_NETS_MAX);
+		if (fam && parse_cidr(t, &hb) != fam)
+			FAIL("%s is of the other address family", t);
+		fam = parse_cidr(t, &hb);
+	}
+	if (!n)
+		FAIL("an empty list; expected ADDRESS/PREFIX[,ADDRESS/PREFIX...]");
+	return true;
+}
+
+static bool check_one_subnet(const char *v, char *why, size_t len)
 {
 	bool hb;
 	int af;

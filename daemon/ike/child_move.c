@@ -45,6 +45,14 @@ static int move_policies(const struct ikb_kernel_ops *k, void *st,
 		if (!rc)
 			c->pol[i] = p;
 	}
+	for (unsigned i = 0; !rc && i < c->nxpol; i++) {
+		unsigned nd = c->mode == IKB_MODE_TUNNEL ? 3 : 2;
+		struct ikb_policy p;
+
+		child_policy_pair(ike, c, 1 + i / nd, c->xpol[i].dir, &p);
+		if (!(rc = k->policy_update(st, &p, err)))
+			c->xpol[i] = p;
+	}
 	return rc;
 }
 

@@ -94,15 +94,43 @@ static int plan_ts(struct ike_sa *sa, const struct conn_view *v,
 	return 0;
 }
 
+/* A conn with several selectors: the sets of each plan entry's. */
+static int pick_set(struct ike_sa *sa, const struct conn_view *v,
+		    const struct conn_plan *plan, const struct wire_ts_pld *tsi,
+		    const struct wire_ts_pld *tsr, struct child_sa *c,
+		    struct ikb_error *err)
+{
+	struct ts_set *ours, res;
+	int rc = ts_set_of_conn(v, &ours);
+
+	if (rc)
+		return ikb_error_set(err, ENOMEM, "out of memory");
+	rc = -1;
+	for (int strict = 1; rc && strict >= 0; strict--)
+		for (unsigned i = 0; rc && i < plan->n; i++)
+			rc = ts_set_select(ours, &plan->c[i].ts, tsr, tsi,
+					   strict, &res, &c->ts);
+	if (!rc) {
+		*ours = res;
+		c->tsx = ours;
+	} else {
+		free(ours);
+	}
+	return rc;
+}
+
 int child_pick_ts(struct ike_sa *sa, const struct conn_view *v,
 		  const struct wire_ts_pld *tsi, const struct wire_ts_pld *tsr,
-		  struct ikb_selector *out, struct ikb_error *err)
+		  struct child_sa *c, struct ikb_error *err)
 {
 	const struct conn_plan *plan;
+	struct ikb_selector *out = &c->ts;
 	int rc = conn_plan(v, &plan, err);
 
 	if (rc)
 		return rc;
+	if (v->local.nnets > 1 || v->remote.nnets > 1)
+		return pick_set(sa, v, plan, tsi, tsr, c, err);
 	/*
 	 * First an entry that takes the peer's TS as offered, then the
 	 * first that meets them: a request for one entry must not be
@@ -121,21 +149,43 @@ int child_pick_ts(struct ike_sa *sa, const struct conn_view *v,
 }
 
 void child_add_ts(struct wire_msg *m, struct child_out *o,
-		  const struct ikb_selector *ts, bool initiator)
+		  const struct child_sa *c, bool initiator)
 {
+	const struct ikb_selector *ts = &c->ts;
 	struct wire_payload *p;
+	unsigned ni = 1, nr = 1;
 
-	/* TSi is the initiator's side: our src when we initiated */
-	ts_to_wire(initiator ? &ts->src : &ts->dst,
-		   initiator ? ts->src_plen : ts->dst_plen, ts->proto,
-		   initiator ? ts->sport : ts->dport, &o->ts_i);
-	ts_to_wire(initiator ? &ts->dst : &ts->src,
-		   initiator ? ts->dst_plen : ts->src_plen, ts->proto,
-		   initiator ? ts->dport : ts->sport, &o->ts_r);
+	if (c->tsx) {
+		ts_set_wire(c->tsx, ts, initiator, o->ts_i, &ni, o->ts_r, &nr);
+	} else {
+		/* TSi is the initiator's side: our src when we initiated */
+		ts_to_wire(initiator ? &ts->src : &ts->dst,
+			   initiator ? ts->src_plen : ts->dst_plen, ts->proto,
+			   initiator ? ts->sport : ts->dport, &o->ts_i[0]);
+		ts_to_wire(initiator ? &ts->dst : &ts->src,
+			   initiator ? ts->dst_plen : ts->src_plen, ts->proto,
+			   initiator ? ts->dport : ts->sport, &o->ts_r[0]);
+	}
 	p = msg_add(m, WIRE_PT_TSI);
-	p->u.ts = (struct wire_ts_pld){ 1, &o->ts_i };
+	p->u.ts = (struct wire_ts_pld){ ni, o->ts_i };
 	p = msg_add(m, WIRE_PT_TSR);
-	p->u.ts = (struct wire_ts_pld){ 1, &o->ts_r };
+	p->u.ts = (struct wire_ts_pld){ nr, o->ts_r };
+}
+
+int child_check_ts(struct ike_sa *sa, struct child_sa *c,
+		   const struct wire_ts_pld *tsi, const struct wire_ts_pld *tsr,
+		   struct ikb_selector *got)
+{
+	struct ts_set res;
+
+	if (!c->tsx)
+		return nat_ts_select(sa, c->mode, &c->ts, tsi, tsr, true, false,
+				     got);
+	/* every TS of the responder's within one of ours, as it is */
+	if (ts_set_select(c->tsx, &c->ts, tsi, tsr, true, &res, got))
+		return -1;
+	*c->tsx = res;
+	return 0;
 }
 
 int child_add_sa(struct wire_msg *m, struct child_out *o,
@@ -161,6 +211,8 @@ int child_offer(struct ike_sa *sa, const struct conn_view *v,
 		rc = conn_proposals(v->conn, IKB_PROTO_ESP, &o->l, err);
 	if (!rc)
 		rc = plan_ts(sa, v, &c->ts, err);
+	if (!rc && ts_set_of_conn(v, &c->tsx))
+		rc = ikb_error_set(err, ENOMEM, "out of memory");
 	if (!rc)
 		rc = child_sa_alloc_spi(sa, c, err);
 	if (rc)
@@ -171,7 +223,7 @@ int child_offer(struct ike_sa *sa, const struct conn_view *v,
 	if (pcpu_offer(sa, v))
 		pcpu_add_notify(m, o->res, -1); /* this one is the fallback */
 	rc = child_add_sa(m, o, &o->l, 1, c->spi_in);
-	child_add_ts(m, o, &c->ts, true);
+	child_add_ts(m, o, c, true);
 	return rc;
 }
 
@@ -257,7 +309,7 @@ static uint16_t respond_child(struct ike_sa *sa, const struct conn_view *v,
 							   "tunnel");
 		return WIRE_N_NO_PROPOSAL_CHOSEN;
 	}
-	if (child_pick_ts(sa, v, &tsi->u.ts, &tsr->u.ts, &c->ts, &err)) {
+	if (child_pick_ts(sa, v, &tsi->u.ts, &tsr->u.ts, c, &err)) {
 		ike_sa_log(
 			sa, IKB_LOG_WARNING,
 			"Child SA: TS_UNACCEPTABLE: the peer's selectors do not meet ours %s",
@@ -308,7 +360,7 @@ void child_respond(struct ike_sa *sa, const struct conn_view *v,
 	o->l.n = 1;
 	o->l.p[0] = c->prop;
 	child_add_sa(resp, o, &o->l, num, c->spi_in);
-	child_add_ts(resp, o, &c->ts, false);
+	child_add_ts(resp, o, c, false);
 }
 
 /* 0, or -errno with err saying why (also logged). */
@@ -335,8 +387,7 @@ static int accept_child(struct ike_sa *sa, const struct wire_msg *resp,
 			 "responder did not agree to %s mode",
 			 c->mode == IKB_MODE_TRANSPORT ? "transport" :
 							 "tunnel");
-	else if (nat_ts_select(sa, c->mode, &c->ts, &tsi->u.ts, &tsr->u.ts,
-			       true, false, &got))
+	else if (child_check_ts(sa, c, &tsi->u.ts, &tsr->u.ts, &got))
 		snprintf(err->msg, sizeof(err->msg),
 			 "responder's TS are not within ours");
 	else

@@ -97,6 +97,11 @@ void child_sa_endpoints(const struct ike_sa *ike, const struct child_sa *c,
 		sa->sel = ts;
 	else
 		swap_sel(&ts, &sa->sel);
+	/* several pairs ride one SA: its own selector takes them all */
+	if (ts_set_pairs(c->tsx) > 1) {
+		memset(&sa->sel, 0, sizeof(sa->sel));
+		sa->sel.src.family = sa->sel.dst.family = ts.src.family;
+	}
 	/* RFC 3948: ESP in UDP on the IKE SA's ports once NAT-T is on */
 	sa->encap_sport = sa->encap_dport = 0;
 	if (nat_encap(ike)) {
@@ -216,6 +221,7 @@ void child_sa_uninstall(struct ike_sa *ike, struct child_sa *c)
 
 	if (!k)
 		return;
+	child_pols_del_extra(ike, c);
 	while (c->npol > 0)
 		k->policy_del(st, &c->pol[--c->npol], &err);
 	child_sa_del_out(ike, c);
@@ -270,7 +276,7 @@ int child_sa_add_policies(struct ike_sa *ike, struct child_sa *c,
 		if (!(rc = k->policy_add(st, &c->pol[i], err)))
 			c->npol++;
 	}
-	return rc;
+	return rc ? rc : child_pols_add_extra(ike, c, err);
 }
 
 int child_sa_prepare(struct ike_sa *ike, struct child_sa *c,
@@ -360,7 +366,7 @@ static int add_at_once(struct ike_sa *ike, struct child_sa *c,
 	outbound_done(ike, c);
 	if (!rc) {
 		c->npol = n;
-		return 0;
+		return child_pols_add_extra(ike, c, err);
 	}
 	for (unsigned i = n; i-- > 0;)
 		if (done & (4u << i))
@@ -384,9 +390,7 @@ static int add_taking_over(struct ike_sa *ike, struct child_sa *c,
 		rc = child_sa_add_out(ike, c, err);
 	if (rc)
 		return rc;
-	memcpy(c->pol, old->pol, sizeof(c->pol));
-	c->npol = old->npol;
-	old->npol = 0;
+	child_pols_move(c, old);
 	ike_sa_log(
 		ike, IKB_LOG_INFO,
 		"Child SA takes over reqid %u and its policies from IKE SA #%lu",
@@ -432,6 +436,7 @@ void child_sa_free(struct ike_sa *sa, struct child_sa *c)
 	child_sa_uninstall(sa, c);
 	if (c->timer)
 		event_free(c->timer);
+	free(c->tsx);
 	secret_wipe(c, sizeof(*c));
 	free(c);
 }

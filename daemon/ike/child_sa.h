@@ -9,6 +9,7 @@
 #include <ikebana/plugin.h>
 
 #include "crypto/secret.h"
+#include "ike/ts.h"
 #include "wire/wire.h"
 
 struct ike_sa;
@@ -38,6 +39,8 @@ struct child_sa {
 	uint32_t reqid;
 	enum ikb_mode mode;
 	struct ikb_selector ts; /* local = src, remote = dst */
+	/* leftsubnet=A,B: every pair of prefixes (ts: the first); NULL: ts */
+	struct ts_set *tsx;
 	int32_t cpu; /* RFC 9611 CPU id of our outbound SA, -1: none */
 	uint32_t spi_in, spi_out; /* host byte order */
 	bool spi_allocated; /* spi_in is a larval SA in the kernel */
@@ -47,6 +50,9 @@ struct child_sa {
 	struct ikb_sa sa_in, sa_out;
 	unsigned npol; /* policies are shared by a reqid's generations */
 	struct ikb_policy pol[3];
+	/* child_pols.c: the policies of tsx's other pairs, nxpol of them */
+	struct ikb_policy *xpol;
+	unsigned nxpol;
 	time_t created;
 	time_t rekey_at, expire_at; /* wall clock for status; 0: none */
 	struct event *timer; /* rekey, then expiry */
@@ -117,6 +123,17 @@ void policy_fill(struct ikb_policy *p, const struct ikb_selector *ts,
 		 enum ikb_dir dir, enum ikb_mode mode,
 		 const struct ikb_addr *local, const struct ikb_addr *remote,
 		 uint32_t reqid);
+/*
+ * child_pols.c: the policies of c->tsx's pairs after the first: add them
+ * (after c->pol), remove them, and hand all of c's policies to another
+ * Child SA of its reqid. Pair i's policy for dir (0: child_policy's).
+ */
+int child_pols_add_extra(struct ike_sa *ike, struct child_sa *c,
+			 struct ikb_error *err);
+void child_pols_del_extra(struct ike_sa *ike, struct child_sa *c);
+void child_pols_move(struct child_sa *to, struct child_sa *from);
+void child_policy_pair(const struct ike_sa *ike, const struct child_sa *c,
+		       unsigned pair, enum ikb_dir dir, struct ikb_policy *p);
 /* c's policy for dir, as installed from the IKE SA's path now. */
 void child_policy(const struct ike_sa *ike, const struct child_sa *c,
 		  enum ikb_dir dir, struct ikb_policy *p);
@@ -155,7 +172,7 @@ struct child_out {
 	struct wire_sa_store *store;
 	uint8_t res[4]; /* SA_RESOURCE_INFO's Resource Identifier */
 	struct ikb_proposal_list l;
-	struct wire_ts ts_i, ts_r;
+	struct wire_ts ts_i[TS_NETS_MAX], ts_r[TS_NETS_MAX];
 	uint8_t spi[4];
 };
 
@@ -189,12 +206,22 @@ int child_plan_build(const struct ike_engine *e, const struct conn_view *v,
  */
 int child_pick_ts(struct ike_sa *sa, const struct conn_view *v,
 		  const struct wire_ts_pld *tsi, const struct wire_ts_pld *tsr,
-		  struct ikb_selector *out, struct ikb_error *err);
+		  struct child_sa *c, struct ikb_error *err);
 /* SA payload with our SPI, and TSi/TSr from ts, into m. */
 int child_add_sa(struct wire_msg *m, struct child_out *o,
 		 const struct ikb_proposal_list *l, uint8_t num, uint32_t spi);
 void child_add_ts(struct wire_msg *m, struct child_out *o,
-		  const struct ikb_selector *ts, bool initiator);
+		  const struct child_sa *c, bool initiator);
+/*
+ * Initiator: the responder's TSi and TSr lie within c's selectors (each
+ * of its set, for a set, which becomes the responder's); 0 and got, or -1.
+ */
+int child_check_ts(struct ike_sa *sa, struct child_sa *c,
+		   const struct wire_ts_pld *tsi, const struct wire_ts_pld *tsr,
+		   struct ikb_selector *got);
+/* c gets a copy of old's selector set (a rekey); 0 or -ENOMEM. */
+int child_copy_tsx(struct child_sa *c, const struct child_sa *old,
+		   struct ikb_error *err);
 /*
  * Select one of w's proposals against ours: c->prop, c->spi_out and the
  * wire number; 0 or the notify to answer.

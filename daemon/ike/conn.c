@@ -126,6 +126,29 @@ static int host_family(const struct ikb_section *s, const char *host,
 	return other && !parse_addr(other, &a) ? a.family : AF_UNSPEC;
 }
 
+/* leftsubnet=A,B,...: into end->nets, the first also into net and plen */
+static int parse_nets(const char *v, struct conn_end *end)
+{
+	char buf[512], *save, *t;
+
+	snprintf(buf, sizeof(buf), "%s", v);
+	end->nnets = 0;
+	for (t = strtok_r(buf, ", \t", &save); t;
+	     t = strtok_r(NULL, ", \t", &save)) {
+		struct ts_net *n = &end->nets[end->nnets];
+
+		if (end->nnets == IKB_CONN_NETS_MAX ||
+		    parse_subnet(t, &n->a, &n->plen))
+			return -EINVAL;
+		end->nnets++;
+	}
+	if (!end->nnets)
+		return -EINVAL;
+	end->net = end->nets[0].a;
+	end->plen = end->nets[0].plen;
+	return 0;
+}
+
 /* left= when it is no address: typed, resolved later (host.c) */
 static void parse_host(const struct ikb_section *s, const char *side,
 		       const char *host, struct conn_end *end)
@@ -154,12 +177,16 @@ static int parse_end(const struct ikb_section *s, const char *side,
 	end->net = end->addr;
 	end->plen = end->addr.family == AF_INET ? 32 : 128;
 	end->net_set = net != NULL;
-	if (net && parse_subnet(net, &end->net, &end->plen)) {
+	if (net && parse_nets(net, end)) {
 		snprintf(err->msg, sizeof(err->msg),
 			 "conn %s: %ssubnet=%s: not a subnet", s->name, side,
 			 net);
 		return -EINVAL;
 	}
+	end->nets[0].a = end->net;
+	end->nets[0].plen = end->plen;
+	if (!end->nnets)
+		end->nnets = 1;
 	parse_protoport(conn_end_value(s, side, "protoport"), end);
 	/* checked by the config loader: 1..65535 */
 	net = conn_end_value(s, side, "ikeport");

@@ -12,7 +12,9 @@
 #include <stdint.h>
 #include <ikebana/plugin.h>
 
+#include "config/config.h"
 #include "ike/ike.h"
+#include "ike/ts.h"
 
 struct ike_engine;
 struct ike_path;
@@ -60,6 +62,9 @@ struct conn_end {
 	const char *id; /* leftid= text, NULL: the address */
 	struct ikb_addr net; /* leftsubnet=, else addr */
 	uint8_t plen;
+	/* leftsubnet=A,B,...: every one (net, plen: the first); 1 otherwise */
+	uint8_t nnets;
+	struct ts_net nets[IKB_CONN_NETS_MAX];
 	uint8_t proto; /* leftprotoport= */
 	uint16_t port;
 	uint16_t ike_port; /* leftikeport=, 0: unset */

@@ -314,6 +314,8 @@ static void set_end(struct conn_end *end, const struct ikb_addr *a)
 		return;
 	end->net = *a;
 	end->plen = a->family == AF_INET ? 32 : 128;
+	end->nets[0].a = end->net;
+	end->nets[0].plen = end->plen;
 }
 
 void conn_host_set(struct ike_engine *e, const struct conn *cc, int side,

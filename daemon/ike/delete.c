@@ -54,9 +54,7 @@ static void hand_policies(struct ike_sa *sa, struct child_sa *c)
 	for (struct child_sa *o = sa->children; c->npol && o; o = o->next) {
 		if (o->reqid != c->reqid || o->npol)
 			continue;
-		memcpy(o->pol, c->pol, sizeof(o->pol));
-		o->npol = c->npol;
-		c->npol = 0;
+		child_pols_move(o, c);
 	}
 }
 

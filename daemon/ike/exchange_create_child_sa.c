@@ -64,8 +64,10 @@ static int child_for(struct ike_sa *sa, const struct conn_view *v,
 		c->ts = old->ts;
 		c->cpu = old->cpu;
 		c->rekey_of = old->spi_in;
-		return 0;
+		return child_copy_tsx(c, old, err);
 	}
+	if (ts_set_of_conn(v, &c->tsx))
+		return ikb_error_set(err, ENOMEM, "out of memory");
 	if (sa->x->cpu >= 0)
 		return pcpu_acquired_child(sa, c, sa->x->cpu, err);
 	rc = conn_plan(v, &plan, err);
@@ -98,7 +100,7 @@ static int build_request(struct ike_sa *sa, struct ccs_out *o,
 		pcpu_add_notify(&o->m, o->res, c->cpu);
 	rc = child_add_sa(&o->m, &o->child, &o->child.l, 1, c->spi_in);
 	msg_add_nonce_ke(&o->m, sa->x->nonce, sa->x->ke);
-	child_add_ts(&o->m, &o->child, &c->ts, true);
+	child_add_ts(&o->m, &o->child, c, true);
 	return rc;
 }
 
@@ -257,8 +259,7 @@ static int check_response(struct ike_sa *sa, const struct wire_msg *m,
 	else if (transport != (c->mode == IKB_MODE_TRANSPORT))
 		snprintf(err->msg, sizeof(err->msg),
 			 "the responder did not agree to the mode");
-	else if (nat_ts_select(sa, c->mode, &c->ts, &tsi->u.ts, &tsr->u.ts,
-			       true, false, got))
+	else if (child_check_ts(sa, c, &tsi->u.ts, &tsr->u.ts, got))
 		snprintf(err->msg, sizeof(err->msg),
 			 "the responder's TS are not within ours");
 	else

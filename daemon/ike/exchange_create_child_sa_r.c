@@ -104,11 +104,17 @@ static uint16_t select_ts(struct ike_sa *sa, const struct conn_view *v,
 		c->reqid = old->reqid;
 		c->cpu = old->cpu;
 		c->rekey_of = old->spi_in;
-		rc = nat_ts_select(sa, old->mode, &old->ts, &r->tsr->u.ts,
-				   &r->tsi->u.ts, false, true, &c->ts);
+		rc = child_copy_tsx(c, old, err);
+		if (!rc && c->tsx)
+			rc = ts_set_select(old->tsx, &old->ts, &r->tsr->u.ts,
+					   &r->tsi->u.ts, false, c->tsx,
+					   &c->ts);
+		else if (!rc)
+			rc = nat_ts_select(sa, old->mode, &old->ts,
+					   &r->tsr->u.ts, &r->tsi->u.ts, false,
+					   true, &c->ts);
 	} else {
-		rc = child_pick_ts(sa, v, &r->tsi->u.ts, &r->tsr->u.ts, &c->ts,
-				   err);
+		rc = child_pick_ts(sa, v, &r->tsi->u.ts, &r->tsr->u.ts, c, err);
 	}
 	if (rc && !err->msg[0])
 		snprintf(err->msg, sizeof(err->msg),
@@ -202,7 +208,7 @@ static void answer(struct ike_sa *sa, struct ccs_req *r, struct ccs_out *o)
 	child_add_sa(&o->m, &o->child, &o->child.l, r->num, c->spi_in);
 	memcpy(o->nonce, r->nr, sizeof(o->nonce));
 	msg_add_nonce_ke(&o->m, o->nonce, r->ke_ours);
-	child_add_ts(&o->m, &o->child, &c->ts, false);
+	child_add_ts(&o->m, &o->child, c, false);
 	msg_respond_sk(sa, &o->m, WIRE_EXCH_CREATE_CHILD_SA, r->msgid);
 }
 

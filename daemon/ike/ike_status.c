@@ -48,6 +48,23 @@ static void put_sel(struct json_object *o, const char *k,
 	put_str(o, k, buf);
 }
 
+/* A side of several selectors: "10.1.0.0/24,10.2.0.0/24" */
+static void put_nets(struct json_object *o, const char *k,
+		     const struct ts_net *v, unsigned n,
+		     const struct ikb_selector *ts, uint16_t port)
+{
+	char addr[64], buf[TS_NETS_MAX * 48 + 32] = "";
+
+	for (unsigned i = 0; i < n; i++)
+		snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "%s%s/%u",
+			 i ? "," : "", addr_str(&v[i].a, addr, sizeof(addr)),
+			 v[i].plen);
+	if (ts->proto)
+		snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf),
+			 " proto %u port %u", ts->proto, port);
+	put_str(o, k, buf);
+}
+
 static const char *alg_name(const struct ikb_sa *sa)
 {
 	return sa->aead.name[0] ? sa->aead.name : sa->encr.name;
@@ -128,10 +145,17 @@ static struct json_object *child_status(const struct child_sa *c)
 	prop_render(&c->prop, buf, sizeof(buf));
 	put_str(o, "proposal", buf);
 	put_str(o, "kernel_alg", alg_name(&c->sa_out));
-	put_sel(o, "ts_local", &c->ts.src, c->ts.src_plen, c->ts.proto,
-		c->ts.sport);
-	put_sel(o, "ts_remote", &c->ts.dst, c->ts.dst_plen, c->ts.proto,
-		c->ts.dport);
+	if (c->tsx) {
+		put_nets(o, "ts_local", c->tsx->l, c->tsx->nl, &c->ts,
+			 c->ts.sport);
+		put_nets(o, "ts_remote", c->tsx->r, c->tsx->nr, &c->ts,
+			 c->ts.dport);
+	} else {
+		put_sel(o, "ts_local", &c->ts.src, c->ts.src_plen, c->ts.proto,
+			c->ts.sport);
+		put_sel(o, "ts_remote", &c->ts.dst, c->ts.dst_plen,
+			c->ts.proto, c->ts.dport);
+	}
 	json_object_object_add(o, "esn", json_object_new_boolean(c->sa_in.esn));
 	json_object_object_add(o, "replay_window",
 			       json_object_new_int64(c->sa_in.replay_window));

@@ -27,7 +27,7 @@
 #include "ike/trap.h"
 #include "log.h"
 
-#define ROUTE_SELS_MAX 16
+#define ROUTE_SELS_MAX (IKB_CHILD_PLAN_MAX + TS_NETS_MAX * TS_NETS_MAX)
 
 struct ike_route {
 	struct ike_route *next;
@@ -38,6 +38,10 @@ struct ike_route {
 	enum ikb_mode mode;
 	struct ikb_addr local, remote;
 	struct ikb_selector sel; /* local to remote */
+	/* leftsubnet=A,B: one route per pair, pair 0's holds the set */
+	unsigned pair;
+	bool has_set;
+	struct ts_set set;
 	uint32_t reqid;
 	struct ikb_policy pol[3];
 	unsigned npol;
@@ -182,12 +186,40 @@ static bool wants_route(const struct conn *c)
 					      c->auto_route;
 }
 
+/* out[pair]: the route of pair of base's selectors (set NULL: base). */
+static int route_new(struct ike_engine *e, const struct conn *c,
+		     const struct conn_view *v, const struct ikb_selector *base,
+		     const struct ts_set *set, unsigned pair,
+		     struct ike_route **out, struct ikb_error *err)
+{
+	struct ike_route *r = calloc(1, sizeof(*r));
+
+	if (!r || !(r->conn = strdup(c->name))) {
+		free(r);
+		return ikb_error_set(err, ENOMEM, "out of memory");
+	}
+	r->e = e;
+	r->kind = c->shunt;
+	r->mode = v->mode;
+	r->local = v->local.addr;
+	r->remote = v->remote.addr;
+	ts_set_pair(set, base, pair, &r->sel);
+	r->pair = pair;
+	if (set && !pair) {
+		r->set = *set;
+		r->has_set = true;
+	}
+	out[pair] = r;
+	return 0;
+}
+
 /* The routes conn c asks for, in r[0..*n) (not yet installed). */
 static int routes_of(struct ike_engine *e, const struct conn *c,
 		     struct ike_route **out, unsigned *n, struct ikb_error *err)
 {
 	const struct conn_plan *plan;
 	struct conn_view v;
+	struct ts_set *set;
 	int rc = conn_view_local(e, c, &v, err);
 
 	*n = 0;
@@ -201,25 +233,22 @@ static int routes_of(struct ike_engine *e, const struct conn *c,
 		return ikb_error_set(
 			err, EINVAL,
 			"a trap needs both ends' addresses (left=, right=), the template's endpoints");
-	for (unsigned i = 0; i < plan->n && *n < ROUTE_SELS_MAX; i++) {
-		struct ike_route *r;
-
+	rc = ts_set_of_conn(&v, &set);
+	if (rc)
+		return ikb_error_set(err, ENOMEM, "out of memory");
+	for (unsigned i = 0; !rc && i < plan->n; i++) {
 		if (plan->c[i].cpu >= 0)
 			continue; /* a per-CPU clone shares its fallback's */
-		r = calloc(1, sizeof(*r));
-		if (!r || !(r->conn = strdup(c->name))) {
-			free(r);
-			return ikb_error_set(err, ENOMEM, "out of memory");
-		}
-		r->e = e;
-		r->kind = c->shunt;
-		r->mode = v.mode;
-		r->local = v.local.addr;
-		r->remote = v.remote.addr;
-		r->sel = plan->c[i].ts;
-		out[(*n)++] = r;
+		for (unsigned p = 0; !rc && p < ts_set_pairs(set); p++)
+			rc = route_new(e, c, &v, &plan->c[i].ts, set, p,
+				       &out[*n], err);
+		if (!rc)
+			*n += ts_set_pairs(set);
+		if (*n + ts_set_pairs(set) > ROUTE_SELS_MAX)
+			break;
 	}
-	return 0;
+	free(set);
+	return rc;
 }
 
 static bool route_same(const struct ike_route *a, const struct ike_route *b)
@@ -280,6 +309,7 @@ static int route_conn(struct ike_engine *e, const struct conn *c,
 {
 	struct trap_set *ts = set_of(e);
 	struct ike_route *want[ROUTE_SELS_MAX];
+	uint32_t reqid = 0;
 	unsigned n;
 	int rc;
 
@@ -295,8 +325,11 @@ static int route_conn(struct ike_engine *e, const struct conn *c,
 	for (unsigned i = 0; i < n; i++) {
 		struct ike_route *r = want[i];
 
-		/* Child SAs of the conn find the trap's policies by reqid */
-		r->reqid = e->next_reqid++;
+		/* Child SAs of the conn find the trap's policies by reqid;
+		 * the pairs of one set share the one of their Child SA */
+		if (!r->pair)
+			reqid = e->next_reqid++;
+		r->reqid = reqid;
 		if (!rc && (rc = route_install(r, err)))
 			route_remove(r);
 		if (rc) {
@@ -486,8 +519,9 @@ bool trap_claim(struct ike_sa *sa, struct child_sa *c)
 {
 	for (struct ike_route *r = route_next(sa->e, sa->conn, NULL); r;
 	     r = route_next(sa->e, sa->conn, r)) {
-		if (r->kind != IKB_POLICY_IPSEC || !r->npol ||
-		    !ike_sel_equal(&r->sel, &c->ts) || c->cpu >= 0)
+		if (r->kind != IKB_POLICY_IPSEC || !r->npol || r->pair ||
+		    !ike_sel_equal(&r->sel, &c->ts) || c->cpu >= 0 ||
+		    !ts_set_equal(r->has_set ? &r->set : NULL, c->tsx))
 			continue;
 		c->reqid = r->reqid;
 		return true;

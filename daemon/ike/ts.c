@@ -9,6 +9,8 @@
  * that is not one is cut to the largest prefix at its start (a subset,
  * which §2.9 allows) and a port range that is not one port is refused.
  */
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ike/engine.h"
@@ -149,6 +151,136 @@ int ts_select(const struct ikb_selector *ours, const struct wire_ts_pld *local,
 	if (p1 && p2 && p1 != p2)
 		return -1;
 	out->proto = p1 ? p1 : p2;
+	return 0;
+}
+
+int ts_set_of_conn(const struct conn_view *v, struct ts_set **out)
+{
+	struct ts_set *s;
+
+	*out = NULL;
+	if (v->local.nnets <= 1 && v->remote.nnets <= 1)
+		return 0;
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	s->nl = v->local.nnets;
+	s->nr = v->remote.nnets;
+	for (unsigned i = 0; i < s->nl; i++)
+		s->l[i] = (struct ts_net){ v->local.nets[i].a,
+					   v->local.nets[i].plen };
+	for (unsigned i = 0; i < s->nr; i++)
+		s->r[i] = (struct ts_net){ v->remote.nets[i].a,
+					   v->remote.nets[i].plen };
+	*out = s;
+	return 0;
+}
+
+unsigned ts_set_pairs(const struct ts_set *s)
+{
+	return s ? (unsigned)s->nl * s->nr : 1;
+}
+
+void ts_set_pair(const struct ts_set *s, const struct ikb_selector *base,
+		 unsigned i, struct ikb_selector *out)
+{
+	*out = *base;
+	if (!s)
+		return;
+	out->src = s->l[i / s->nr].a;
+	out->src_plen = s->l[i / s->nr].plen;
+	out->dst = s->r[i % s->nr].a;
+	out->dst_plen = s->r[i % s->nr].plen;
+}
+
+static bool nets_equal(const struct ts_net *a, const struct ts_net *b,
+		       unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (a[i].plen != b[i].plen || !ike_addr_equal(&a[i].a, &b[i].a))
+			return false;
+	return true;
+}
+
+bool ts_set_equal(const struct ts_set *a, const struct ts_set *b)
+{
+	if (!a || !b)
+		return a == b;
+	return a->nl == b->nl && a->nr == b->nr &&
+	       nets_equal(a->l, b->l, a->nl) && nets_equal(a->r, b->r, a->nr);
+}
+
+void ts_set_wire(const struct ts_set *s, const struct ikb_selector *pair,
+		 bool initiator, struct wire_ts *ti, unsigned *ni,
+		 struct wire_ts *tr, unsigned *nr)
+{
+	/* TSi is the initiator's side: ours when we initiated */
+	const struct ts_net *in = initiator ? s->l : s->r;
+	const struct ts_net *rn = initiator ? s->r : s->l;
+	uint16_t iport = initiator ? pair->sport : pair->dport;
+	uint16_t rport = initiator ? pair->dport : pair->sport;
+
+	*ni = initiator ? s->nl : s->nr;
+	*nr = initiator ? s->nr : s->nl;
+	for (unsigned i = 0; i < *ni; i++)
+		ts_to_wire(&in[i].a, in[i].plen, pair->proto, iport, &ti[i]);
+	for (unsigned i = 0; i < *nr; i++)
+		ts_to_wire(&rn[i].a, rn[i].plen, pair->proto, rport, &tr[i]);
+}
+
+static bool has_net(const struct ts_net *v, unsigned n,
+		    const struct ts_net *x)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (v[i].plen == x->plen && ike_addr_equal(&v[i].a, &x->a))
+			return true;
+	return false;
+}
+
+/* One side of a set: every offered TS met by one of ours, narrowed. */
+static bool pick_side(const struct ts_net *ours, unsigned n, uint8_t proto,
+		      uint16_t port, const struct wire_ts_pld *pld, bool strict,
+		      struct ts_net *out, uint8_t *nout, uint8_t *oproto)
+{
+	*nout = 0;
+	for (unsigned t = 0; pld && t < pld->n; t++) {
+		struct wire_ts_pld one = { 1, &pld->ts[t] };
+		bool met = false;
+
+		for (unsigned i = 0; i < n && *nout < TS_NETS_MAX; i++) {
+			struct ts_net x;
+			uint16_t p;
+
+			if (!pick(&ours[i].a, ours[i].plen, proto, port, &one,
+				  strict, &x.a, &x.plen, oproto, &p))
+				continue;
+			met = true;
+			if (!has_net(out, *nout, &x))
+				out[(*nout)++] = x;
+			break;
+		}
+		if (strict && !met)
+			return false; /* a TS of the responder's not ours */
+	}
+	return *nout > 0;
+}
+
+int ts_set_select(const struct ts_set *ours, const struct ikb_selector *pair,
+		  const struct wire_ts_pld *local,
+		  const struct wire_ts_pld *remote, bool strict,
+		  struct ts_set *out, struct ikb_selector *first)
+{
+	uint8_t p1 = pair->proto, p2 = pair->proto;
+
+	memset(out, 0, sizeof(*out));
+	if (!pick_side(ours->l, ours->nl, pair->proto, pair->sport, local,
+		       strict, out->l, &out->nl, &p1) ||
+	    !pick_side(ours->r, ours->nr, pair->proto, pair->dport, remote,
+		       strict, out->r, &out->nr, &p2) ||
+	    (p1 && p2 && p1 != p2))
+		return -1;
+	ts_set_pair(out, pair, 0, first);
+	first->proto = p1 ? p1 : p2;
 	return 0;
 }
 
