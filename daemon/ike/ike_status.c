@@ -56,9 +56,9 @@ static void put_nets(struct json_object *o, const char *k,
 	char addr[64], buf[TS_NETS_MAX * 48 + 32] = "";
 
 	for (unsigned i = 0; i < n; i++)
-		snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "%s%s/%u",
-			 i ? "," : "", addr_str(&v[i].a, addr, sizeof(addr)),
-			 v[i].plen);
+		snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf),
+			 "%s%s/%u", i ? "," : "",
+			 addr_str(&v[i].a, addr, sizeof(addr)), v[i].plen);
 	if (ts->proto)
 		snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf),
 			 " proto %u port %u", ts->proto, port);
@@ -153,8 +153,8 @@ static struct json_object *child_status(const struct child_sa *c)
 	} else {
 		put_sel(o, "ts_local", &c->ts.src, c->ts.src_plen, c->ts.proto,
 			c->ts.sport);
-		put_sel(o, "ts_remote", &c->ts.dst, c->ts.dst_plen,
-			c->ts.proto, c->ts.dport);
+		put_sel(o, "ts_remote", &c->ts.dst, c->ts.dst_plen, c->ts.proto,
+			c->ts.dport);
 	}
 	json_object_object_add(o, "esn", json_object_new_boolean(c->sa_in.esn));
 	json_object_object_add(o, "replay_window",

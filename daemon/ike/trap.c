@@ -551,7 +551,12 @@ static void failed(struct ike_engine *e, struct ike_route *r,
 		out_set(r, IKB_POLICY_IPSEC, "the negotiation failed");
 		return;
 	}
-	if (out_set(r, c->fail_shunt, "failureshunt=, the negotiation failed"))
+	if (r->out_now == c->fail_shunt)
+		log_info(
+			"conn %s: outbound: stays %s (failureshunt=, the negotiation failed)",
+			r->conn, action_name(c->fail_shunt));
+	else if (out_set(r, c->fail_shunt,
+			 "failureshunt=, the negotiation failed"))
 		return;
 	if (!r->revert && e->base)
 		r->revert = evtimer_new(e->base, on_revert, r);

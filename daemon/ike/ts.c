@@ -228,8 +228,7 @@ void ts_set_wire(const struct ts_set *s, const struct ikb_selector *pair,
 		ts_to_wire(&rn[i].a, rn[i].plen, pair->proto, rport, &tr[i]);
 }
 
-static bool has_net(const struct ts_net *v, unsigned n,
-		    const struct ts_net *x)
+static bool has_net(const struct ts_net *v, unsigned n, const struct ts_net *x)
 {
 	for (unsigned i = 0; i < n; i++)
 		if (v[i].plen == x->plen && ike_addr_equal(&v[i].a, &x->a))

@@ -116,6 +116,42 @@ static void test_failure_shunt(void **state)
 	net_free(n);
 }
 
+static bool trap_back(struct net *n)
+{
+	return pols(n, WEST, IKB_POLICY_IPSEC, NULL) == 3;
+}
+
+static bool passing_failed(struct net *n)
+{
+	return log_has("outbound: stays passthrough (failureshunt=");
+}
+
+/*
+ * negotiationshunt=passthrough: the outbound passes while negotiating;
+ * failureshunt=passthrough keeps it so after the failure, for
+ * shuntlifetime=, and then the trap is back.
+ */
+static void test_shunt_lifetime(void **state)
+{
+	struct net *n;
+	uint32_t reqid = 0;
+
+	harness_west_setup = "\tshuntlifetime=1s\n";
+	n = net_new("\tauto=ondemand\n\tnegotiationshunt=passthrough\n"
+		    "\tfailureshunt=passthrough\n\tesp=aes_gcm128\n",
+		    "\tesp=aes128-sha1\n", NULL, NULL, NULL);
+	harness_west_setup = NULL;
+	assert_int_equal(pols(n, WEST, IKB_POLICY_IPSEC, &reqid), 3);
+	kernel_acquire(n, WEST, reqid, -1);
+	assert_int_equal(pols(n, WEST, IKB_POLICY_PASS, NULL), 1);
+	assert_true(log_has("outbound: passthrough (negotiationshunt="));
+	assert_true(net_run(n, passing_failed, 10000));
+	assert_int_equal(pols(n, WEST, IKB_POLICY_PASS, NULL), 1);
+	assert_true(net_run(n, trap_back, 5000));
+	assert_true(log_has("outbound: trap (shuntlifetime= is over)"));
+	net_free(n);
+}
+
 /* A shunt conn: no IKE, policies that pass or drop, never negotiated. */
 static void test_shunt_conns(void **state)
 {
@@ -143,6 +179,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_trap_acquire, net_cleanup),
 		cmocka_unit_test_teardown(test_failure_shunt, net_cleanup),
 		cmocka_unit_test_teardown(test_shunt_conns, net_cleanup),
+		cmocka_unit_test_teardown(test_shunt_lifetime, net_cleanup),
 	};
 
 	harness_global_init();

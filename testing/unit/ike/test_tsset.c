@@ -17,7 +17,7 @@
 #include "ike/engine.h"
 #include "ike/msg.h"
 
-#define WEST_NETS                                                   \
+#define WEST_NETS                                                    \
 	"\ttype=tunnel\n\tleftsubnet=\"10.1.0.0/24, 10.3.0.0/24\"\n" \
 	"\trightsubnet=10.2.0.0/24\n"
 
@@ -75,12 +75,12 @@ static void test_two_subnets(void **state)
 	assert_int_equal(pols(n, EAST), 6);
 	assert_true(has_out(n, WEST, "10.1.0.0", 24));
 	assert_true(has_out(n, WEST, "10.3.0.0", 24));
-	assert_string_equal(status_str(n, WEST, true, "ts_local", buf,
-				       sizeof(buf)),
-			    "10.1.0.0/24,10.3.0.0/24");
-	assert_string_equal(status_str(n, EAST, true, "ts_remote", buf,
-				       sizeof(buf)),
-			    "10.1.0.0/24,10.3.0.0/24");
+	assert_string_equal(
+		status_str(n, WEST, true, "ts_local", buf, sizeof(buf)),
+		"10.1.0.0/24,10.3.0.0/24");
+	assert_string_equal(
+		status_str(n, EAST, true, "ts_remote", buf, sizeof(buf)),
+		"10.1.0.0/24,10.3.0.0/24");
 	net_free(n);
 }
 
@@ -95,9 +95,9 @@ static void test_narrowed(void **state)
 	assert_int_equal(pols(n, WEST), 3);
 	assert_true(has_out(n, WEST, "10.3.0.0", 24));
 	assert_false(has_out(n, WEST, "10.1.0.0", 24));
-	assert_string_equal(status_str(n, WEST, true, "ts_local", buf,
-				       sizeof(buf)),
-			    "10.3.0.0/24");
+	assert_string_equal(
+		status_str(n, WEST, true, "ts_local", buf, sizeof(buf)),
+		"10.3.0.0/24");
 	net_free(n);
 }
 
@@ -121,9 +121,9 @@ static void test_rekey_keeps_set(void **state)
 	assert_true(net_run(n, rekeyed, 10000));
 	assert_int_equal(pols(n, WEST), 6);
 	assert_int_equal(pols(n, EAST), 6);
-	assert_string_equal(status_str(n, WEST, true, "ts_local", buf,
-				       sizeof(buf)),
-			    "10.1.0.0/24,10.3.0.0/24");
+	assert_string_equal(
+		status_str(n, WEST, true, "ts_local", buf, sizeof(buf)),
+		"10.1.0.0/24,10.3.0.0/24");
 	net_free(n);
 }
 
