@@ -63,6 +63,7 @@ struct conn_end {
 	uint8_t proto; /* leftprotoport= */
 	uint16_t port;
 	uint16_t ike_port; /* leftikeport=, 0: unset */
+	const char *updown; /* leftupdown=, NULL: no script */
 	struct conn_auth auth;
 };
 
