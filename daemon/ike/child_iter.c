@@ -73,23 +73,31 @@ static void add_word(char *buf, size_t len, bool on, const char *w)
 		snprintf(buf + n, len - n, "%s%s", n ? "+" : "", w);
 }
 
-/* libreswan's prettypolicy() words for what ikebana's conns can be. */
+/*
+ * libreswan 4's PLUTO_CONN_POLICY for what ikebana's conns can be: the
+ * IKE version, then prettypolicy()'s words in its bit order.
+ */
 static void conn_policy(const struct conn *conn, const struct conn_view *v,
 			char *buf, size_t len)
 {
 	unsigned m = v ? v->local.auth.methods : 0;
+	unsigned esn = conn ? conn_props_esn(conn->esp) : 0;
 
 	buf[0] = '\0';
+	add_word(buf, len, true, "IKEv2");
 	add_word(buf, len, m & AUTHM_PSK, "PSK");
-	add_word(buf, len, m & AUTHM_SIG, "RSASIG");
+	add_word(buf, len, m & AUTHM_RSA, "RSASIG");
+	add_word(buf, len, m & AUTHM_ECDSA, "ECDSA");
 	add_word(buf, len, m & AUTHM_NULL, "AUTH_NULL");
 	add_word(buf, len, true, "ENCRYPT");
 	add_word(buf, len, v && v->mode == IKB_MODE_TUNNEL, "TUNNEL");
 	add_word(buf, len, conn && conn->pfs, "PFS");
+	add_word(buf, len, conn && !conn->rekey, "DONT_REKEY");
 	add_word(buf, len, conn && conn->auto_start, "UP");
-	add_word(buf, len, true, "IKEV2_ALLOW");
 	add_word(buf, len, conn && conn->frag, "IKE_FRAG_ALLOW");
 	add_word(buf, len, conn && conn->mobike, "MOBIKE");
+	add_word(buf, len, esn & CONN_ESN_NO, "ESN_NO");
+	add_word(buf, len, esn & CONN_ESN_YES, "ESN_YES");
 }
 
 void child_info_fill(const struct ike_sa *sa, const struct child_sa *c,

@@ -171,7 +171,7 @@ struct ike_child_info {
 	 * What an updown script is told (daemon/updown/): the negotiated
 	 * selectors (local = src), the local end's leftupdown= (NULL:
 	 * none, or the conn is gone) and the conn's policy in the words of
-	 * libreswan's PLUTO_CONN_POLICY ("PSK+ENCRYPT+TUNNEL+PFS+UP+...").
+	 * libreswan's PLUTO_CONN_POLICY ("IKEv2+PSK+ENCRYPT+TUNNEL+...").
 	 */
 	struct ikb_selector ts;
 	const char *updown;

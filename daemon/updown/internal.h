@@ -19,7 +19,7 @@ struct updown_job {
 	size_t nenv, cap;
 };
 
-/* The counters, when known at this verb (down, unroute). */
+/* The SAs' byte counters, when the kernel backend told them. */
 struct updown_bytes {
 	bool known;
 	uint64_t in, out;

@@ -61,9 +61,17 @@ static void queue(struct updown *u, const struct ike_event *ev, const char *cmd,
 	updown_runner_queue(u->run, j);
 }
 
+static void bytes(struct updown *u, const struct ike_event *ev,
+		  struct updown_bytes *b)
+{
+	b->known = u->o.counters &&
+		   !u->o.counters(u->o.ctx, ev->child, &b->in, &b->out);
+}
+
 static void child_up(struct updown *u, const struct ike_event *ev)
 {
 	const struct ike_child_info *c = ev->child;
+	struct updown_bytes b;
 	struct live *l;
 	bool first;
 
@@ -86,16 +94,10 @@ static void child_up(struct updown *u, const struct ike_event *ev)
 	u->live = l;
 	if (!first)
 		return;
-	queue(u, ev, l->cmd, "prepare", NULL);
-	queue(u, ev, l->cmd, "route", NULL);
-	queue(u, ev, l->cmd, "up", NULL);
-}
-
-static void bytes(struct updown *u, const struct ike_event *ev,
-		  struct updown_bytes *b)
-{
-	b->known = u->o.counters &&
-		   !u->o.counters(u->o.ctx, ev->child, &b->in, &b->out);
+	bytes(u, ev, &b); /* 0, as libreswan tells them from its state */
+	queue(u, ev, l->cmd, "prepare", &b);
+	queue(u, ev, l->cmd, "route", &b);
+	queue(u, ev, l->cmd, "up", &b);
 }
 
 static void child_down(struct updown *u, const struct ike_event *ev)

@@ -182,9 +182,17 @@ int updown_env_build(struct updown_job *j, const struct ike_event *ev,
 	rc |= add(j, "PLUTO_VIRT_INTERFACE", "NULL");
 	rc |= add(j, "PLUTO_INTERFACE", "%s", dev);
 	rc |= add(j, "PLUTO_XFRMI_ROUTE", "%s", "");
+	/* libreswan's nexthop defaults to the peer (the kernel routes) */
+	rc |= add(j, "PLUTO_NEXT_HOP", "%s",
+		  addr(&p->remote, peer, sizeof(peer)));
 	rc |= add(j, "PLUTO_ME", "%s", addr(&p->local, me, sizeof(me)));
 	rc |= add(j, "PLUTO_MY_ID", "%s", c->local_id ? c->local_id : me);
 	rc |= my_client(j, &c->ts);
+	/*
+	 * The reqid as ikebana's log and status show it. libreswan tells
+	 * its ESP SA's (5.x) or that one less (4.x); the kernel backend may
+	 * mark its own in the kernel (kernel-xfrm: XFRM_REQID_BASE | reqid).
+	 */
 	rc |= add(j, "PLUTO_SA_REQID", "%" PRIu32, c->reqid);
 	rc |= add(j, "PLUTO_SA_TYPE", "ESP");
 	rc |= add(j, "PLUTO_PEER", "%s", addr(&p->remote, peer, sizeof(peer)));
