@@ -45,8 +45,12 @@ int ikbd_updown_start(struct ikbd *d)
 	return d->updown ? 0 : -1;
 }
 
+/* The down verbs' share of TimeoutStopSec= (30 s in ikebana.service). */
+#define STOP_WAIT_MS 10000
+
 void ikbd_updown_stop(struct ikbd *d)
 {
+	updown_stop(d->updown, STOP_WAIT_MS);
 	updown_free(d->updown);
 	d->updown = NULL;
 }

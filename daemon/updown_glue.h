@@ -6,7 +6,10 @@
 struct ikbd;
 
 int ikbd_updown_start(struct ikbd *d);
-/* Scripts still running are killed: the daemon stops. */
+/*
+ * The daemon stops: down and unroute for each tunnel up, for 10 s at
+ * most; what still runs then is killed.
+ */
 void ikbd_updown_stop(struct ikbd *d);
 
 #endif

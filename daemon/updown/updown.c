@@ -11,8 +11,10 @@
  * replaced IKE SA.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <event2/event.h>
 
 #include "log.h"
 #include "updown/internal.h"
@@ -23,6 +25,8 @@ struct live {
 	char *conn;
 	uint32_t reqid, spi_in;
 	char *cmd; /* the script it came up with, run again at down */
+	/* its environment, for the down verbs when the daemon stops */
+	struct updown_job *at_stop;
 };
 
 struct updown {
@@ -31,6 +35,7 @@ struct updown {
 	struct updown_runner *run;
 	struct updown_opts o;
 	struct live *live;
+	struct event_base *base;
 };
 
 static struct live *find(struct updown *u, const char *conn, uint32_t reqid,
@@ -43,8 +48,17 @@ static struct live *find(struct updown *u, const char *conn, uint32_t reqid,
 	return NULL;
 }
 
-static void queue(struct updown *u, const struct ike_event *ev, const char *cmd,
-		  const char *verb, const struct updown_bytes *b)
+static void live_free(struct live *l)
+{
+	free(l->conn);
+	free(l->cmd);
+	updown_job_free(l->at_stop);
+	free(l);
+}
+
+static struct updown_job *make_job(const struct ike_event *ev, const char *cmd,
+				   const char *verb,
+				   const struct updown_bytes *b)
 {
 	struct updown_job *j = calloc(1, sizeof(*j));
 	char full[64];
@@ -56,9 +70,18 @@ static void queue(struct updown *u, const struct ike_event *ev, const char *cmd,
 		log_err("updown %s: %s: out of memory, not run",
 			ev->child->conn, full);
 		updown_job_free(j);
-		return;
+		return NULL;
 	}
-	updown_runner_queue(u->run, j);
+	return j;
+}
+
+static void queue(struct updown *u, const struct ike_event *ev, const char *cmd,
+		  const char *verb, const struct updown_bytes *b)
+{
+	struct updown_job *j = make_job(ev, cmd, verb, b);
+
+	if (j)
+		updown_runner_queue(u->run, j);
 }
 
 static void bytes(struct updown *u, const struct ike_event *ev,
@@ -90,6 +113,7 @@ static void child_up(struct updown *u, const struct ike_event *ev)
 	}
 	l->reqid = c->reqid;
 	l->spi_in = c->spi_in;
+	l->at_stop = make_job(ev, l->cmd, "down", NULL);
 	l->next = u->live;
 	u->live = l;
 	if (!first)
@@ -116,9 +140,7 @@ static void child_down(struct updown *u, const struct ike_event *ev)
 		queue(u, ev, l->cmd, "down", &b);
 		queue(u, ev, l->cmd, "unroute", &b);
 	}
-	free(l->conn);
-	free(l->cmd);
-	free(l);
+	live_free(l);
 }
 
 static void on_event(void *ctx, const struct ike_event *ev)
@@ -136,6 +158,7 @@ struct updown *updown_new(struct event_base *base, struct ike_engine *e,
 
 	if (u) {
 		u->e = e;
+		u->base = base;
 		u->o = *o;
 		u->run = updown_runner_new(base, o->timeout_ms, o->kill_ms);
 	}
@@ -156,6 +179,87 @@ unsigned updown_pending(const struct updown *u)
 	return u ? updown_runner_pending(u->run) : 0;
 }
 
+/* j for verb instead of down: "down-client" -> "unroute-client". */
+static struct updown_job *job_as(const struct updown_job *j, const char *verb)
+{
+	struct updown_job *n = calloc(1, sizeof(*n));
+	const char *sfx = strchr(j->verb, '-');
+
+	if (!n || asprintf(&n->verb, "%s%s", verb, sfx ? sfx : "") < 0) {
+		free(n);
+		return NULL;
+	}
+	n->conn = strdup(j->conn);
+	n->cmd = strdup(j->cmd);
+	n->env = calloc(j->nenv + 1, sizeof(*n->env));
+	if (!n->conn || !n->cmd || !n->env)
+		goto fail;
+	for (size_t i = 0; i < j->nenv; i++, n->nenv++) {
+		n->env[i] = strncmp(j->env[i], "PLUTO_VERB=", 11) ?
+				    strdup(j->env[i]) :
+				    (asprintf(&n->env[i], "PLUTO_VERB=%s",
+					      n->verb) < 0 ?
+					     NULL :
+					     n->env[i]);
+		if (!n->env[i])
+			goto fail;
+	}
+	n->cap = n->nenv + 1;
+	return n;
+fail:
+	updown_job_free(n);
+	return NULL;
+}
+
+static bool earlier(const struct updown *u, const struct live *l)
+{
+	for (const struct live *o = u->live; o != l; o = o->next)
+		if (!strcmp(o->conn, l->conn) && o->reqid == l->reqid)
+			return true;
+	return false;
+}
+
+static void on_deadline(evutil_socket_t fd, short what, void *arg)
+{
+	*(bool *)arg = true;
+}
+
+void updown_stop(struct updown *u, unsigned ms)
+{
+	struct timeval tv = { ms / 1000, (ms % 1000) * 1000 };
+	bool late = false;
+	struct event *t;
+
+	if (!u)
+		return;
+	ike_engine_unsubscribe(u->e, u->listener);
+	u->listener = NULL;
+	for (struct live *l = u->live; l; l = l->next) {
+		if (!l->at_stop || earlier(u, l))
+			continue;
+		struct updown_job *down = job_as(l->at_stop, "down");
+		struct updown_job *unroute = job_as(l->at_stop, "unroute");
+
+		if (down)
+			updown_runner_queue(u->run, down);
+		if (unroute)
+			updown_runner_queue(u->run, unroute);
+	}
+	if (!updown_pending(u))
+		return;
+	log_notice("stopping: waiting up to %u ms for %u updown script(s)", ms,
+		   updown_pending(u));
+	t = evtimer_new(u->base, on_deadline, &late);
+	if (!t || evtimer_add(t, &tv)) {
+		if (t)
+			event_free(t);
+		return;
+	}
+	while (!late && updown_pending(u))
+		event_base_loop(u->base, EVLOOP_ONCE);
+	event_free(t);
+}
+
 void updown_free(struct updown *u)
 {
 	if (!u)
@@ -166,9 +270,7 @@ void updown_free(struct updown *u)
 		struct live *l = u->live;
 
 		u->live = l->next;
-		free(l->conn);
-		free(l->cmd);
-		free(l);
+		live_free(l);
 	}
 	free(u);
 }

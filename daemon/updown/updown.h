@@ -33,6 +33,13 @@ struct updown_opts {
 struct updown *updown_new(struct event_base *base, struct ike_engine *e,
 			  const struct updown_opts *o);
 /*
+ * The daemon stops: stop listening, run down and unroute for each
+ * tunnel up (its environment as it came up, without byte counts), as
+ * libreswan does when it shuts down, and run the loop until they are
+ * done or ms pass. Then updown_free().
+ */
+void updown_stop(struct updown *u, unsigned ms);
+/*
  * Stops listening; scripts still running are killed (SIGKILL) and
  * reaped, those queued are dropped. Before the engine is freed.
  */

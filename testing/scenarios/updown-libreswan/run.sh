@@ -17,6 +17,7 @@
 #   - PLUTO_SA_REQID is the reqid ikebana logs (libreswan 4.10 tells its
 #     base, one below its ESP SA's);
 #   - nothing but PATH and libreswan's variables reaches ikebana's script.
+# Last, ikebanad stops with ud-tunnel up: it runs down and unroute first.
 # shellcheck source=/dev/null disable=SC2015 # the helpers are checked on their own; a && b || fail is meant
 . "$IKB_UML/lib/all.sh"
 topology west-east
@@ -189,4 +190,19 @@ while read -r u_n u_mode u_ls u_rs <&3; do
 done 3<<EOF
 $CONNS
 EOF
+
+# ikebanad stops (SIGTERM) with a tunnel up: down and unroute run first,
+# as libreswan runs them when it shuts down (east gets its conns back,
+# which whack --delete took)
+_ls_add east "$HOSTS/east/etc/ipsec.d/conns/ud.conf" || fail "libreswan on east: addconn failed"
+initiate west ud-tunnel
+wait_for 20 "ikebana's up verbs for ud-tunnel again" _nverbs "$HOSTS/west/log/ud-tunnel.rec" 8
+kill -TERM "$(cat "$HOSTS/west/ikebanad.pid")" || fail "cannot signal ikebanad on west"
+wait_for 20 "ikebana's down verbs at its stop" _nverbs "$HOSTS/west/log/ud-tunnel.rec" 10
+u_got=$(rec_verbs "$HOSTS/west/log/ud-tunnel.rec")
+[ "${u_got#* * * * * * * * }" = "down-client unroute-client" ] ||
+	fail "ikebanad stopped: ikebana ran '$u_got'"
+grep -q "stopping: waiting up to" "$HOSTS/west/log/ikebanad.log" ||
+	fail "ikebanad did not say it waits for its updown scripts"
+log "ok: ikebanad's stop ran down-client and unroute-client"
 pass

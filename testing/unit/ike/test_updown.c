@@ -491,6 +491,34 @@ static void test_timeout(void **state)
 	free(c);
 }
 
+/* The daemon stops: down and unroute for what is up, as libreswan. */
+static void test_stop(void **state)
+{
+	char *c = conn_text("", "west.log", "east.log"), buf[512];
+	struct net *n = updown_net(c, 0, 0);
+
+	up_down(n);
+	wait_runs(n, "west.log", 3);
+	wait_runs(n, "east.log", 3);
+	updown_stop(ud[WEST], 10000);
+	assert_int_equal(updown_pending(ud[WEST]), 0);
+	assert_string_equal(
+		verbs("west.log", buf, sizeof(buf)),
+		"prepare-host,route-host,up-host,down-host,unroute-host");
+	expect("west.log", 3, "PLUTO_PEER", "192.0.2.2");
+	expect("west.log", 4, "PLUTO_VERB", "unroute-host");
+	expect("west.log", 4, "PLUTO_MY_CLIENT", "192.0.2.1/32");
+	/* it hears nothing more: the Delete brings no second down */
+	struct ikb_error err = { "" };
+
+	assert_int_equal(ike_engine_down(n->p[EAST].e, "test", &err), 0);
+	assert_true(net_run(n, no_sas, 5000));
+	wait_runs(n, "east.log", 5);
+	assert_int_equal(runs("west.log"), 5);
+	done(n);
+	free(c);
+}
+
 /* %disabled and "" run nothing. */
 static void test_disabled(void **state)
 {
@@ -512,6 +540,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_rekey, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_order, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_timeout, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_stop, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_disabled, setup, teardown),
 	};
 
