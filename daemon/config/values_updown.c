@@ -81,13 +81,14 @@ static void check_one(const struct ikb_section *s, const struct ikb_value *v,
 	rc = strchr(prog, '/') ? runnable(prog) :
 				 find_in_path(prog, found, sizeof(found));
 	if (rc == -ENOENT || rc == -ENOTDIR)
-		diag_report(d, s, v, IKB_SEV_ERROR,
-			    "%s: no such program%s; the script would never run",
-			    prog, strchr(prog, '/') ? "" : " in PATH");
+		diag_report(
+			d, s, v, IKB_SEV_ERROR,
+			"%s: no such program%s; the script would never run: install it, or write %%disabled",
+			prog, strchr(prog, '/') ? "" : " in PATH");
 	else if (rc == -EACCES)
 		diag_report(
 			d, s, v, IKB_SEV_ERROR,
-			"%s: not an executable file; the script would never run",
+			"%s: not an executable file; the script would never run: install it, or write %%disabled",
 			prog);
 	else if (rc)
 		diag_report(d, s, v, IKB_SEV_WARNING,

@@ -468,16 +468,16 @@ static void test_updown(void **state)
 	core_expect(text, "");
 	core_expect(
 		"conn a\n\tleftupdown=/nonexistent/updown\n",
-		"t.conf:2: error: conn a: leftupdown=/nonexistent/updown: /nonexistent/updown: no such program; the script would never run\n");
+		"t.conf:2: error: conn a: leftupdown=/nonexistent/updown: /nonexistent/updown: no such program; the script would never run: install it, or write %disabled\n");
 	core_expect(
 		"conn a\n\trightupdown=no-such-updown-program\n",
-		"t.conf:2: error: conn a: rightupdown=no-such-updown-program: no-such-updown-program: no such program in PATH; the script would never run\n");
+		"t.conf:2: error: conn a: rightupdown=no-such-updown-program: no-such-updown-program: no such program in PATH; the script would never run: install it, or write %disabled\n");
 	snprintf(text, sizeof(text), "conn a\n\tleftupdown=%s\n", plain);
 	char want[512];
 
 	snprintf(
 		want, sizeof(want),
-		"t.conf:2: error: conn a: leftupdown=%s: %s: not an executable file; the script would never run\n",
+		"t.conf:2: error: conn a: leftupdown=%s: %s: not an executable file; the script would never run: install it, or write %%disabled\n",
 		plain, plain);
 	core_expect(text, want);
 	/* a conn that takes it from %default is checked, on its own line */
@@ -485,7 +485,7 @@ static void test_updown(void **state)
 		 "conn %%default\n\tleftupdown=%s\nconn a\n", dir);
 	snprintf(
 		want, sizeof(want),
-		"t.conf:2: error: conn a: leftupdown=%s: %s: not an executable file; the script would never run\n",
+		"t.conf:2: error: conn a: leftupdown=%s: %s: not an executable file; the script would never run: install it, or write %%disabled\n",
 		dir, dir);
 	core_expect(text, want);
 	unlink(exe);
