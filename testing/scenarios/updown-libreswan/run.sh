@@ -17,6 +17,7 @@
 #   - PLUTO_SA_REQID is the reqid ikebana logs (libreswan 4.10 tells its
 #     base, one below its ESP SA's);
 #   - nothing but PATH and libreswan's variables reaches ikebana's script.
+# Then libreswan's own _updown runs under ikebana, each verb exiting 0.
 # Last, ikebanad stops with ud-tunnel up: it runs down and unroute first.
 # shellcheck source=/dev/null disable=SC2015 # the helpers are checked on their own; a && b || fail is meant
 . "$IKB_UML/lib/all.sh"
@@ -64,10 +65,12 @@ mkdir -p "$HOSTS/west/etc"
 } >"$HOSTS/west/etc/ud.conf"
 printf '@west @east : PSK "ikebana-testing-updown"\n' >"$HOSTS/west/etc/ud.secrets"
 chmod 600 "$HOSTS/west/etc/ud.secrets"
-ikebana_use_confs west "$HOSTS/west/etc/ud.conf" "$HOSTS/west/etc/ud.secrets"
-
+# libreswan first: its bind mounts (lib/peers/libreswan.sh) are then in
+# ikebanad's mount namespace too
 _peer_note_daemon east libreswan
 libreswan_start east
+ikebana_use_confs west "$HOSTS/west/etc/ud.conf" "$HOSTS/west/etc/ud.secrets"
+
 mkdir -p "$HOSTS/east/etc/ipsec.d/conns"
 _write east "$E" "$W" east west >"$HOSTS/east/etc/ipsec.d/conns/ud.conf"
 printf '@east @west : PSK "ikebana-testing-updown"\n' >>"$HOSTS/east/etc/ipsec.secrets"
@@ -82,6 +85,7 @@ rec_get() {
 		cur == verb && index($0, key "=") == 1 { print substr($0, length(key) + 2); exit }
 	' "$1"
 }
+_lines() { [ -r "$1" ] && [ "$(wc -l <"$1")" -ge "$2" ]; }
 _nverbs() { [ -r "$1" ] && [ "$(sed -n 's/^verb=//p' "$1" | wc -l)" -ge "$2" ]; }
 # _sorted "A B C": the words sorted, one line
 # shellcheck disable=SC2086 # $1 is a list of words
@@ -190,6 +194,49 @@ while read -r u_n u_mode u_ls u_rs <&3; do
 done 3<<EOF
 $CONNS
 EOF
+
+# libreswan's own _updown under ikebana: the environment is what it
+# expects, so each verb exits 0 (a wrapper records the verb and status)
+WRAP=$HOSTS/ls-updown.sh
+cat >"$WRAP" <<SCRIPT
+#!/bin/sh
+$LS_EXEC/_updown
+rc=\$?
+echo "\$PLUTO_VERB \$rc" >>"\$1"
+exit \$rc
+SCRIPT
+chmod 755 "$WRAP"
+cat >>"$HOSTS/west/etc/ikebana.conf" <<CONF
+conn ud-ls
+	left=$W
+	right=$E
+	leftid=@west
+	rightid=@east
+	authby=secret
+	leftsubnet=10.3.0.0/24
+	rightsubnet=10.4.0.0/24
+	ike=aes_gcm256-sha2_256-dh19
+	esp=aes_gcm128
+	leftupdown="$WRAP $HOSTS/west/log/ud-ls.rec"
+CONF
+{
+	echo "conn ud-ls"
+	printf '\t%s\n' "left=$E" "right=$W" "leftid=@east" "rightid=@west" \
+	"authby=secret" "leftsubnet=10.4.0.0/24" "rightsubnet=10.3.0.0/24" \
+	"ike=aes_gcm256-sha2_256-dh19" "esp=aes_gcm128" "auto=add" \
+	"leftupdown=%disabled"
+} >"$HOSTS/east/etc/ipsec.d/conns/ud-ls.conf"
+_ls_add east "$HOSTS/east/etc/ipsec.d/conns/ud-ls.conf" || fail "libreswan on east: addconn ud-ls failed"
+_ikb west reload || fail "ikebana reload with conn ud-ls failed"
+initiate west ud-ls
+expect_sa west mode=tunnel
+wait_for 20 "libreswan's _updown for ud-ls up" _lines "$HOSTS/west/log/ud-ls.rec" 3
+_ikb west down ud-ls || fail "ikebana down ud-ls failed"
+wait_for 20 "libreswan's _updown for ud-ls down" _lines "$HOSTS/west/log/ud-ls.rec" 5
+u_got=$(tr '\n' ' ' <"$HOSTS/west/log/ud-ls.rec")
+[ "$u_got" = "prepare-client 0 route-client 0 up-client 0 down-client 0 unroute-client 0 " ] ||
+	fail "libreswan's _updown under ikebana: '$u_got'"
+log "ok: libreswan's _updown under ikebana: $u_got"
 
 # ikebanad stops (SIGTERM) with a tunnel up: down and unroute run first,
 # as libreswan runs them when it shuts down (east gets its conns back,
