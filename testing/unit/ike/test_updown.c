@@ -6,6 +6,7 @@
  * script that hangs is killed at its time limit, and the loop goes on
  * meanwhile. Every wait is for a condition, with a deadline.
  */
+#include <arpa/inet.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -18,6 +19,7 @@
 #include <cmocka.h>
 
 #include "harness.h"
+#include "updown/internal.h"
 #include "updown/updown.h"
 
 static char dir[64]; /* the scripts and what they record */
@@ -519,6 +521,76 @@ static void test_stop(void **state)
 	free(c);
 }
 
+static const char *env_of(const struct updown_job *j, const char *key)
+{
+	size_t n = strlen(key);
+
+	for (size_t i = 0; i < j->nenv; i++)
+		if (!strncmp(j->env[i], key, n) && j->env[i][n] == '=')
+			return j->env[i] + n + 1;
+	return NULL;
+}
+
+static void v6_addr(struct ikb_addr *a, const char *text)
+{
+	a->family = AF_INET6;
+	assert_int_equal(inet_pton(AF_INET6, text, a->bytes), 1);
+}
+
+/* IPv6: the -v6 verbs and masks as addresses, libreswan's formats. */
+static void test_env_v6(void **state)
+{
+	struct ike_path path = { .lport = 500, .rport = 500 };
+	struct ike_sa_info ike = { .conn = "six", .path = &path };
+	struct ike_child_info c = { .conn = "six",
+				    .local_id = "@west",
+				    .remote_id = "@east",
+				    .reqid = 7,
+				    .mode = IKB_MODE_TUNNEL,
+				    .spi_in = 0xc0ffee,
+				    .spi_out = 0xbeef,
+				    .ts = { .src_plen = 64,
+					    .dst_plen = 48,
+					    .proto = 17,
+					    .sport = 53 } };
+	struct ike_event ev = { .kind = IKE_EVENT_CHILD_UP,
+				.ike = &ike,
+				.child = &c };
+	struct updown_job j = { 0 };
+
+	v6_addr(&path.local, "2001:db8:1::1");
+	v6_addr(&path.remote, "2001:db8:1::2");
+	v6_addr(&c.ts.src, "2001:db8:a::");
+	v6_addr(&c.ts.dst, "2001:db8:b::");
+	assert_string_equal(updown_suffix(&ev), "-client-v6");
+	assert_int_equal(updown_env_build(&j, &ev, "up", NULL), 0);
+	assert_string_equal(env_of(&j, "PLUTO_VERB"), "up-client-v6");
+	assert_string_equal(env_of(&j, "PLUTO_MY_CLIENT"), "2001:db8:a::/64");
+	assert_string_equal(env_of(&j, "PLUTO_MY_CLIENT_NET"), "2001:db8:a::");
+	assert_string_equal(env_of(&j, "PLUTO_MY_CLIENT_MASK"),
+			    "ffff:ffff:ffff:ffff::");
+	assert_string_equal(env_of(&j, "PLUTO_PEER_CLIENT_MASK"),
+			    "ffff:ffff:ffff::");
+	assert_string_equal(env_of(&j, "PLUTO_MY_PROTOCOL"), "17");
+	assert_string_equal(env_of(&j, "PLUTO_MY_PORT"), "53");
+	assert_string_equal(env_of(&j, "PLUTO_CONN_ADDRFAMILY"), "ipv6");
+	assert_string_equal(env_of(&j, "PLUTO_CLIENT_FAMILY"), "ipv6");
+	assert_string_equal(env_of(&j, "PLUTO_ME"), "2001:db8:1::1");
+	assert_string_equal(env_of(&j, "PLUTO_SA_REQID"), "7");
+	assert_string_equal(env_of(&j, "SPI_IN"), "0xbeef");
+	assert_string_equal(env_of(&j, "SPI_OUT"), "0xc0ffee");
+	assert_null(env_of(&j, "PLUTO_INBYTES"));
+	assert_null(j.env[j.nenv]);
+	for (size_t i = 0; i < j.nenv; i++)
+		free(j.env[i]);
+	free(j.env);
+
+	/* the host alone: -host-v6 */
+	c.ts.src = path.local;
+	c.ts.src_plen = 128;
+	assert_string_equal(updown_suffix(&ev), "-host-v6");
+}
+
 /* %disabled and "" run nothing. */
 static void test_disabled(void **state)
 {
@@ -541,6 +613,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_order, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_timeout, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stop, setup, teardown),
+		cmocka_unit_test(test_env_v6),
 		cmocka_unit_test_setup_teardown(test_disabled, setup, teardown),
 	};
 
