@@ -17,6 +17,7 @@ struct signals;
 struct net;
 struct ike_engine;
 struct keylog;
+struct updown;
 
 struct ikbd {
 	const struct daemon_opts *opts;
@@ -30,6 +31,7 @@ struct ikbd {
 	struct ike_engine *engine;
 	bool crypto_up, helpers_up;
 	struct keylog *keylog; /* debug-private only: keylog.c's listener */
+	struct updown *updown; /* leftupdown= scripts (updown_glue.c) */
 	struct timespec started; /* CLOCK_MONOTONIC */
 	time_t started_wall;
 	unsigned reloads; /* successful ones */

@@ -81,6 +81,10 @@ int cfg_check_keys(const struct cfg *c, cfg_owner_fn plugin_owns, void *ctx,
 int cfg_check_core(const struct cfg *c, struct ikb_diag *d);
 bool cfg_core_owns(const char *key, enum ikb_key_scope scope);
 bool cfg_libreswan_knows(const char *key, enum ikb_key_scope scope);
+/* leftupdown= that asks for no script: "", %disabled, no */
+bool cfg_updown_off(const char *v);
+/* Where updown scripts are looked for and run with: PATH, or a default */
+const char *cfg_updown_path(void);
 
 /*
  * Value syntax shared with the daemon: a libreswan duration ("90", "30s",

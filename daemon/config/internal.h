@@ -97,6 +97,8 @@ bool check_ocsp_timeout(const char *v, char *why, size_t len);
 bool check_ocsp_uri(const char *v, char *why, size_t len);
 bool check_ocsp_method(const char *v, char *why, size_t len);
 void cfg_check_ocsp(const struct ikb_section *s, struct ikb_diag *d);
+/* values_updown.c: leftupdown= and rightupdown= name a program */
+void cfg_check_updown(const struct ikb_section *s, struct ikb_diag *d);
 
 /*
  * The verdict on every key libreswan knows (keys_setup.c, keys_conn.c and

@@ -71,6 +71,9 @@ static const struct core_key core_keys[] = {
 	{ "fragmentation", IKB_KEY_CONN, check_fragmentation },
 	{ "negotiationshunt", IKB_KEY_CONN, check_negotiationshunt },
 	{ "failureshunt", IKB_KEY_CONN, check_failureshunt },
+	/* daemon/updown/: the program is checked by cfg_check_updown() */
+	{ "leftupdown", IKB_KEY_CONN, check_any },
+	{ "rightupdown", IKB_KEY_CONN, check_any },
 
 	{ "plugins", IKB_KEY_SETUP, check_plugins },
 	{ "nhelpers", IKB_KEY_SETUP, check_nhelpers },
@@ -338,6 +341,7 @@ int cfg_check_core(const struct cfg *c, struct ikb_diag *d)
 	for (size_t i = 0; i < c->nconns; i++) {
 		check_ends(&c->conns[i], d);
 		check_routes(&c->conns[i], d);
+		cfg_check_updown(&c->conns[i], d);
 		check_margin(&c->conns[i], d, "ikelifetime");
 		check_margin(&c->conns[i], d, "ipsec-lifetime");
 		cfg_check_ikeports(c, &c->conns[i], d);

@@ -48,10 +48,7 @@ const struct cfg_rule cfg_end_rules[] = {
 	/* plugins/multi-sa: one Child SA per pair of subnets */
 	{ "subnets", ERROR, NULL, "10.0.1.0/24",
 	  "needs the multi-sa plugin, which plugins= does not load: without it the conn would come up host to host and the subnets' traffic would go out in clear; load multi-sa, or write one conn per subnet pair with leftsubnet= and rightsubnet=" },
-	{ "updown", NONE, when_updown_off, "%disabled",
-	  "asks for no updown script, and ikebana runs none" },
-	{ "updown", ERROR, NULL, "/usr/local/sbin/vpn-updown",
-	  "ikebana runs no updown script: the routes and firewall rules it would add never appear; set them up outside ikebana and write %disabled" },
+	{ "updown", CORE, NULL, "/bin/true", NULL },
 	{ "username", WARN, NULL, "alice", R_XAUTH },
 	{ "vti", ERROR, NULL, "10.9.9.1/30", R_VTI },
 	{ "xauthclient", WARN, NULL, "yes", R_XAUTH },

@@ -38,6 +38,11 @@ bool when_updown_off(const char *v)
 	return !*v || is(v, "%disabled") || when_off(v);
 }
 
+bool cfg_updown_off(const char *v)
+{
+	return when_updown_off(v);
+}
+
 bool when_zero(const char *v)
 {
 	return !strcmp(v, "0");

@@ -35,8 +35,9 @@
 	"ikebana sends no REDIRECT (RFC 5685): it serves the client itself, " \
 	"with the same protection"
 #define R_ROUTE                                                             \
-	"only for the routes that an updown script or leftsourceip= adds, " \
-	"and ikebana adds none (both are errors)"
+	"only for the routes that libreswan's own updown or leftsourceip= " \
+	"adds: ikebana adds none (leftsourceip= is an error) and does not " \
+	"pass it to a leftupdown= script"
 #define R_FAMILY                                                           \
 	"ikebana takes the address family from the addresses and subnets " \
 	"written (mixing families is an error)"

@@ -6,8 +6,10 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <sys/socket.h>
 
 #include "ike/child_sa.h"
+#include "ike/conn.h"
 #include "ike/engine.h"
 #include "ike/events.h"
 #include "ike/exchange.h"
@@ -36,9 +38,73 @@ static const char *kernel_alg(const struct child_sa *c)
 	return sa->aead.name[0] ? sa->aead.name : sa->encr.name;
 }
 
+static bool same_addr(const struct ikb_addr *a, const struct ikb_addr *b)
+{
+	return a->family == b->family &&
+	       !memcmp(a->bytes, b->bytes,
+		       a->family == AF_INET ? 4 : sizeof(a->bytes));
+}
+
+/*
+ * The view sa runs on: the initiator knows it; a responder's is the one
+ * whose local end is the address the peer reached (left, failing that).
+ */
+static const struct conn_view *sa_view(const struct ike_sa *sa)
+{
+	const struct conn *c = engine_conn(sa->e, sa->conn);
+
+	if (!c)
+		return NULL;
+	if (sa->view_side >= 0)
+		return c->view_rc[sa->view_side] ? NULL :
+						   &c->view[sa->view_side];
+	for (int side = 1; side >= 0; side--)
+		if (!c->view_rc[side] &&
+		    same_addr(&c->view[side].local.addr, &sa->path.local))
+			return &c->view[side];
+	return c->view_rc[1] ? NULL : &c->view[1];
+}
+
+static void add_word(char *buf, size_t len, bool on, const char *w)
+{
+	size_t n = strlen(buf);
+
+	if (on && n < len)
+		snprintf(buf + n, len - n, "%s%s", n ? "+" : "", w);
+}
+
+/*
+ * libreswan 4's PLUTO_CONN_POLICY for what ikebana's conns can be: the
+ * IKE version, then prettypolicy()'s words in its bit order.
+ */
+static void conn_policy(const struct conn *conn, const struct conn_view *v,
+			char *buf, size_t len)
+{
+	unsigned m = v ? v->local.auth.methods : 0;
+	unsigned esn = conn ? conn_props_esn(conn->esp) : 0;
+
+	buf[0] = '\0';
+	add_word(buf, len, true, "IKEv2");
+	add_word(buf, len, m & AUTHM_PSK, "PSK");
+	add_word(buf, len, m & AUTHM_RSA, "RSASIG");
+	add_word(buf, len, m & AUTHM_ECDSA, "ECDSA");
+	add_word(buf, len, m & AUTHM_NULL, "AUTH_NULL");
+	add_word(buf, len, true, "ENCRYPT");
+	add_word(buf, len, v && v->mode == IKB_MODE_TUNNEL, "TUNNEL");
+	add_word(buf, len, conn && conn->pfs, "PFS");
+	add_word(buf, len, conn && !conn->rekey, "DONT_REKEY");
+	add_word(buf, len, conn && conn->auto_start, "UP");
+	add_word(buf, len, conn && conn->frag, "IKE_FRAG_ALLOW");
+	add_word(buf, len, conn && conn->mobike, "MOBIKE");
+	add_word(buf, len, esn & CONN_ESN_NO, "ESN_NO");
+	add_word(buf, len, esn & CONN_ESN_YES, "ESN_YES");
+}
+
 void child_info_fill(const struct ike_sa *sa, const struct child_sa *c,
 		     char *alg, size_t alg_len, struct ike_child_info *i)
 {
+	const struct conn_view *v = sa_view(sa);
+
 	esp_alg(&c->prop, alg, alg_len);
 	*i = (struct ike_child_info){
 		.conn = sa->conn,
@@ -56,7 +122,10 @@ void child_info_fill(const struct ike_sa *sa, const struct child_sa *c,
 		.spi_out = c->spi_out,
 		.in = c->sa_in_done ? &c->sa_in : NULL,
 		.out = c->sa_out_done ? &c->sa_out : NULL,
+		.ts = c->ts,
+		.updown = v ? v->local.updown : NULL,
 	};
+	conn_policy(v ? v->conn : NULL, v, i->policy, sizeof(i->policy));
 }
 
 unsigned ike_engine_foreach_child(const struct ike_engine *e, const char *conn,

@@ -191,6 +191,8 @@ static int parse_end(const struct ikb_section *s, const char *side,
 	/* checked by the config loader: 1..65535 */
 	net = conn_end_value(s, side, "ikeport");
 	end->ike_port = net ? (uint16_t)strtoul(net, NULL, 10) : 0;
+	net = conn_end_value(s, side, "updown");
+	end->updown = net && !cfg_updown_off(net) ? net : NULL;
 	conn_auth_parse(s, side, end);
 	return 0;
 }

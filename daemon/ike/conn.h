@@ -68,6 +68,7 @@ struct conn_end {
 	uint8_t proto; /* leftprotoport= */
 	uint16_t port;
 	uint16_t ike_port; /* leftikeport=, 0: unset */
+	const char *updown; /* leftupdown=, NULL: no script */
 	struct conn_auth auth;
 };
 
@@ -212,6 +213,9 @@ int conn_parse_proposals(const struct ike_engine *e,
 const struct conn_props *conn_props_intern(struct conn_props **pool,
 					   const struct ikb_proposal_list *l);
 void conn_props_copy(const struct conn_props *p, struct ikb_proposal_list *out);
+/* The ESN transforms offered in any proposal of p (NULL: none). */
+enum { CONN_ESN_NO = 1, CONN_ESN_YES = 2 };
+unsigned conn_props_esn(const struct conn_props *p);
 void conn_props_free(struct conn_props **pool);
 
 /* conn_match.c: responder. */

@@ -39,6 +39,18 @@ const struct conn_props *conn_props_intern(struct conn_props **pool,
 	return p;
 }
 
+unsigned conn_props_esn(const struct conn_props *p)
+{
+	unsigned m = 0;
+
+	for (unsigned i = 0; p && i < p->n; i++)
+		for (unsigned x = 0; x < p->p[i].n; x++)
+			if (p->p[i].xf[x].type == IKB_XF_ESN)
+				m |= p->p[i].xf[x].id ? CONN_ESN_YES :
+							CONN_ESN_NO;
+	return m;
+}
+
 void conn_props_copy(const struct conn_props *p, struct ikb_proposal_list *out)
 {
 	memset(out, 0, sizeof(*out));

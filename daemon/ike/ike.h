@@ -167,6 +167,15 @@ struct ike_child_info {
 	time_t created; /* wall clock */
 	uint32_t spi_in, spi_out; /* host byte order, installed or not */
 	const struct ikb_sa *in, *out;
+	/*
+	 * What an updown script is told (daemon/updown/): the negotiated
+	 * selectors (local = src), the local end's leftupdown= (NULL:
+	 * none, or the conn is gone) and the conn's policy in the words of
+	 * libreswan's PLUTO_CONN_POLICY ("IKEv2+PSK+ENCRYPT+TUNNEL+...").
+	 */
+	struct ikb_selector ts;
+	const char *updown;
+	char policy[96];
 };
 
 typedef void ike_child_fn(void *ctx, const struct ike_child_info *c);

@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Key ownership (core, plugin, libreswan-known, unknown) and value checks. */
 #include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include <sys/stat.h>
 
 #include "helpers.h"
 
@@ -45,11 +49,10 @@ static void test_ownership(void **state)
 		    "", 0);
 	/* narrowing=yes asks for what ikebana does: no message */
 	keys_expect("conn a\n\tnarrowing=yes\n\tleftupdown=%disabled\n", "", 0);
-	/* leftsourceip= and an updown script: their routes would be missing */
+	/* leftsourceip=: its route would be missing; updown= is the core's */
 	keys_expect(
 		"conn a\n\tleftsourceip=10.0.0.1\n\trightupdown=/bin/true\n",
-		"t.conf:2: error: conn a: leftsourceip=10.0.0.1: ikebana adds no source address and no route: this host's own traffic would leave with another source address, miss the conn's policy and go out in clear; add the address and a route with src outside ikebana and remove the key\n"
-		"t.conf:3: error: conn a: rightupdown=/bin/true: ikebana runs no updown script: the routes and firewall rules it would add never appear; set them up outside ikebana and write %disabled\n",
+		"t.conf:2: error: conn a: leftsourceip=10.0.0.1: ikebana adds no source address and no route: this host's own traffic would leave with another source address, miss the conn's policy and go out in clear; add the address and a route with src outside ikebana and remove the key\n",
 		-1);
 	keys_expect("conn a\n\tbogus=1\n",
 		    "t.conf:2: error: conn a: bogus: unknown key\n", -1);
@@ -443,6 +446,53 @@ static void test_setup_values(void **state)
 		    "t.conf:2: error: conn a: also=: expected a value\n");
 }
 
+/* leftupdown=: the program must be there and executable (values_updown.c) */
+static void test_updown(void **state)
+{
+	char dir[] = "/tmp/ikb-updown-XXXXXX", exe[64], plain[64], text[512];
+	FILE *f;
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(exe, sizeof(exe), "%s/up.sh", dir);
+	snprintf(plain, sizeof(plain), "%s/plain", dir);
+	assert_non_null(f = fopen(exe, "w"));
+	fclose(f);
+	assert_int_equal(chmod(exe, 0755), 0);
+	assert_non_null(f = fopen(plain, "w"));
+	fclose(f);
+	core_expect("conn a\n\tleftupdown=%disabled\n\trightupdown=\n", "");
+	/* as libreswan, a command line: its first word is the program */
+	snprintf(text, sizeof(text),
+		 "conn a\n\tleftupdown=\"%s --route yes\"\n\trightupdown=sh\n",
+		 exe);
+	core_expect(text, "");
+	core_expect(
+		"conn a\n\tleftupdown=/nonexistent/updown\n",
+		"t.conf:2: error: conn a: leftupdown=/nonexistent/updown: /nonexistent/updown: no such program; the script would never run: install it, or write %disabled\n");
+	core_expect(
+		"conn a\n\trightupdown=no-such-updown-program\n",
+		"t.conf:2: error: conn a: rightupdown=no-such-updown-program: no-such-updown-program: no such program in PATH; the script would never run: install it, or write %disabled\n");
+	snprintf(text, sizeof(text), "conn a\n\tleftupdown=%s\n", plain);
+	char want[512];
+
+	snprintf(
+		want, sizeof(want),
+		"t.conf:2: error: conn a: leftupdown=%s: %s: not an executable file; the script would never run: install it, or write %%disabled\n",
+		plain, plain);
+	core_expect(text, want);
+	/* a conn that takes it from %default is checked, on its own line */
+	snprintf(text, sizeof(text),
+		 "conn %%default\n\tleftupdown=%s\nconn a\n", dir);
+	snprintf(
+		want, sizeof(want),
+		"t.conf:2: error: conn a: leftupdown=%s: %s: not an executable file; the script would never run: install it, or write %%disabled\n",
+		dir, dir);
+	core_expect(text, want);
+	unlink(exe);
+	unlink(plain);
+	rmdir(dir);
+}
+
 static void test_libreswan_real_world(void **state)
 {
 	const char *fx = getenv("CFG_FIXTURES");
@@ -519,6 +569,7 @@ int main(void)
 		cmocka_unit_test(test_mark),
 		cmocka_unit_test(test_setup_values),
 		cmocka_unit_test(test_revocation),
+		cmocka_unit_test(test_updown),
 		cmocka_unit_test(test_libreswan_real_world),
 		cmocka_unit_test(test_diag_report),
 	};

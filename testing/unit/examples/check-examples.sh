@@ -39,9 +39,17 @@ for f in "$root"/conf.d/ikebana.conf "$root"/conf.d/examples/*.conf \
 		*) echo "FAIL: $f"; status=1; continue ;;
 		esac
 	fi
+	# An updown script named in /etc/ikebana/ is checked where it is
+	# shipped, beside the example: it must be there and executable.
+	g=$f
+	if grep -q '^[[:space:]]*leftupdown=/etc/ikebana/' "$f"; then
+		g=$pki/${f##*/}
+		sed "s|^\([[:space:]]*leftupdown=\)/etc/ikebana/|\1$root/conf.d/examples/|" \
+			"$f" >"$g"
+	fi
 	# shellcheck disable=SC2086 # opts is a list of words
 	# notes (which end's key is here) are neither errors nor warnings
-	out=$("$ikebana" checkconfig $opts "$f" 2>&1 >/dev/null)
+	out=$("$ikebana" checkconfig $opts "$g" 2>&1 >/dev/null)
 	rc=$?
 	out=$(printf '%s\n' "$out" | grep -v ': note: ')
 	if [ $rc -ne 0 ] || [ -n "$out" ]; then
