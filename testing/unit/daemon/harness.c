@@ -83,18 +83,22 @@ char *h_write(const char *dir, const char *name, mode_t mode, const char *text)
 	return path;
 }
 
-/* A UDP port on 127.0.0.1 that the kernel calls free right now. */
-static unsigned free_udp_port(void)
+/*
+ * A UDP port on 127.0.0.1 that the kernel calls free right now; its
+ * socket stays open in *fd, so that the next call cannot get the same
+ * port (a closed one may come back at once: ikeport= and nat-ikeport=
+ * were once equal).
+ */
+static unsigned free_udp_port(int *fd)
 {
 	struct sockaddr_in sin = { .sin_family = AF_INET };
 	socklen_t len = sizeof(sin);
-	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 
+	*fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	if (fd < 0 || bind(fd, (struct sockaddr *)&sin, sizeof(sin)) < 0 ||
-	    getsockname(fd, (struct sockaddr *)&sin, &len) < 0)
+	if (*fd < 0 || bind(*fd, (struct sockaddr *)&sin, sizeof(sin)) < 0 ||
+	    getsockname(*fd, (struct sockaddr *)&sin, &len) < 0)
 		abort();
-	close(fd);
 	return ntohs(sin.sin_port);
 }
 
@@ -102,14 +106,19 @@ char *h_write_conf(const char *dir, const char *name, const char *text)
 {
 	static const char head[] = "config setup\n";
 	char *full, *path;
+	int fd[2];
+	unsigned ike, natt;
 
 	if (strncmp(text, head, sizeof(head) - 1))
 		abort();
+	ike = free_udp_port(&fd[0]);
+	natt = free_udp_port(&fd[1]);
+	close(fd[0]);
+	close(fd[1]);
 	if (asprintf(&full,
 		     "%s\tlisten=127.0.0.1\n\tikeport=%u\n"
 		     "\tnat-ikeport=%u\n%s",
-		     head, free_udp_port(), free_udp_port(),
-		     text + sizeof(head) - 1) < 0)
+		     head, ike, natt, text + sizeof(head) - 1) < 0)
 		abort();
 	path = h_write(dir, name, 0644, full);
 	free(full);
