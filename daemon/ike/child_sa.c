@@ -74,15 +74,17 @@ static void swap_sel(const struct ikb_selector *in, struct ikb_selector *out)
 #define UNIQUE_MARK_BASE 65536u
 
 static void child_mark(const struct ike_sa *ike, const struct child_sa *c,
-		       uint32_t *mark, uint32_t *mask)
+		       struct ikb_sa *sa)
 {
 	const struct conn *conn = engine_conn(ike->e, ike->conn);
 
-	*mark = *mask = 0;
+	sa->mark = sa->mark_mask = 0;
+	/* ipsec-interface=: both SAs in ipsecN's if_id, as the policies */
+	sa->if_id = conn ? conn->if_id : 0;
 	if (!conn || !conn->mark_set)
 		return;
-	*mark = conn->mark_reqid ? UNIQUE_MARK_BASE + c->reqid : conn->mark;
-	*mask = conn->mark_mask;
+	sa->mark = conn->mark_reqid ? UNIQUE_MARK_BASE + c->reqid : conn->mark;
+	sa->mark_mask = conn->mark_mask;
 }
 
 void child_sa_endpoints(const struct ike_sa *ike, const struct child_sa *c,
@@ -122,7 +124,7 @@ static void fill_sa(const struct ike_sa *ike, const struct child_sa *c,
 	sa->reqid = c->reqid;
 	child_sa_endpoints(ike, c, out, sa);
 	sa->esn = esn && esn->id == 1;
-	child_mark(ike, c, &sa->mark, &sa->mark_mask);
+	child_mark(ike, c, sa);
 	/* the kernel plugin decides where the id matters (outbound) */
 	sa->cpu = c->cpu;
 	memcpy(enc->key, ek->ptr,
@@ -185,6 +187,8 @@ void child_policy(const struct ike_sa *ike, const struct child_sa *c,
 	/* the policies select what the SAs carry */
 	p->mark = c->sa_out.mark;
 	p->mark_mask = c->sa_out.mark_mask;
+	/* with an if_id, output policies match only what ipsecN routes */
+	p->if_id = c->sa_out.if_id;
 	/* RFC 9611: a CPU without an SA of its own gets the fallback and
 	 * the kernel acquires one for it; only output looks up by CPU */
 	p->cpu_acquire = dir == IKB_DIR_OUT && ike->pcpu_on;

@@ -120,6 +120,8 @@ struct conn {
 	/* mark=VALUE[/MASK]; mark_reqid: VALUE -1, a mark per reqid */
 	bool mark_set, mark_reqid;
 	uint32_t mark, mark_mask;
+	/* ipsec-interface=: the if_id of ipsecN on every SA and policy; 0: none */
+	uint32_t if_id;
 	unsigned fuzz_pct; /* rekeyfuzz= */
 	unsigned long long ike_life_ms, child_life_ms, margin_ms;
 	unsigned long long dpd_delay_ms; /* 0: no liveness checks */

@@ -8,6 +8,7 @@
  * what ikebana cannot use yet (a DNS name for left=, say), kept as the
  * error of that part and reported where the engine needs the part.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -19,6 +20,7 @@
 #include "ike/child_sa.h"
 #include "ike/conn.h"
 #include "ike/engine.h"
+#include "ike/ipsec_if.h"
 #include "log.h"
 #include "plugin/conf_load.h"
 
@@ -91,6 +93,27 @@ static void compile_mark(const struct ikb_section *s, struct conn *c)
 		slash ? (uint32_t)strtoul(slash + 1, NULL, 0) : 0xffffffffu;
 }
 
+/*
+ * ipsec-interface=yes|no|N, checked by the config loader. yes is 1, as
+ * libreswan's; N 0 is ipsec0, which takes libreswan's if_id 16384
+ * (XFRMI_IF_ID_ZERO), since the kernel refuses if_id 0.
+ */
+static void compile_if_id(const struct ikb_section *s, struct conn *c)
+{
+	const char *v = value(s, "ipsec-interface");
+	unsigned long n;
+
+	c->if_id = 0;
+	if (!v)
+		return;
+	if (!isdigit((unsigned char)v[0])) {
+		c->if_id = flag(s, "ipsec-interface", false) ? 1 : 0;
+		return;
+	}
+	n = strtoul(v, NULL, 10);
+	c->if_id = n ? (uint32_t)n : XFRMI_IF_ID_ZERO;
+}
+
 /* encapsulation=yes|no|auto, as libreswan; nat-keepalive= and mobike=
  * per conn */
 static void compile_encap(const struct ikb_section *s, struct conn *c)
@@ -145,6 +168,7 @@ static void compile_values(const struct ikb_section *s, struct conn *c)
 	compile_encap(s, c);
 	compile_shunts(s, c);
 	compile_mark(s, c);
+	compile_if_id(s, c);
 	c->fuzz_pct = fuzz ? (unsigned)strtoul(fuzz, NULL, 10) : 100;
 	c->ike_life_ms = ms(s, "ikelifetime", 8 * HOUR_MS);
 	c->child_life_ms = ms(s, "ipsec-lifetime", 8 * HOUR_MS);

@@ -79,6 +79,17 @@ struct ike_io {
 	 */
 	int (*resolve)(void *ctx, const struct ike_host_query *q,
 		       ike_resolved_fn *done, void *arg);
+	/*
+	 * ipsec-interface=: make the XFRM interface name with if_id on the
+	 * device of local (AF_UNSPEC: unknown) and bring it up. 0 with
+	 * *created false when name was there already, ours to use and never
+	 * to delete; -errno with err. NULL: no interfaces are made.
+	 */
+	int (*xfrmi_add)(void *ctx, const char *name, uint32_t if_id,
+			 const struct ikb_addr *local, bool *created,
+			 struct ikb_error *err);
+	/* Delete the interface name that xfrmi_add made: 0 or -errno. */
+	int (*xfrmi_del)(void *ctx, const char *name, struct ikb_error *err);
 };
 
 /*

@@ -12,6 +12,7 @@
 #include "ike/child_sa.h"
 #include "ike/engine.h"
 #include "ike/host.h"
+#include "ike/ipsec_if.h"
 #include "ike/frag.h"
 #include "ike/mobike.h"
 #include "ike/nat.h"
@@ -144,6 +145,13 @@ static struct json_object *child_status(const struct child_sa *c)
 		snprintf(buf, sizeof(buf), "0x%" PRIx32 "/0x%" PRIx32,
 			 c->sa_out.mark, c->sa_out.mark_mask);
 		put_str(o, "mark", buf);
+	}
+	/* ipsec-interface=: the if_id as installed, and its ipsecN */
+	if (c->sa_out.if_id) {
+		json_object_object_add(o, "if_id",
+				       json_object_new_int64(c->sa_out.if_id));
+		ipsec_if_name(c->sa_out.if_id, buf);
+		put_str(o, "interface", buf);
 	}
 	return o;
 }
@@ -291,6 +299,7 @@ struct json_object *ike_engine_status(const struct ike_engine *e)
 		json_object_array_add(sas, ike_sa_status(sa));
 	json_object_object_add(o, "ike_sas", sas);
 	json_object_object_add(o, "routes", traps_status(e));
+	json_object_object_add(o, "interfaces", ipsec_ifs_status(e));
 	json_object_object_add(o, "half_open",
 			       json_object_new_int64(e->halfopen));
 	return o;

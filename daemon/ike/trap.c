@@ -86,6 +86,8 @@ static int route_install(struct ike_route *r, struct ikb_error *err)
 			p->mark = c->mark;
 			p->mark_mask = c->mark_mask;
 		}
+		/* the Child SA that claims the trap has the same if_id */
+		p->if_id = c ? c->if_id : 0;
 		/* an update replaces what a crashed run may have left */
 		rc = k->policy_update ? k->policy_update(st, p, err) :
 					k->policy_add(st, p, err);

@@ -371,6 +371,28 @@ static void test_mark(void **state)
 		      "expected a 32-bit MASK in decimal or 0x hex after /"));
 }
 
+/* ipsec-interface=yes|no|N, as libreswan: digits are a number */
+static void test_ipsec_interface(void **state)
+{
+	static const char *const bad[] = { "-1", "4294967295", "ipsec1", "1x",
+					   "0x10" };
+	char conf[64], want[256];
+
+	core_expect("conn a\n\tipsec-interface=yes\n", "");
+	core_expect("conn a\n\tipsec-interface=no\n", "");
+	core_expect("conn a\n\tipsec-interface=0\n", "");
+	core_expect("conn a\n\tipsec-interface=4294967294\n", "");
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(conf, sizeof(conf), "conn a\n\tipsec-interface=%s\n",
+			 bad[i]);
+		snprintf(
+			want, sizeof(want),
+			"t.conf:2: error: conn a: ipsec-interface=%s: expected yes, no or an interface number 0..4294967294 (N: the XFRM interface ipsecN)\n",
+			bad[i]);
+		core_expect(conf, want);
+	}
+}
+
 /* crl-strict= and the OCSP keys (daemon/revocation_conf.c). */
 static void test_revocation(void **state)
 {
@@ -517,6 +539,7 @@ int main(void)
 		cmocka_unit_test(test_enums),
 		cmocka_unit_test(test_times),
 		cmocka_unit_test(test_mark),
+		cmocka_unit_test(test_ipsec_interface),
 		cmocka_unit_test(test_setup_values),
 		cmocka_unit_test(test_revocation),
 		cmocka_unit_test(test_libreswan_real_world),
