@@ -280,6 +280,8 @@ int ike_engine_unroute(struct ike_engine *e, const char *conn,
 		       struct ikb_error *err);
 /* The traps and shunts, for status: [{conn, kind, action, selectors}]. */
 struct json_object *ike_engine_routes(const struct ike_engine *e);
+/* The XFRM interfaces of ipsec-interface=: [{name, if_id, conns, ...}]. */
+struct json_object *ike_engine_interfaces(const struct ike_engine *e);
 /* Before stopping: a Delete to each established peer, not retransmitted. */
 void ike_engine_farewell(struct ike_engine *e);
 

@@ -14,6 +14,7 @@
 
 #include "ike/conn.h"
 #include "ike/engine.h"
+#include "ike/ike.h"
 #include "ike/ipsec_if.h"
 #include "log.h"
 
@@ -174,4 +175,9 @@ struct json_object *ipsec_ifs_status(const struct ike_engine *e)
 		json_object_array_add(a, o);
 	}
 	return a;
+}
+
+struct json_object *ike_engine_interfaces(const struct ike_engine *e)
+{
+	return ipsec_ifs_status(e);
 }
