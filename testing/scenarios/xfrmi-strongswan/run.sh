@@ -1,0 +1,56 @@
+#!/bin/sh
+# Route-based IPsec against strongSwan (see description).
+# shellcheck source=/dev/null # the helpers are checked on their own
+. "$IKB_UML/lib/all.sh"
+. "$IKB_UML/lib/scenario/xfrmi.sh"
+xfrmi_module
+PAIRS=1
+topology west-east-pairs
+W=198.51.100.1 E=203.0.113.1
+
+# east: strongSwan's SAs and policies in if_id 1, its own ipsec1
+ns east ip link add ipsec1 type xfrm if_id 1 dev eth0 &&
+	ns east ip link set ipsec1 up &&
+	ns east ip route replace "$W/32" dev ipsec1 src "$E" ||
+	fail "east: cannot set its ipsec1 up"
+peer strongswan east
+
+# west: ikebanad makes ipsec1 when it loads the conn
+peer ikebana west
+xfrmi_expect west ipsec1 0x1
+# the interface's traffic: a host route through it, nothing else
+ns west ip route replace "$E/32" dev ipsec1 src "$W" || fail "west: no route via ipsec1"
+ns west ip route get "$E" from "$W" | grep -q 'dev ipsec1' ||
+	fail "west: $E is not routed through ipsec1"
+
+initiate west xfrmi
+expect_sa west mode=tunnel
+xfrmi_expect_if_id west 0x1
+# status: the Child SA's interface, in the JSON and the text
+_st=$HOSTS/west/log/status
+ns west "$IKB_CLI" --rundir "$HOSTS/west/run" status --json >"$_st.json" 2>&1 &&
+	ns west "$IKB_CLI" --rundir "$HOSTS/west/run" status >"$_st.txt" 2>&1 ||
+	fail "ikebana status on west failed"
+jq -e '[.ike_sas[].child_sas[] | select(.if_id == 1 and .interface == "ipsec1")] | length >= 1' \
+	"$_st.json" >/dev/null || fail "west's status --json has no Child SA with if_id 1 on ipsec1"
+grep -q 'interface ipsec1 (if_id 1)' "$_st.txt" || fail "west's status shows no 'interface ipsec1 (if_id 1)'"
+grep -q 'ipsec1 if_id 1, 1 conn(s), created by ikebanad' "$_st.txt" ||
+	fail "west's status does not list ipsec1 as its own interface"
+log "ok: status shows the Child SA on ipsec1, if_id 1"
+
+_ping() { ns west ping -n -q -c "${1:-3}" -i 0.2 -W 2 -I "$W" "$E" >/dev/null 2>&1; }
+wait_for 20 "a ping $W -> $E through ipsec1" _ping 1
+expect_esp_grows west _ping 3
+expect_esp_grows east _ping 3
+
+# down, and the conn removed by a reload: the interface goes with it
+_ikb west down xfrmi || fail "ikebana down xfrmi failed"
+_no_sas() { [ "$(sa_count west)" = 0 ]; }
+wait_for 20 "west's SAs to go" _no_sas
+printf 'config setup\n\t# plugins: the defaults (kernel-xfrm)\n' >"$HOSTS/west/etc/ikebana.conf"
+_ikb west reload || fail "ikebana reload failed"
+wait_for 10 "ipsec1 on west to go with its last conn" _xfrmi_gone west ipsec1
+log "ok: ipsec1 went with its conn"
+# the interface we did not make stays
+_xfrmi_is east ipsec1 0x1 || fail "east's own ipsec1 is gone"
+pass
