@@ -144,7 +144,10 @@ static void print_tuning(struct json_object *c)
 	       or_unset(str(c, "offload")));
 	if (dev)
 		printf(" on %s", dev);
-	if (str(c, "mark"))
+	if (str(c, "mark_in"))
+		printf(", mark out %s in %s", or_unset(str(c, "mark")),
+		       str(c, "mark_in"));
+	else if (str(c, "mark"))
 		printf(", mark %s", str(c, "mark"));
 	if (str(c, "interface"))
 		printf(", interface %s (if_id %lld)", str(c, "interface"),

@@ -76,21 +76,31 @@ static const char *kept(const char *msg)
  * mark=VALUE[/MASK], as libreswan's: checked by the config loader,
  * 32-bit numbers, or VALUE -1 for a mark of each reqid's own.
  */
+static void parse_mark(const char *v, struct conn_mark *m)
+{
+	const char *slash = strchr(v, '/');
+
+	memset(m, 0, sizeof(*m));
+	m->set = true;
+	if (!strncmp(v, "-1", 2) && (v[2] == '\0' || slash))
+		m->reqid = true;
+	else
+		m->val = (uint32_t)strtoul(v, NULL, 0);
+	m->mask = slash ? (uint32_t)strtoul(slash + 1, NULL, 0) : 0xffffffffu;
+}
+
+/* mark= both ways; mark-in= and mark-out= override it, as libreswan */
 static void compile_mark(const struct ikb_section *s, struct conn *c)
 {
-	const char *v = value(s, "mark");
-	const char *slash;
+	const char *both = value(s, "mark");
+	const char *in = value(s, "mark-in"), *out = value(s, "mark-out");
 
-	if (!v)
-		return;
-	c->mark_set = true;
-	slash = strchr(v, '/');
-	if (!strncmp(v, "-1", 2) && (v[2] == '\0' || slash))
-		c->mark_reqid = true;
-	else
-		c->mark = (uint32_t)strtoul(v, NULL, 0);
-	c->mark_mask =
-		slash ? (uint32_t)strtoul(slash + 1, NULL, 0) : 0xffffffffu;
+	memset(&c->mark_in, 0, sizeof(c->mark_in));
+	memset(&c->mark_out, 0, sizeof(c->mark_out));
+	if (in || both)
+		parse_mark(in ? in : both, &c->mark_in);
+	if (out || both)
+		parse_mark(out ? out : both, &c->mark_out);
 }
 
 /*

@@ -140,11 +140,18 @@ static struct json_object *child_status(const struct child_sa *c)
 		o, "cpu", c->cpu < 0 ? NULL : json_object_new_int64(c->cpu));
 	put_str(o, "pcrypt", pcrypt_state(c));
 	put_offload(o, c);
-	/* mark=: as installed, "0x7/0xff"; absent when unmarked */
+	/* mark=: as installed, "0x7/0xff"; absent when unmarked. mark is
+	 * the outbound SA's, mark_in the inbound one's where it differs */
 	if (c->sa_out.mark || c->sa_out.mark_mask) {
 		snprintf(buf, sizeof(buf), "0x%" PRIx32 "/0x%" PRIx32,
 			 c->sa_out.mark, c->sa_out.mark_mask);
 		put_str(o, "mark", buf);
+	}
+	if (c->sa_in.mark != c->sa_out.mark ||
+	    c->sa_in.mark_mask != c->sa_out.mark_mask) {
+		snprintf(buf, sizeof(buf), "0x%" PRIx32 "/0x%" PRIx32,
+			 c->sa_in.mark, c->sa_in.mark_mask);
+		put_str(o, "mark_in", buf);
 	}
 	/* ipsec-interface=: the if_id as installed, and its ipsecN */
 	if (c->sa_out.if_id) {

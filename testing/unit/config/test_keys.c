@@ -366,6 +366,10 @@ static void test_mark(void **state)
 		"conn a\n\tmark=0x1ffffffff\n",
 		E(2, "a", "mark=0x1ffffffff",
 		  "expected VALUE[/MASK], 32-bit numbers in decimal or 0x hex (VALUE -1: a unique mark per SA)"));
+	core_expect("conn a\n\tmark-in=5/0xf\n\tmark-out=-1\n", "");
+	core_expect("conn a\n\tmark-out=1/x\n",
+		    E(2, "a", "mark-out=1/x",
+		      "expected a 32-bit MASK in decimal or 0x hex after /"));
 	core_expect("conn a\n\tmark=1/x\n",
 		    E(2, "a", "mark=1/x",
 		      "expected a 32-bit MASK in decimal or 0x hex after /"));
