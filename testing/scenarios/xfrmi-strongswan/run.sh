@@ -38,7 +38,8 @@ grep -q 'ipsec1 if_id 1, 1 conn(s), created by ikebanad' "$_st.txt" ||
 	fail "west's status does not list ipsec1 as its own interface"
 log "ok: status shows the Child SA on ipsec1, if_id 1"
 
-_ping() { ns west ping -n -q -c "${1:-3}" -i 0.2 -W 2 -I "$W" "$E" >/dev/null 2>&1; }
+# not through ns(): it sets _h, which expect_esp_grows keeps its host in
+_ping() { t 30 ip netns exec west ping -n -q -c "${1:-3}" -i 0.2 -W 2 -I "$W" "$E" >/dev/null 2>&1; }
 wait_for 20 "a ping $W -> $E through ipsec1" _ping 1
 expect_esp_grows west _ping 3
 expect_esp_grows east _ping 3
@@ -51,6 +52,17 @@ printf 'config setup\n\t# plugins: the defaults (kernel-xfrm)\n' >"$HOSTS/west/e
 _ikb west reload || fail "ikebana reload failed"
 wait_for 10 "ipsec1 on west to go with its last conn" _xfrmi_gone west ipsec1
 log "ok: ipsec1 went with its conn"
+
+# the conn back by a reload: ipsec1 again; and it goes when ikebanad stops
+cp "$SCENARIO_DIR/west/ikebana.conf" "$HOSTS/west/etc/ikebana.conf"
+_ikb west reload || fail "ikebana reload (the conn back) failed"
+xfrmi_expect west ipsec1 0x1
+_pid=$(cat "$HOSTS/west/ikebanad.pid")
+kill "$_pid"
+_exited() { ! kill -0 "$_pid" 2>/dev/null; }
+wait_for 20 "ikebanad on west (pid $_pid) to exit" _exited
+_xfrmi_gone west ipsec1 || fail "ipsec1 stays on west after ikebanad stopped"
+log "ok: ipsec1 went when ikebanad stopped"
 # the interface we did not make stays
 _xfrmi_is east ipsec1 0x1 || fail "east's own ipsec1 is gone"
 pass
