@@ -125,18 +125,31 @@ static int adopt(struct talk *t, const char *name, uint32_t if_id, char *err,
 			 strerror(-rc));
 		return rc;
 	}
-	if (!t->got.xfrm || t->got.if_id != if_id) {
+	if (!t->got.xfrm) {
 		snprintf(
 			err, errlen,
-			"%s exists, but is %s%s%" PRIu32 ", not if_id %" PRIu32
+			"%s exists and is no XFRM interface: it is not ours, and is left as it is (see ip -d link show %s)",
+			name, name);
+		return -EEXIST;
+	}
+	if (t->got.if_id != if_id) {
+		snprintf(
+			err, errlen,
+			"%s exists with if_id %" PRIu32 ", not %" PRIu32
 			": it is not ours, and is left as it is (see ip -d link show %s)",
-			name,
-			t->got.xfrm ? "an XFRM interface" : "no XFRM interface",
-			t->got.xfrm ? " of if_id " : "",
-			t->got.xfrm ? t->got.if_id : 0, if_id, name);
+			name, t->got.if_id, if_id, name);
 		return -EEXIST;
 	}
 	return 0;
+}
+
+/* name by its ifindex now: 0 or -errno. */
+static int del(struct talk *t, const char *name)
+{
+	char buf[XFRMI_MSG_MAX];
+	int rc = lookup(t, name);
+
+	return rc ? rc : ask(t, xfrmi_msg_del(buf, ++t->seq, t->got.ifindex));
 }
 
 static int set_up(struct talk *t, const char *name, char *err, size_t errlen)
@@ -179,8 +192,9 @@ int xfrmi_create(const char *name, uint32_t if_id, const struct ikb_addr *local,
 			 strerror(-rc));
 	if (!rc)
 		rc = set_up(&t, name, err, errlen);
+	/* made but not up: not left behind */
 	if (rc && *created) {
-		ask(&t, xfrmi_msg_del(buf, ++t.seq, t.got.ifindex));
+		del(&t, name);
 		*created = false;
 	}
 	mnl_socket_close(t.nl);
@@ -189,14 +203,11 @@ int xfrmi_create(const char *name, uint32_t if_id, const struct ikb_addr *local,
 
 int xfrmi_delete(const char *name, char *err, size_t errlen)
 {
-	char buf[XFRMI_MSG_MAX];
 	struct talk t;
 	int rc = talk_open(&t);
 
 	if (!rc)
-		rc = lookup(&t, name);
-	if (!rc)
-		rc = ask(&t, xfrmi_msg_del(buf, ++t.seq, t.got.ifindex));
+		rc = del(&t, name);
 	if (rc)
 		snprintf(err, errlen, "cannot delete %s: %s", name,
 			 strerror(-rc));
