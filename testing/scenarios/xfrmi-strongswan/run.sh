@@ -15,9 +15,16 @@ ns east ip link add ipsec1 type xfrm if_id 1 dev eth0 &&
 	fail "east: cannot set its ipsec1 up"
 peer strongswan east
 
-# west: ikebanad makes ipsec1 when it loads the conn
+# west: devices of others, before ikebanad (west/ikebana.conf names them)
+ns west ip link add ipsec2 type xfrm if_id 2 dev eth0 &&
+	ns west ip link add ipsec3 type veth peer name ipsec3p ||
+	fail "west: cannot make ipsec2 and ipsec3"
+# ikebanad makes ipsec1 when it loads the conn
 peer ikebana west
 xfrmi_expect west ipsec1 0x1
+xfrmi_expect west ipsec2 0x2
+grep -q 'ipsec3 exists and is no XFRM interface' "$HOSTS/west/log/ikebanad.log" ||
+	fail "west: ikebanad did not refuse the veth ipsec3"
 # the interface's traffic: a host route through it, nothing else
 ns west ip route replace "$E/32" dev ipsec1 src "$W" || fail "west: no route via ipsec1"
 ns west ip route get "$E" from "$W" | grep -q 'dev ipsec1' ||
@@ -34,8 +41,9 @@ ns west "$IKB_CLI" --rundir "$HOSTS/west/run" status --json >"$_st.json" 2>&1 &&
 jq -e '[.ike_sas[].child_sas[] | select(.if_id == 1 and .interface == "ipsec1")] | length >= 1' \
 	"$_st.json" >/dev/null || fail "west's status --json has no Child SA with if_id 1 on ipsec1"
 grep -q 'interface ipsec1 (if_id 1)' "$_st.txt" || fail "west's status shows no 'interface ipsec1 (if_id 1)'"
-grep -q 'ipsec1 if_id 1, 1 conn(s), created by ikebanad' "$_st.txt" ||
-	fail "west's status does not list ipsec1 as its own interface"
+grep -q 'ipsec1 if_id 1, 1 conn(s), created by ikebanad' "$_st.txt" &&
+	grep -q 'ipsec2 if_id 2, 1 conn(s), found, not ours' "$_st.txt" ||
+	fail "west's status does not list ipsec1 as its own and ipsec2 as found"
 log "ok: status shows the Child SA on ipsec1, if_id 1"
 
 # not through ns(): it sets _h, which expect_esp_grows keeps its host in
@@ -63,6 +71,9 @@ _exited() { ! kill -0 "$_pid" 2>/dev/null; }
 wait_for 20 "ikebanad on west (pid $_pid) to exit" _exited
 _xfrmi_gone west ipsec1 || fail "ipsec1 stays on west after ikebanad stopped"
 log "ok: ipsec1 went when ikebanad stopped"
+_xfrmi_is west ipsec2 0x2 && ns west ip link show dev ipsec3 >/dev/null 2>&1 ||
+	fail "west: ikebanad deleted an interface it did not make"
+log "ok: ipsec2 and ipsec3, not ikebanad's, stay"
 # the interface we did not make stays
 _xfrmi_is east ipsec1 0x1 || fail "east's own ipsec1 is gone"
 pass
