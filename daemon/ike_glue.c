@@ -18,6 +18,7 @@
 #include "ike_glue.h"
 #include "log.h"
 #include "net/net.h"
+#include "net/xfrmi.h"
 #include "resolve_glue.h"
 #include "revocation_conf.h"
 
@@ -172,6 +173,19 @@ static int io_source_for(void *ctx, const struct ikb_addr *remote,
 	return net_source_for(remote, local);
 }
 
+static int io_xfrmi_add(void *ctx, const char *name, uint32_t if_id,
+			const struct ikb_addr *local, bool *created,
+			struct ikb_error *err)
+{
+	return xfrmi_create(name, if_id, local, created, err->msg,
+			    sizeof(err->msg));
+}
+
+static int io_xfrmi_del(void *ctx, const char *name, struct ikb_error *err)
+{
+	return xfrmi_delete(name, err->msg, sizeof(err->msg));
+}
+
 /* MOBIKE: the addresses or routes changed, a burst of events is over. */
 static void on_net_change(void *ctx)
 {
@@ -198,6 +212,8 @@ int ikbd_engine_start(struct ikbd *d)
 		.path_mtu = io_path_mtu,
 		.source_for = io_source_for,
 		.resolve = ikbd_resolve,
+		.xfrmi_add = io_xfrmi_add,
+		.xfrmi_del = io_xfrmi_del,
 	};
 
 	d->engine = ike_engine_new(d->base, &d->conf, &io);

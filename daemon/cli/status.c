@@ -127,8 +127,8 @@ static void print_timers(struct json_object *o)
 }
 
 /*
- * "CPU 3, pcrypt on, offload crypto on eth0, mark 0x7/0xff": how the
- * kernel runs it.
+ * "CPU 3, pcrypt on, offload crypto on eth0, mark 0x7/0xff, interface
+ * ipsec1 (if_id 1)": how the kernel runs it.
  */
 static void print_tuning(struct json_object *c)
 {
@@ -144,8 +144,14 @@ static void print_tuning(struct json_object *c)
 	       or_unset(str(c, "offload")));
 	if (dev)
 		printf(" on %s", dev);
-	if (str(c, "mark"))
+	if (str(c, "mark_in"))
+		printf(", mark out %s in %s", or_unset(str(c, "mark")),
+		       str(c, "mark_in"));
+	else if (str(c, "mark"))
 		printf(", mark %s", str(c, "mark"));
+	if (str(c, "interface"))
+		printf(", interface %s (if_id %lld)", str(c, "interface"),
+		       num(c, "if_id"));
 	printf("\n");
 }
 
@@ -220,6 +226,30 @@ static void print_routes(struct json_object *a)
 	}
 }
 
+/* ipsec-interface=: "  ipsec1 if_id 1, 2 conn(s), created by ikebanad" */
+static void print_interfaces(struct json_object *a)
+{
+	size_t n = a ? json_object_array_length(a) : 0;
+
+	if (!n)
+		return;
+	printf("\ninterfaces (%zu):\n", n);
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *x = json_object_array_get_idx(a, i), *v;
+		bool up = json_object_object_get_ex(x, "up", &v) &&
+			  json_object_get_boolean(v);
+		bool made = json_object_object_get_ex(x, "created", &v) &&
+			    json_object_get_boolean(v);
+
+		printf("  %s if_id %lld, %lld conn(s), %s\n",
+		       or_unset(str(x, "name")), num(x, "if_id"),
+		       num(x, "conns"),
+		       !up  ? "not there (see the log)" :
+		       made ? "created by ikebanad" :
+			      "found, not ours");
+	}
+}
+
 static void print_keys(struct json_object *a)
 {
 	size_t n = a ? json_object_array_length(a) : 0;
@@ -254,6 +284,7 @@ static void print_human(struct json_object *data)
 	print_conns(array(data, "conns"));
 	print_ike_sas(array(data, "ike_sas"));
 	print_routes(array(data, "routes"));
+	print_interfaces(array(data, "interfaces"));
 	print_keys(array(data, "private_keys"));
 }
 

@@ -83,6 +83,7 @@ bool check_encapsulation(const char *v, char *why, size_t len);
 bool check_fragmentation(const char *v, char *why, size_t len);
 bool check_fragment_size(const char *v, char *why, size_t len);
 bool check_mark(const char *v, char *why, size_t len);
+bool check_ipsec_interface(const char *v, char *why, size_t len);
 bool check_plugins(const char *v, char *why, size_t len);
 bool check_nhelpers(const char *v, char *why, size_t len);
 bool check_unsigned(const char *v, char *why, size_t len);

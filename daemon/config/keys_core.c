@@ -65,6 +65,9 @@ static const struct core_key core_keys[] = {
 	{ "dpddelay", IKB_KEY_CONN, check_duration },
 	{ "dpdtimeout", IKB_KEY_CONN, check_duration },
 	{ "mark", IKB_KEY_CONN, check_mark },
+	{ "mark-in", IKB_KEY_CONN, check_mark },
+	{ "mark-out", IKB_KEY_CONN, check_mark },
+	{ "ipsec-interface", IKB_KEY_CONN, check_ipsec_interface },
 	{ "retransmit-timeout", IKB_KEY_CONN, check_duration },
 	/* libreswan: kt_milliseconds, a plain number is milliseconds */
 	{ "retransmit-interval", IKB_KEY_CONN, check_duration_ms },

@@ -29,7 +29,7 @@ const struct cfg_rule cfg_end_rules[] = {
 	{ "id", CORE, NULL, "@west", NULL },
 	{ "ikeport", CORE, NULL, "500", NULL },
 	{ "interface-ip", ERROR, NULL, "192.0.2.99/32",
-	  "ikebana adds no address to any interface (ipsec-interface= and vti-interface= are errors): the address would be missing; add it outside ikebana and remove the key" },
+	  "ikebana adds no address to any interface, its ipsec-interface= ipsecN included: the address would be missing; add it outside ikebana (ip addr add ... dev ipsecN) and remove the key" },
 	{ "modecfgclient", NONE, when_off, "no", NULL },
 	{ "modecfgclient", ERROR, NULL, "yes", R_MODECFG },
 	{ "modecfgserver", NONE, when_off, "no", NULL },

@@ -53,11 +53,11 @@
 	"not implemented by ikebana yet: nothing would be asked for or handed " \
 	"out; remove it and set the client's address, DNS and routes up "       \
 	"outside ikebana"
-#define R_VTI                                                                 \
-	"route-based IPsec (XFRM and VTI interfaces) is not implemented by "  \
-	"ikebana yet: the conn would be policy-based, with no interface and " \
-	"none of its routes; remove it and let leftsubnet= and rightsubnet= " \
-	"select the traffic"
+#define R_VTI                                                                \
+	"VTI interfaces are not implemented by ikebana: the conn would be "  \
+	"policy-based, with no vti device and none of its routes; write "    \
+	"ipsec-interface= for route-based IPsec over an XFRM interface, or " \
+	"let leftsubnet= and rightsubnet= select the traffic"
 #define R_LABEL                                                                   \
 	"labeled IPsec (security labels) is not implemented by ikebana yet: the " \
 	"SAs would carry no label and the kernel would enforce none; remove it"

@@ -322,6 +322,23 @@ bool check_mark(const char *v, char *why, size_t len)
 	return true;
 }
 
+/*
+ * ipsec-interface=yes|no|N, as libreswan: yes is 1, N a decimal below
+ * 2^32 - 1 (0 is ipsec0, whose if_id the engine maps, the kernel refusing
+ * if_id 0). Digits are a number here, never a switch.
+ */
+bool check_ipsec_interface(const char *v, char *why, size_t len)
+{
+	unsigned long n;
+	bool b;
+
+	if (!isdigit((unsigned char)v[0]) && cfg_parse_bool(v, &b))
+		return true;
+	if (values_number(v, 0xfffffffeUL, &n))
+		return true;
+	FAIL("expected yes, no or an interface number 0..4294967294 (N: the XFRM interface ipsecN)");
+}
+
 bool check_plugins(const char *v, char *why, size_t len)
 {
 	bool any = false;

@@ -116,13 +116,19 @@ static struct json_object *part_routes(const struct ikbd *d)
 			   json_object_new_array();
 }
 
+static struct json_object *part_interfaces(const struct ikbd *d)
+{
+	return d->engine ? ike_engine_interfaces(d->engine) :
+			   json_object_new_array();
+}
+
 static const struct {
 	const char *key;
 	struct json_object *(*fn)(const struct ikbd *d);
 } status_parts[] = {
 	{ "daemon", part_daemon }, { "plugins", part_plugins },
 	{ "conns", part_conns },   { "ike_sas", part_ike_sas },
-	{ "routes", part_routes },
+	{ "routes", part_routes }, { "interfaces", part_interfaces },
 };
 
 static struct json_object *status_json(const struct ikbd *d)

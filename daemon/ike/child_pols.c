@@ -27,11 +27,7 @@ void child_policy_pair(const struct ike_sa *ike, const struct child_sa *c,
 		return;
 	}
 	ts_set_pair(c->tsx, &c->ts, pair, &ts);
-	policy_fill(p, &ts, dir, c->mode, &ike->path.local, &ike->path.remote,
-		    c->reqid);
-	p->mark = c->sa_out.mark;
-	p->mark_mask = c->sa_out.mark_mask;
-	p->cpu_acquire = dir == IKB_DIR_OUT && ike->pcpu_on;
+	child_policy_for(ike, c, &ts, dir, p);
 }
 
 int child_pols_add_extra(struct ike_sa *ike, struct child_sa *c,

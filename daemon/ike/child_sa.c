@@ -67,22 +67,28 @@ static void swap_sel(const struct ikb_selector *in, struct ikb_selector *out)
 
 /*
  * mark=VALUE[/MASK] on both SAs and every policy of the conn's Child SAs,
- * as libreswan's mark=: traffic with that mark takes the tunnel. VALUE -1
- * is a mark of each reqid's own (65536 + reqid), which rekeys, per-CPU
- * clones and a takeover share, as they share the policies.
+ * as libreswan's mark=: traffic with that mark takes the tunnel; mark-in=
+ * and mark-out= give the inbound SA (and the in and fwd policies) and the
+ * outbound SA (and the out policy) their own. VALUE -1 is a mark of each
+ * reqid's own (65536 + reqid), which rekeys, per-CPU clones and a
+ * takeover share, as they share the policies.
  */
 #define UNIQUE_MARK_BASE 65536u
 
 static void child_mark(const struct ike_sa *ike, const struct child_sa *c,
-		       uint32_t *mark, uint32_t *mask)
+		       bool out, struct ikb_sa *sa)
 {
 	const struct conn *conn = engine_conn(ike->e, ike->conn);
+	const struct conn_mark *m =
+		conn ? out ? &conn->mark_out : &conn->mark_in : NULL;
 
-	*mark = *mask = 0;
-	if (!conn || !conn->mark_set)
+	sa->mark = sa->mark_mask = 0;
+	/* ipsec-interface=: both SAs in ipsecN's if_id, as the policies */
+	sa->if_id = conn ? conn->if_id : 0;
+	if (!m || !m->set)
 		return;
-	*mark = conn->mark_reqid ? UNIQUE_MARK_BASE + c->reqid : conn->mark;
-	*mask = conn->mark_mask;
+	sa->mark = m->reqid ? UNIQUE_MARK_BASE + c->reqid : m->val;
+	sa->mark_mask = m->mask;
 }
 
 void child_sa_endpoints(const struct ike_sa *ike, const struct child_sa *c,
@@ -127,7 +133,7 @@ static void fill_sa(const struct ike_sa *ike, const struct child_sa *c,
 	sa->reqid = c->reqid;
 	child_sa_endpoints(ike, c, out, sa);
 	sa->esn = esn && esn->id == 1;
-	child_mark(ike, c, &sa->mark, &sa->mark_mask);
+	child_mark(ike, c, out, sa);
 	/* the kernel plugin decides where the id matters (outbound) */
 	sa->cpu = c->cpu;
 	memcpy(enc->key, ek->ptr,
@@ -185,11 +191,22 @@ void child_policy(const struct ike_sa *ike, const struct child_sa *c,
 	struct ikb_selector ts;
 
 	nat_ts_kernel(ike, c, &ts);
-	policy_fill(p, &ts, dir, c->mode, &ike->path.local, &ike->path.remote,
+	child_policy_for(ike, c, &ts, dir, p);
+}
+
+void child_policy_for(const struct ike_sa *ike, const struct child_sa *c,
+		      const struct ikb_selector *ts, enum ikb_dir dir,
+		      struct ikb_policy *p)
+{
+	policy_fill(p, ts, dir, c->mode, &ike->path.local, &ike->path.remote,
 		    c->reqid);
-	/* the policies select what the SAs carry */
-	p->mark = c->sa_out.mark;
-	p->mark_mask = c->sa_out.mark_mask;
+	/* the policies select what the SAs carry: out the outbound SA's
+	 * mark, in and fwd the inbound one's */
+	p->mark = dir == IKB_DIR_OUT ? c->sa_out.mark : c->sa_in.mark;
+	p->mark_mask =
+		dir == IKB_DIR_OUT ? c->sa_out.mark_mask : c->sa_in.mark_mask;
+	/* with an if_id, output policies match only what ipsecN routes */
+	p->if_id = c->sa_out.if_id;
 	/* RFC 9611: a CPU without an SA of its own gets the fallback and
 	 * the kernel acquires one for it; only output looks up by CPU */
 	p->cpu_acquire = dir == IKB_DIR_OUT && ike->pcpu_on;

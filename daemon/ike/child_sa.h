@@ -134,6 +134,10 @@ void child_pols_del_extra(struct ike_sa *ike, struct child_sa *c);
 void child_pols_move(struct child_sa *to, struct child_sa *from);
 void child_policy_pair(const struct ike_sa *ike, const struct child_sa *c,
 		       unsigned pair, enum ikb_dir dir, struct ikb_policy *p);
+/* c's policy for dir of selectors ts (local to remote). */
+void child_policy_for(const struct ike_sa *ike, const struct child_sa *c,
+		      const struct ikb_selector *ts, enum ikb_dir dir,
+		      struct ikb_policy *p);
 /* c's policy for dir, as installed from the IKE SA's path now. */
 void child_policy(const struct ike_sa *ike, const struct child_sa *c,
 		  enum ikb_dir dir, struct ikb_policy *p);

@@ -89,6 +89,12 @@ struct conn_plan {
 
 struct conn_props; /* conn_props.c: a proposal list, shared */
 
+/* One direction's VALUE[/MASK]; reqid: VALUE -1, a mark per reqid. */
+struct conn_mark {
+	bool set, reqid;
+	uint32_t val, mask;
+};
+
 /*
  * A conn compiled once per configuration (conn_compile.c), when the
  * engine takes it: the engine reads these fields and never the config
@@ -123,9 +129,10 @@ struct conn {
 	enum conn_encap { ENCAP_AUTO, ENCAP_YES, ENCAP_NO } encap;
 	bool nat_keepalive; /* nat-keepalive= (default yes) */
 	bool mobike; /* mobike= (default no, as libreswan) */
-	/* mark=VALUE[/MASK]; mark_reqid: VALUE -1, a mark per reqid */
-	bool mark_set, mark_reqid;
-	uint32_t mark, mark_mask;
+	/* mark=, or mark-in= and mark-out=, which override it (libreswan) */
+	struct conn_mark mark_in, mark_out;
+	/* ipsec-interface=: the if_id of ipsecN on every SA and policy; 0: none */
+	uint32_t if_id;
 	unsigned fuzz_pct; /* rekeyfuzz= */
 	unsigned long long ike_life_ms, child_life_ms, margin_ms;
 	unsigned long long dpd_delay_ms; /* 0: no liveness checks */

@@ -8,6 +8,7 @@
  * what ikebana cannot use yet (a DNS name for left=, say), kept as the
  * error of that part and reported where the engine needs the part.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -19,6 +20,7 @@
 #include "ike/child_sa.h"
 #include "ike/conn.h"
 #include "ike/engine.h"
+#include "ike/ipsec_if.h"
 #include "log.h"
 #include "plugin/conf_load.h"
 
@@ -74,21 +76,52 @@ static const char *kept(const char *msg)
  * mark=VALUE[/MASK], as libreswan's: checked by the config loader,
  * 32-bit numbers, or VALUE -1 for a mark of each reqid's own.
  */
+static void parse_mark(const char *v, struct conn_mark *m)
+{
+	const char *slash = strchr(v, '/');
+
+	memset(m, 0, sizeof(*m));
+	m->set = true;
+	if (!strncmp(v, "-1", 2) && (v[2] == '\0' || slash))
+		m->reqid = true;
+	else
+		m->val = (uint32_t)strtoul(v, NULL, 0);
+	m->mask = slash ? (uint32_t)strtoul(slash + 1, NULL, 0) : 0xffffffffu;
+}
+
+/* mark= both ways; mark-in= and mark-out= override it, as libreswan */
 static void compile_mark(const struct ikb_section *s, struct conn *c)
 {
-	const char *v = value(s, "mark");
-	const char *slash;
+	const char *both = value(s, "mark");
+	const char *in = value(s, "mark-in"), *out = value(s, "mark-out");
 
+	memset(&c->mark_in, 0, sizeof(c->mark_in));
+	memset(&c->mark_out, 0, sizeof(c->mark_out));
+	if (in || both)
+		parse_mark(in ? in : both, &c->mark_in);
+	if (out || both)
+		parse_mark(out ? out : both, &c->mark_out);
+}
+
+/*
+ * ipsec-interface=yes|no|N, checked by the config loader. yes is 1, as
+ * libreswan's; N 0 is ipsec0, which takes libreswan's if_id 16384
+ * (XFRMI_IF_ID_ZERO), since the kernel refuses if_id 0.
+ */
+static void compile_if_id(const struct ikb_section *s, struct conn *c)
+{
+	const char *v = value(s, "ipsec-interface");
+	unsigned long n;
+
+	c->if_id = 0;
 	if (!v)
 		return;
-	c->mark_set = true;
-	slash = strchr(v, '/');
-	if (!strncmp(v, "-1", 2) && (v[2] == '\0' || slash))
-		c->mark_reqid = true;
-	else
-		c->mark = (uint32_t)strtoul(v, NULL, 0);
-	c->mark_mask =
-		slash ? (uint32_t)strtoul(slash + 1, NULL, 0) : 0xffffffffu;
+	if (!isdigit((unsigned char)v[0])) {
+		c->if_id = flag(s, "ipsec-interface", false) ? 1 : 0;
+		return;
+	}
+	n = strtoul(v, NULL, 10);
+	c->if_id = n ? (uint32_t)n : XFRMI_IF_ID_ZERO;
 }
 
 /* encapsulation=yes|no|auto, as libreswan; nat-keepalive= and mobike=
@@ -145,6 +178,7 @@ static void compile_values(const struct ikb_section *s, struct conn *c)
 	compile_encap(s, c);
 	compile_shunts(s, c);
 	compile_mark(s, c);
+	compile_if_id(s, c);
 	c->fuzz_pct = fuzz ? (unsigned)strtoul(fuzz, NULL, 10) : 100;
 	c->ike_life_ms = ms(s, "ikelifetime", 8 * HOUR_MS);
 	c->child_life_ms = ms(s, "ipsec-lifetime", 8 * HOUR_MS);

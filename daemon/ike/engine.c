@@ -22,6 +22,7 @@
 #include "ike/events.h"
 #include "ike/conn.h"
 #include "ike/host.h"
+#include "ike/ipsec_if.h"
 #include "ike/msg.h"
 #include "ike/exchange.h"
 #include "ike/timers.h"
@@ -60,6 +61,7 @@ void ike_engine_set_conf(struct ike_engine *e, const struct loaded_conf *lc)
 	e->max_halfopen = set ? set->max_halfopen : 50000;
 	if (e->base)
 		rekey_events_subscribe(e);
+	ipsec_ifs_sync(e);
 	traps_sync(e);
 }
 
@@ -96,6 +98,7 @@ void ike_engine_free(struct ike_engine *e)
 	retry_cancel(e, NULL);
 	ike_sa_free_all(e);
 	traps_free(e);
+	ipsec_ifs_free(e);
 	hosts_free(e);
 	cookie_fini(e);
 	conn_set_free(e->conns);

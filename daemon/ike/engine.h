@@ -53,6 +53,8 @@ struct ike_engine {
 	struct host_rec *hosts;
 	/* trap.c: the traps and shunts in the kernel */
 	struct trap_set *traps;
+	/* ipsec_if.c: the XFRM interfaces of ipsec-interface= */
+	struct ipsec_if *ifs;
 };
 
 /* engine.c: the plugins and conns it runs with */

@@ -79,6 +79,17 @@ struct ike_io {
 	 */
 	int (*resolve)(void *ctx, const struct ike_host_query *q,
 		       ike_resolved_fn *done, void *arg);
+	/*
+	 * ipsec-interface=: make the XFRM interface name with if_id on the
+	 * device of local (AF_UNSPEC: unknown) and bring it up. 0 with
+	 * *created false when name was there already, ours to use and never
+	 * to delete; -errno with err. NULL: no interfaces are made.
+	 */
+	int (*xfrmi_add)(void *ctx, const char *name, uint32_t if_id,
+			 const struct ikb_addr *local, bool *created,
+			 struct ikb_error *err);
+	/* Delete the interface name that xfrmi_add made: 0 or -errno. */
+	int (*xfrmi_del)(void *ctx, const char *name, struct ikb_error *err);
 };
 
 /*
@@ -278,6 +289,8 @@ int ike_engine_unroute(struct ike_engine *e, const char *conn,
 		       struct ikb_error *err);
 /* The traps and shunts, for status: [{conn, kind, action, selectors}]. */
 struct json_object *ike_engine_routes(const struct ike_engine *e);
+/* The XFRM interfaces of ipsec-interface=: [{name, if_id, conns, ...}]. */
+struct json_object *ike_engine_interfaces(const struct ike_engine *e);
 /* Before stopping: a Delete to each established peer, not retransmitted. */
 void ike_engine_farewell(struct ike_engine *e);
 

@@ -12,6 +12,7 @@
 #include "ike/child_sa.h"
 #include "ike/engine.h"
 #include "ike/host.h"
+#include "ike/ipsec_if.h"
 #include "ike/frag.h"
 #include "ike/mobike.h"
 #include "ike/nat.h"
@@ -163,11 +164,25 @@ static struct json_object *child_status(const struct child_sa *c)
 		o, "cpu", c->cpu < 0 ? NULL : json_object_new_int64(c->cpu));
 	put_str(o, "pcrypt", pcrypt_state(c));
 	put_offload(o, c);
-	/* mark=: as installed, "0x7/0xff"; absent when unmarked */
+	/* mark=: as installed, "0x7/0xff"; absent when unmarked. mark is
+	 * the outbound SA's, mark_in the inbound one's where it differs */
 	if (c->sa_out.mark || c->sa_out.mark_mask) {
 		snprintf(buf, sizeof(buf), "0x%" PRIx32 "/0x%" PRIx32,
 			 c->sa_out.mark, c->sa_out.mark_mask);
 		put_str(o, "mark", buf);
+	}
+	if (c->sa_in.mark != c->sa_out.mark ||
+	    c->sa_in.mark_mask != c->sa_out.mark_mask) {
+		snprintf(buf, sizeof(buf), "0x%" PRIx32 "/0x%" PRIx32,
+			 c->sa_in.mark, c->sa_in.mark_mask);
+		put_str(o, "mark_in", buf);
+	}
+	/* ipsec-interface=: the if_id as installed, and its ipsecN */
+	if (c->sa_out.if_id) {
+		json_object_object_add(o, "if_id",
+				       json_object_new_int64(c->sa_out.if_id));
+		ipsec_if_name(c->sa_out.if_id, buf);
+		put_str(o, "interface", buf);
 	}
 	return o;
 }
@@ -315,6 +330,7 @@ struct json_object *ike_engine_status(const struct ike_engine *e)
 		json_object_array_add(sas, ike_sa_status(sa));
 	json_object_object_add(o, "ike_sas", sas);
 	json_object_object_add(o, "routes", traps_status(e));
+	json_object_object_add(o, "interfaces", ipsec_ifs_status(e));
 	json_object_object_add(o, "half_open",
 			       json_object_new_int64(e->halfopen));
 	return o;

@@ -82,14 +82,20 @@ static int route_install(struct ike_route *r, struct ikb_error *err)
 				     "no kernel plugin is loaded");
 	for (unsigned i = 0; !rc && i < n; i++) {
 		struct ikb_policy *p = &r->pol[i];
+		const struct conn_mark *m;
 
 		policy_fill(p, &r->sel, dirs[i], r->mode, &r->local, &r->remote,
 			    r->reqid);
 		p->action = r->kind;
-		if (c && c->mark_set && !c->mark_reqid) {
-			p->mark = c->mark;
-			p->mark_mask = c->mark_mask;
+		m = !c			   ? NULL :
+		    dirs[i] == IKB_DIR_OUT ? &c->mark_out :
+					     &c->mark_in;
+		if (m && m->set && !m->reqid) {
+			p->mark = m->val;
+			p->mark_mask = m->mask;
 		}
+		/* the Child SA that claims the trap has the same if_id */
+		p->if_id = c ? c->if_id : 0;
 		/* an update replaces what a crashed run may have left */
 		rc = k->policy_update ? k->policy_update(st, p, err) :
 					k->policy_add(st, p, err);

@@ -24,7 +24,9 @@ log() { printf '[%7s] %s\n' "$(now)" "$*"; }
 t() { timeout -k 2 "$@"; }
 
 # ns HOST CMD...: run in HOST's namespace, with a 30 s default timeout.
-ns() { _h=$1; shift; timeout -k 2 30 ip netns exec "$_h" "$@"; }
+# (No variable of its own: sh has no locals, and a global here overwrote
+# the _h that expect_esp_grows keeps across the command it runs.)
+ns() { timeout -k 2 30 ip netns exec "$@"; }
 
 # ipt HOST ARGS...: iptables on HOST, legacy where the kernel has its tables
 # (UML 6.1 has no nft nat chain type), else the nft back end (UML 7.2 has

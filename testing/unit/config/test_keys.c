@@ -369,9 +369,35 @@ static void test_mark(void **state)
 		"conn a\n\tmark=0x1ffffffff\n",
 		E(2, "a", "mark=0x1ffffffff",
 		  "expected VALUE[/MASK], 32-bit numbers in decimal or 0x hex (VALUE -1: a unique mark per SA)"));
+	core_expect("conn a\n\tmark-in=5/0xf\n\tmark-out=-1\n", "");
+	core_expect("conn a\n\tmark-out=1/x\n",
+		    E(2, "a", "mark-out=1/x",
+		      "expected a 32-bit MASK in decimal or 0x hex after /"));
 	core_expect("conn a\n\tmark=1/x\n",
 		    E(2, "a", "mark=1/x",
 		      "expected a 32-bit MASK in decimal or 0x hex after /"));
+}
+
+/* ipsec-interface=yes|no|N, as libreswan: digits are a number */
+static void test_ipsec_interface(void **state)
+{
+	static const char *const bad[] = { "-1", "4294967295", "ipsec1", "1x",
+					   "0x10" };
+	char conf[64], want[256];
+
+	core_expect("conn a\n\tipsec-interface=yes\n", "");
+	core_expect("conn a\n\tipsec-interface=no\n", "");
+	core_expect("conn a\n\tipsec-interface=0\n", "");
+	core_expect("conn a\n\tipsec-interface=4294967294\n", "");
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(conf, sizeof(conf), "conn a\n\tipsec-interface=%s\n",
+			 bad[i]);
+		snprintf(
+			want, sizeof(want),
+			"t.conf:2: error: conn a: ipsec-interface=%s: expected yes, no or an interface number 0..4294967294 (N: the XFRM interface ipsecN)\n",
+			bad[i]);
+		core_expect(conf, want);
+	}
 }
 
 /* crl-strict= and the OCSP keys (daemon/revocation_conf.c). */
@@ -567,6 +593,7 @@ int main(void)
 		cmocka_unit_test(test_enums),
 		cmocka_unit_test(test_times),
 		cmocka_unit_test(test_mark),
+		cmocka_unit_test(test_ipsec_interface),
 		cmocka_unit_test(test_setup_values),
 		cmocka_unit_test(test_revocation),
 		cmocka_unit_test(test_updown),

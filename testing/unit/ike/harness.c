@@ -246,6 +246,8 @@ static void peer_init(struct net *n, int idx, const char *conn,
 		.path_mtu = io_path_mtu,
 		.source_for = io_source_for,
 		.resolve = hdns_resolve,
+		.xfrmi_add = hxfrmi_add,
+		.xfrmi_del = hxfrmi_del,
 	};
 
 	p->net = n;

@@ -112,6 +112,22 @@ int hdns_resolve(void *ctx, const struct ike_host_query *q,
 		 ike_resolved_fn *done, void *arg);
 
 /*
+ * The fake XFRM interfaces of both peers (hxfrmi.c): what ike_io's
+ * xfrmi_add made and xfrmi_del deleted, counted over both, until
+ * hxfrmi_reset(); they outlive net_free(), which deletes what the engines
+ * made. hxfrmi_foreign puts a device there that is not ours, before
+ * net_new().
+ */
+extern unsigned hxfrmi_adds, hxfrmi_dels;
+void hxfrmi_reset(void);
+bool hxfrmi_has(int who, const char *name, uint32_t *if_id);
+void hxfrmi_foreign(int who, const char *name, uint32_t if_id);
+int hxfrmi_add(void *ctx, const char *name, uint32_t if_id,
+	       const struct ikb_addr *local, bool *created,
+	       struct ikb_error *err);
+int hxfrmi_del(void *ctx, const char *name, struct ikb_error *err);
+
+/*
  * Both peers from a conn body (after left/right/ids/authby) and extra
  * config setup lines; east_conn NULL means the same as west's. PSKs:
  * NULL means "secret".

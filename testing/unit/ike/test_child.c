@@ -275,6 +275,47 @@ static void test_mark_unique(void **state)
 	net_free(n);
 }
 
+/* mark-in= and mark-out=: each SA its own, the policies their SA's */
+static void test_mark_in_out(void **state)
+{
+	struct net *n =
+		net_new("\tmark=3\n\tmark-in=0x5/0xf\n\tmark-out=7\n",
+			"\tmark-in=7\n\tmark-out=0x5/0xf\n", NULL, NULL, NULL);
+	struct ikb_error err = { "" };
+	struct kdump d;
+	char buf[64];
+
+	assert_int_equal(ike_engine_up(n->p[WEST].e, "test", &err), 0);
+	assert_true(net_run(n, both_up, 5000));
+	for (int who = WEST; who <= EAST; who++) {
+		uint32_t in = who == WEST ? 5 : 7, out = who == WEST ? 7 : 5;
+		uint32_t inm = who == WEST ? 0xf : 0xffffffffu;
+		uint32_t outm = who == WEST ? 0xffffffffu : 0xf;
+
+		kernel_dump(n, who, &d);
+		assert_int_equal(d.nsa, 2);
+		assert_int_equal(d.npol, 3);
+		for (unsigned i = 0; i < d.nsa; i++) {
+			bool o = d.sa[i].dir == IKB_DIR_OUT;
+
+			assert_int_equal(d.sa[i].mark, o ? out : in);
+			assert_int_equal(d.sa[i].mark_mask, o ? outm : inm);
+		}
+		for (unsigned i = 0; i < d.npol; i++) {
+			bool o = d.pol[i].dir == IKB_DIR_OUT;
+
+			assert_int_equal(d.pol[i].mark, o ? out : in);
+			assert_int_equal(d.pol[i].mark_mask, o ? outm : inm);
+		}
+	}
+	assert_string_equal(status_str(n, WEST, true, "mark", buf, sizeof(buf)),
+			    "0x7/0xffffffff");
+	assert_string_equal(
+		status_str(n, WEST, true, "mark_in", buf, sizeof(buf)),
+		"0x5/0xf");
+	net_free(n);
+}
+
 static void test_pfs(void **state)
 {
 	static const char *const conf[2] = {
@@ -441,6 +482,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_pfs, net_cleanup),
 		cmocka_unit_test_teardown(test_mark, net_cleanup),
 		cmocka_unit_test_teardown(test_mark_unique, net_cleanup),
+		cmocka_unit_test_teardown(test_mark_in_out, net_cleanup),
 		cmocka_unit_test_teardown(test_down_either, net_cleanup),
 		cmocka_unit_test_teardown(test_delete_child, net_cleanup),
 		cmocka_unit_test_teardown(test_liveness, net_cleanup),

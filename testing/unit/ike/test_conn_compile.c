@@ -18,16 +18,16 @@
 #include "ike/conn.h"
 #include "plugin/conf_load.h"
 
-#define EXTRA                                                              \
-	"\nconn same-esp\n\tleft=192.0.2.2\n\tright=192.0.2.1\n"           \
-	"\tleftid=@east\n\trightid=@west\n\tauthby=secret\n"               \
-	"\tmark=-1/0xff\n\tdpddelay=30s\n\tkeyingtries=%forever\n"         \
-	"\tpfs=no\n\trekey=no\n\tauto=ignore\n"                            \
-	"\nconn other-esp\n\tleft=192.0.2.2\n\tright=192.0.2.1\n"          \
-	"\tleftid=@east\n\trightid=@west\n\tauthby=secret\n"               \
-	"\tesp=aes128gcm16\n\tmark=7\n\tkeyingtries=3\n\tikelifetime=2h\n" \
-	"\tauto=start\n"                                                   \
-	"\nconn named\n\tleft=west.example\n\tright=192.0.2.1\n"           \
+#define EXTRA                                                                               \
+	"\nconn same-esp\n\tleft=192.0.2.2\n\tright=192.0.2.1\n"                            \
+	"\tleftid=@east\n\trightid=@west\n\tauthby=secret\n"                                \
+	"\tmark=-1/0xff\n\tdpddelay=30s\n\tkeyingtries=%forever\n"                          \
+	"\tpfs=no\n\trekey=no\n\tauto=ignore\n"                                             \
+	"\nconn other-esp\n\tleft=192.0.2.2\n\tright=192.0.2.1\n"                           \
+	"\tleftid=@east\n\trightid=@west\n\tauthby=secret\n"                                \
+	"\tesp=aes128gcm16\n\tmark=7\n\tmark-in=9/0xf\n\tkeyingtries=3\n\tikelifetime=2h\n" \
+	"\tauto=start\n"                                                                    \
+	"\nconn named\n\tleft=west.example\n\tright=192.0.2.1\n"                            \
 	"\tleftid=@east\n\trightid=@west\n\tauthby=secret\n"
 
 static const struct conn *find(struct net *n, const char *name)
@@ -47,18 +47,25 @@ static void test_values(void **state)
 
 	assert_null(engine_conn(n->p[EAST].e, "absent"));
 	assert_true(a->ignored && !a->auto_start && !a->pfs && !a->rekey);
-	assert_true(a->mark_set && a->mark_reqid);
-	assert_int_equal(a->mark_mask, 0xff);
+	assert_true(a->mark_out.set && a->mark_out.reqid);
+	assert_int_equal(a->mark_out.mask, 0xff);
+	/* mark= is both ways */
+	assert_true(a->mark_in.set && a->mark_in.reqid);
+	assert_int_equal(a->mark_in.mask, 0xff);
 	assert_int_equal(a->dpd_delay_ms, 30000);
 	assert_int_equal(a->keyingtries, 0);
 	assert_true(!b->ignored && b->auto_start && b->pfs && b->rekey);
-	assert_true(b->mark_set && !b->mark_reqid);
-	assert_int_equal(b->mark, 7);
-	assert_int_equal(b->mark_mask, 0xffffffffu);
+	assert_true(b->mark_out.set && !b->mark_out.reqid);
+	assert_int_equal(b->mark_out.val, 7);
+	assert_int_equal(b->mark_out.mask, 0xffffffffu);
+	/* mark-in= overrides mark= for its direction, as libreswan */
+	assert_true(b->mark_in.set && !b->mark_in.reqid);
+	assert_int_equal(b->mark_in.val, 9);
+	assert_int_equal(b->mark_in.mask, 0xf);
 	assert_int_equal(b->keyingtries, 3);
 	assert_int_equal(b->ike_life_ms, 2 * 3600 * 1000ULL);
 	assert_int_equal(t->ike_life_ms, 8 * 3600 * 1000ULL);
-	assert_false(t->mark_set);
+	assert_false(t->mark_in.set || t->mark_out.set);
 	/* the same (default) ike= and esp= are one list, another is not */
 	assert_ptr_equal(a->ike, t->ike);
 	assert_ptr_equal(a->esp, t->esp);
