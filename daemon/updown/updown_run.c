@@ -143,13 +143,9 @@ static void report(const struct queue *q, const siginfo_t *si)
 				     "");
 }
 
-/* The head is over (exited, or never started): free it, start the next. */
-static void next(struct queue *q)
+/* What watched the head's process: its output, exit event, timer, pidfd. */
+static void release_proc(struct queue *q)
 {
-	struct updown_job *j = q->head;
-
-	if (q->line_len)
-		log_line(q);
 	close_out(q);
 	if (q->exit_ev)
 		event_free(q->exit_ev);
@@ -160,6 +156,16 @@ static void next(struct queue *q)
 	q->exit_ev = q->timer = NULL;
 	q->pidfd = -1;
 	q->pid = 0;
+}
+
+/* The head is over (exited, or never started): free it, start the next. */
+static void next(struct queue *q)
+{
+	struct updown_job *j = q->head;
+
+	if (q->line_len)
+		log_line(q);
+	release_proc(q);
 	q->head = j->next;
 	if (!q->head)
 		q->tail = NULL;
@@ -379,13 +385,7 @@ void updown_runner_free(struct updown_runner *r)
 			q->head = j->next;
 			updown_job_free(j);
 		}
-		close_out(q);
-		if (q->exit_ev)
-			event_free(q->exit_ev);
-		if (q->timer)
-			event_free(q->timer);
-		if (q->pidfd >= 0)
-			close(q->pidfd);
+		release_proc(q);
 		free(q->conn);
 		free(q);
 	}
