@@ -116,36 +116,39 @@ static const char *ipv(int family)
 	return family == AF_INET6 ? "ipv6" : "ipv4";
 }
 
+/* One end's PLUTO_<WHO>_CLIENT, _NET, _MASK, _PORT and _PROTOCOL. */
+static int client(struct updown_job *j, const char *who,
+		  const struct ikb_addr *net, uint8_t plen, uint16_t port,
+		  uint8_t proto)
+{
+	char a[64], m[64], k[40];
+	int rc = 0;
+
+	snprintf(k, sizeof(k), "PLUTO_%s_CLIENT", who);
+	rc |= add(j, k, "%s/%u", addr(net, a, sizeof(a)), plen);
+	snprintf(k, sizeof(k), "PLUTO_%s_CLIENT_NET", who);
+	rc |= add(j, k, "%s", a);
+	snprintf(k, sizeof(k), "PLUTO_%s_CLIENT_MASK", who);
+	rc |= add(j, k, "%s", mask(net->family, plen, m, sizeof(m)));
+	snprintf(k, sizeof(k), "PLUTO_%s_PORT", who);
+	rc |= add(j, k, "%u", port);
+	snprintf(k, sizeof(k), "PLUTO_%s_PROTOCOL", who);
+	rc |= add(j, k, "%u", proto);
+	return rc;
+}
+
 /* The peer's end: PLUTO_PEER_CLIENT and the rest. */
 static int peer_client(struct updown_job *j, const struct ikb_selector *ts)
 {
-	char a[64], m[64];
-	int rc = 0;
-
-	rc |= add(j, "PLUTO_PEER_CLIENT", "%s/%u", addr(&ts->dst, a, sizeof(a)),
-		  ts->dst_plen);
-	rc |= add(j, "PLUTO_PEER_CLIENT_NET", "%s", a);
-	rc |= add(j, "PLUTO_PEER_CLIENT_MASK", "%s",
-		  mask(ts->dst.family, ts->dst_plen, m, sizeof(m)));
-	rc |= add(j, "PLUTO_PEER_PORT", "%u", ts->dport);
-	rc |= add(j, "PLUTO_PEER_PROTOCOL", "%u", ts->proto);
-	return rc;
+	return client(j, "PEER", &ts->dst, ts->dst_plen, ts->dport, ts->proto);
 }
 
 static int my_client(struct updown_job *j, const struct ikb_selector *ts)
 {
-	char a[64], m[64];
-	int rc = 0;
+	int rc = add(j, "PLUTO_CLIENT_FAMILY", "%s", ipv(ts->src.family));
 
-	rc |= add(j, "PLUTO_CLIENT_FAMILY", "%s", ipv(ts->src.family));
-	rc |= add(j, "PLUTO_MY_CLIENT", "%s/%u", addr(&ts->src, a, sizeof(a)),
-		  ts->src_plen);
-	rc |= add(j, "PLUTO_MY_CLIENT_NET", "%s", a);
-	rc |= add(j, "PLUTO_MY_CLIENT_MASK", "%s",
-		  mask(ts->src.family, ts->src_plen, m, sizeof(m)));
-	rc |= add(j, "PLUTO_MY_PORT", "%u", ts->sport);
-	rc |= add(j, "PLUTO_MY_PROTOCOL", "%u", ts->proto);
-	return rc;
+	return rc |
+	       client(j, "MY", &ts->src, ts->src_plen, ts->sport, ts->proto);
 }
 
 /* What libreswan sets for features ikebana does not have: fixed. */
