@@ -45,6 +45,9 @@ struct cfg {
 	size_t nraw;
 	struct ikb_section *raw;
 	struct cfg_index *conn_index; /* conn name -> conns[i] */
+	/* policy group files (groups.h), once conf_load read them */
+	size_t ngroups;
+	struct cfg_group *groups;
 };
 
 /*

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
+#include "config/groups.h"
 #include "config/internal.h"
 
 struct core_key {
@@ -334,6 +335,42 @@ static void check_routes(const struct ikb_section *s, struct ikb_diag *d)
 			is_any(r) ? r->value : l->value);
 }
 
+/*
+ * Opportunistic conns (right=%opportunisticgroup, %group): the peer is
+ * the destination of the traffic, one of the group's networks, so the
+ * conn cannot be started, the group end has no subnet= of its own (the
+ * policy group file gives them), and only one end can be the group.
+ */
+static void check_oppo(const struct ikb_section *s, struct ikb_diag *d)
+{
+	const struct ikb_value *l = cfg_get(s, "left"),
+			       *r = cfg_get(s, "right"), *a = cfg_get(s, "auto");
+	const struct ikb_value *g =
+		r && cfg_host_is_oppo(r->value) ? r :
+		l && cfg_host_is_oppo(l->value) ? l :
+						  NULL;
+	const struct ikb_value *net;
+
+	if (!g)
+		return;
+	if (l && r && cfg_host_is_oppo(l->value) && cfg_host_is_oppo(r->value))
+		diag_report(
+			d, s, r, IKB_SEV_ERROR,
+			"left= is %s too (%s:%u): one end is this host, with an address, a name or %%defaultroute",
+			l->value, l->file, l->line);
+	if (a && !strcasecmp(a->value, "start"))
+		diag_report(
+			d, s, a, IKB_SEV_ERROR,
+			"an opportunistic conn (%s=%s) has no peer to start: traffic starts it; use auto=ondemand, or auto=add to answer only",
+			g->key, g->value);
+	net = cfg_get(s, g == r ? "rightsubnet" : "leftsubnet");
+	if (net && cfg_host_is_group(g->value))
+		diag_report(
+			d, s, net, IKB_SEV_ERROR,
+			"%s=%s takes its networks from its policy group file, not from %s=",
+			g->key, g->value, net->key);
+}
+
 int cfg_check_core(const struct cfg *c, struct ikb_diag *d)
 {
 	unsigned before = d->errors;
@@ -344,6 +381,7 @@ int cfg_check_core(const struct cfg *c, struct ikb_diag *d)
 	for (size_t i = 0; i < c->nconns; i++) {
 		check_ends(&c->conns[i], d);
 		check_routes(&c->conns[i], d);
+		check_oppo(&c->conns[i], d);
 		cfg_check_updown(&c->conns[i], d);
 		check_margin(&c->conns[i], d, "ikelifetime");
 		check_margin(&c->conns[i], d, "ipsec-lifetime");

@@ -13,6 +13,7 @@
 #include <strings.h>
 #include <sys/socket.h>
 
+#include "config/groups.h"
 #include "config/internal.h"
 #include "config/values.h"
 
@@ -61,15 +62,11 @@ bool check_host(const char *v, char *why, size_t len)
 		"%any",		  "%any4",	    "%any6", "%defaultroute",
 		"%defaultroute4", "%defaultroute6", NULL
 	};
-	static const char *const oppo[] = {
-		"%opportunistic", "%oppo",  "%opportunisticgroup",
-		"%oppogroup",	  "%group", NULL
-	};
 
-	if (values_one_of(v, ok) || addr_family(v) || dns_name(v))
+	/* opportunistic: the peer is the destination of the traffic */
+	if (values_one_of(v, ok) || addr_family(v) || dns_name(v) ||
+	    cfg_host_is_oppo(v))
 		return true;
-	if (values_one_of(v, oppo))
-		FAIL("opportunistic encryption is not supported by ikebana");
 	if (v[0] == '%')
 		FAIL("expected an IP address, a DNS name, %%any, %%any4, %%any6 or %%defaultroute (interface names like %s are not supported)",
 		     v);

@@ -13,6 +13,7 @@
 #include <strings.h>
 
 #include "config/config.h"
+#include "config/groups.h"
 #include "ike/engine.h"
 #include "ike/conn.h"
 #include "plugin/conf_load.h"
@@ -158,7 +159,8 @@ static void parse_host(const struct ikb_section *s, const char *side,
 
 	end->host.kind = !strncasecmp(host, "%defaultroute", 13) ?
 				 IKE_HOST_DEFROUTE :
-				 IKE_HOST_NAME;
+			 cfg_host_is_oppo(host) ? IKE_HOST_GROUP :
+						  IKE_HOST_NAME;
 	end->host.name = end->host.kind == IKE_HOST_NAME ? host : NULL;
 	end->host.family = host_family(s, host, other);
 }

@@ -140,6 +140,15 @@ struct conn {
 	unsigned long keyingtries; /* 0: %forever */
 	unsigned rtx_interval_ms;
 	unsigned long long rtx_timeout_ms;
+	/*
+	 * Opportunistic (right=%opportunisticgroup, conn_inst.c): the group
+	 * end (1: left, 0: right, -1: none) and its networks, whose every
+	 * destination is an instance of the conn; an instance has none.
+	 */
+	int grp_side;
+	unsigned ngrp;
+	struct ts_net *grp;
+	const char *inst_of; /* an instance: its group conn's name */
 };
 
 /* Every conn of one configuration, in its order, and config setup. */
@@ -156,6 +165,8 @@ struct conn_set {
 	unsigned frag_size; /* ike-fragment-size=: IP datagram, 0: RFC 7383 */
 	unsigned long long
 		shunt_life_ms; /* shuntlifetime=: a failure shunt's */
+	struct conn_inst *inst; /* opportunistic instances (conn_inst.c) */
+	unsigned ninst;
 };
 
 /* conn_compile.c */
@@ -170,6 +181,31 @@ void conn_set_free(struct conn_set *set);
  */
 void conn_host_set(struct ike_engine *e, const struct conn *c, int side,
 		   const struct ikb_addr *a);
+/* conn_compile.c, for instances: one conn of s into c, and freed. */
+void conn_compile_one(const struct ike_engine *e, struct conn_set *set,
+		      const struct ikb_section *s, struct conn *c);
+void conn_free_one(struct conn *c);
+/* The host of side (1: left) is a (a conn's own, or an instance's). */
+void conn_end_set(const struct ike_engine *e, struct conn *c, int side,
+		  const struct ikb_addr *a);
+
+/*
+ * conn_inst.c: opportunistic conns. Each destination of a group conn's
+ * networks is an instance named GROUP#ADDRESS, made when first needed
+ * and kept with the configuration (a reload makes it again from the new
+ * group conn when an SA still names it).
+ */
+bool conn_group_has(const struct conn *c, const struct ikb_addr *a);
+/* The instance of group conn c for peer; NULL: not in the group, or no
+ * memory (logged). */
+const struct conn *conn_instance(const struct ike_engine *e,
+				 const struct conn *c,
+				 const struct ikb_addr *peer);
+/* An instance by name (GROUP#ADDRESS), made if its group has it. */
+const struct conn *conn_instance_find(const struct ike_engine *e,
+				      const char *name);
+void conn_inst_free(struct conn_set *set);
+
 /* The conn of that name in the engine's configuration, or NULL. */
 const struct conn *engine_conn(const struct ike_engine *e, const char *name);
 /* auto=start, of the conn of that name now (reload keeps the name). */

@@ -17,6 +17,7 @@
 #include <strings.h>
 
 #include "config/config.h"
+#include "config/groups.h"
 #include "ike/child_sa.h"
 #include "ike/conn.h"
 #include "ike/engine.h"
@@ -268,6 +269,43 @@ static int compile_view(const struct ike_engine *e, const struct ikb_section *s,
 	return rc;
 }
 
+/* The group end of c (its views compiled) and its networks. */
+static void compile_group(const struct conn_set *set, struct conn *c)
+{
+	const struct conn_end *l = &c->view[1].local, *r = &c->view[1].remote;
+	const struct cfg_group *g = cfg_group_find(set->cfg, c->name);
+	const struct conn_end *end;
+
+	c->grp_side = r->host.kind == IKE_HOST_GROUP ? 0 :
+		      l->host.kind == IKE_HOST_GROUP ? 1 :
+						       -1;
+	if (c->grp_side < 0 || c->view_rc[1])
+		return;
+	end = c->grp_side ? l : r;
+	if (!g) { /* %opportunistic: its subnet=, else every address */
+		c->grp = calloc(end->nnets, sizeof(c->grp[0]));
+		if (!c->grp)
+			return;
+		for (unsigned i = 0; i < end->nnets; i++)
+			c->grp[i] = end->nets[i];
+		if (!end->net_set)
+			c->grp[0] = (struct ts_net){
+				.a.family = (c->grp_side ? r : l)->addr.family ?:
+						    AF_INET,
+				.plen = 0
+			};
+		c->ngrp = end->nnets;
+		return;
+	}
+	c->grp = g->n ? calloc(g->n, sizeof(c->grp[0])) : NULL;
+	if (!c->grp)
+		return;
+	for (size_t i = 0; i < g->n; i++)
+		c->grp[i] = (struct ts_net){ .a = g->nets[i].a,
+					     .plen = g->nets[i].plen };
+	c->ngrp = (unsigned)g->n;
+}
+
 static void compile_conn(const struct ike_engine *e, struct conn_set *set,
 			 const struct ikb_section *s, struct conn *c)
 {
@@ -286,6 +324,13 @@ static void compile_conn(const struct ike_engine *e, struct conn_set *set,
 	}
 	c->ike_rc = compile_props(e, set, c, IKB_PROTO_IKE);
 	c->esp_rc = compile_props(e, set, c, IKB_PROTO_ESP);
+	compile_group(set, c);
+}
+
+void conn_compile_one(const struct ike_engine *e, struct conn_set *set,
+		      const struct ikb_section *s, struct conn *c)
+{
+	compile_conn(e, set, s, c);
 }
 
 /*
@@ -352,11 +397,9 @@ static void set_end(struct conn_end *end, const struct ikb_addr *a)
 	end->nets[0].plen = end->plen;
 }
 
-void conn_host_set(struct ike_engine *e, const struct conn *cc, int side,
-		   const struct ikb_addr *a)
+void conn_end_set(const struct ike_engine *e, struct conn *c, int side,
+		  const struct ikb_addr *a)
 {
-	struct conn *c = &e->conns->conns[cc - e->conns->conns];
-
 	set_end(&c->view[side].local, a);
 	set_end(&c->view[!side].remote, a);
 	for (int v = 0; v < 2; v++) {
@@ -370,23 +413,33 @@ void conn_host_set(struct ike_engine *e, const struct conn *cc, int side,
 	}
 }
 
+void conn_host_set(struct ike_engine *e, const struct conn *cc, int side,
+		   const struct ikb_addr *a)
+{
+	conn_end_set(e, &e->conns->conns[cc - e->conns->conns], side, a);
+}
+
+void conn_free_one(struct conn *c)
+{
+	for (int side = 0; side < 2; side++) {
+		free(c->view_err[side]);
+		conn_auth_free(&c->view[side].local);
+		conn_auth_free(&c->view[side].remote);
+		free(c->plan_err[side]);
+		free(c->plan[side].c);
+	}
+	free(c->ike_err);
+	free(c->esp_err);
+	free(c->grp);
+}
+
 void conn_set_free(struct conn_set *set)
 {
 	if (!set)
 		return;
-	for (size_t i = 0; i < set->n; i++) {
-		struct conn *c = &set->conns[i];
-
-		for (int side = 0; side < 2; side++) {
-			free(c->view_err[side]);
-			conn_auth_free(&c->view[side].local);
-			conn_auth_free(&c->view[side].remote);
-			free(c->plan_err[side]);
-			free(c->plan[side].c);
-		}
-		free(c->ike_err);
-		free(c->esp_err);
-	}
+	conn_inst_free(set);
+	for (size_t i = 0; i < set->n; i++)
+		conn_free_one(&set->conns[i]);
 	conn_props_free(&set->props);
 	free(set->conns);
 	free(set);
@@ -398,7 +451,9 @@ const struct conn *engine_conn(const struct ike_engine *e, const char *name)
 	const struct ikb_section *s =
 		set ? cfg_conn_find(set->cfg, name) : NULL;
 
-	return s ? &set->conns[s - set->cfg->conns] : NULL;
+	if (s)
+		return &set->conns[s - set->cfg->conns];
+	return set && strchr(name, '#') ? conn_instance_find(e, name) : NULL;
 }
 
 bool conn_auto_start(const struct ike_engine *e, const char *conn)

@@ -30,8 +30,11 @@ static int score(const struct conn *c, int side, const struct ike_path *p)
 		return 0;
 	if (!v->local.addr.family || !ike_addr_equal(&v->local.addr, &p->local))
 		return 0;
-	if (!v->remote.addr.family) /* %any, or a name not resolved yet */
-		return v->remote.host.kind == IKE_HOST_ADDR;
+	/* %any, a name not resolved yet, or an opportunistic group's */
+	if (!v->remote.addr.family)
+		return v->remote.host.kind == IKE_HOST_ADDR ||
+		       (v->remote.host.kind == IKE_HOST_GROUP &&
+			conn_group_has(c, &p->remote));
 	return ike_addr_equal(&v->remote.addr, &p->remote) ? 2 : 0;
 }
 
@@ -54,6 +57,15 @@ static unsigned authm_of(uint8_t method)
 	}
 }
 
+/* Whether name is c's, or of one of its instances (GROUP#ADDRESS). */
+static bool is_or_has(const struct conn *c, const char *name)
+{
+	size_t n = strlen(c->name);
+
+	return !strncmp(name, c->name, n) &&
+	       (!name[n] || (name[n] == '#' && c->grp_side >= 0));
+}
+
 /* The best address match, optionally also accepting peer's ID. */
 static const struct conn *best(const struct ike_engine *e,
 			       const struct ike_path *p,
@@ -62,7 +74,7 @@ static const struct conn *best(const struct ike_engine *e,
 {
 	const struct conn_set *set = e->conns;
 	const struct conn *found = NULL;
-	int top = 0;
+	int top = 0, at = 0;
 
 	for (size_t i = 0; set && i < set->n; i++) {
 		const struct conn *c = &set->conns[i];
@@ -77,7 +89,7 @@ static const struct conn *best(const struct ike_engine *e,
 			    !id_accepts(&c->view[side].remote, peer))
 				sc = 0;
 			/* the conn chosen at IKE_SA_INIT wins a tie */
-			if (sc && prefer && !strcmp(prefer, c->name))
+			if (sc && prefer && is_or_has(c, prefer))
 				sc += 2;
 			/* over both, a conn that takes the peer's AUTH */
 			if (sc && method &&
@@ -87,10 +99,15 @@ static const struct conn *best(const struct ike_engine *e,
 			if (sc > top) {
 				top = sc;
 				found = c;
-				*out = c->view[side];
+				at = side;
 			}
 		}
 	}
+	/* a group's peer is its instance, GROUP#ADDRESS */
+	if (found && found->grp_side >= 0)
+		found = conn_instance(e, found, &p->remote);
+	if (found)
+		*out = found->view[at];
 	return found;
 }
 

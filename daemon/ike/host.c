@@ -38,8 +38,10 @@ const char *host_text(const struct host_rec *r)
 
 bool host_needed(const struct conn *c, int side)
 {
-	return !c->ignored && !c->view_rc[side] &&
-	       end_of(c, side)->host.kind != IKE_HOST_ADDR;
+	enum ike_host_kind k = end_of(c, side)->host.kind;
+
+	return !c->ignored && !c->view_rc[side] && k != IKE_HOST_ADDR &&
+	       k != IKE_HOST_GROUP;
 }
 
 struct host_rec *host_find(const struct ike_engine *e, const char *conn,

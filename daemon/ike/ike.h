@@ -34,7 +34,13 @@ struct ike_path {
  * DNS name for left=/right=, or %defaultroute, the address of the default
  * route's interface. The engine asks ike_io's resolve for it.
  */
-enum ike_host_kind { IKE_HOST_ADDR, IKE_HOST_NAME, IKE_HOST_DEFROUTE };
+/* IKE_HOST_GROUP: %opportunisticgroup, the traffic's destination */
+enum ike_host_kind {
+	IKE_HOST_ADDR,
+	IKE_HOST_NAME,
+	IKE_HOST_DEFROUTE,
+	IKE_HOST_GROUP
+};
 struct ike_host_query {
 	enum ike_host_kind kind;
 	const char *name; /* IKE_HOST_NAME: fully qualified; copy it */

@@ -7,6 +7,7 @@
  */
 #include <string.h>
 
+#include "config/groups.h"
 #include "plugin/conf_load.h"
 
 static bool owns_cb(void *ctx, const char *key, enum ikb_key_scope scope)
@@ -31,6 +32,8 @@ static int check_all(const struct conf_load_opts *o, struct loaded_conf *lc,
 	if (cfg_check_keys(lc->cfg, owns_cb, lc->plugins, d) < 0)
 		rc = -1;
 	if (cfg_check_core(lc->cfg, d) < 0)
+		rc = -1;
+	if (cfg_groups_load(lc->cfg, d) < 0)
 		rc = -1;
 	if (plugin_set_check(lc->plugins, lc->cfg, d) < 0)
 		rc = -1;

@@ -126,9 +126,19 @@ static void test_hosts(void **state)
 		"conn a\n\tleft=%any\n\tright=%any\n",
 		E(3, "a", "right=%any",
 		  "left= is %any too (t.conf:2): at least one end needs an address or name"));
-	core_expect("conn a\n\tleft=%opportunistic\n",
-		    E(2, "a", "left=%opportunistic",
-		      "opportunistic encryption is not supported by ikebana"));
+	core_expect("conn a\n\tleft=%opportunistic\n", "");
+	core_expect(
+		"conn a\n\tleft=%defaultroute\n\tright=%group\n\trightsubnet=10.0.0.0/8\n",
+		E(4, "a", "rightsubnet=10.0.0.0/8",
+		  "right=%group takes its networks from its policy group file, not from rightsubnet="));
+	core_expect(
+		"conn a\n\tleft=192.0.2.1\n\tright=%opportunisticgroup\n\tauto=start\n",
+		E(4, "a", "auto=start",
+		  "an opportunistic conn (right=%opportunisticgroup) has no peer to start: traffic starts it; use auto=ondemand, or auto=add to answer only"));
+	core_expect(
+		"conn a\n\tleft=%oppo\n\tright=%opportunisticgroup\n",
+		E(3, "a", "right=%opportunisticgroup",
+		  "left= is %oppo too (t.conf:2): one end is this host, with an address, a name or %defaultroute"));
 	core_expect(
 		"conn a\n\tleft=%eth0\n",
 		E(2, "a", "left=%eth0",
