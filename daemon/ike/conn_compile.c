@@ -469,7 +469,7 @@ static bool ours(const struct ike_engine *e, const struct conn *c, int side)
 
 	return !c->view_rc[side] && v->local.addr.family &&
 	       e->io.is_local(e->io.ctx, &v->local.addr) &&
-	       v->remote.addr.family;
+	       (v->remote.addr.family || v->remote.host.kind == IKE_HOST_GROUP);
 }
 
 int conn_view_local(const struct ike_engine *e, const struct conn *c,

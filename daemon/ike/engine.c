@@ -186,6 +186,13 @@ int engine_up(struct ike_engine *e, const char *name, unsigned attempt,
 			name);
 		return -EINVAL;
 	}
+	if (conn->grp_side >= 0) {
+		snprintf(
+			err->msg, sizeof(err->msg),
+			"conn %s is opportunistic: traffic to a destination of its group starts that destination's instance (%s#ADDRESS)",
+			name, name);
+		return -EINVAL;
+	}
 	sa = ike_sa_new(e, name, &p, NULL);
 	if (!sa) {
 		snprintf(err->msg, sizeof(err->msg), "out of memory");

@@ -47,6 +47,9 @@ struct ike_route {
 	unsigned npol;
 	struct event *revert; /* the failure shunt's end */
 	unsigned long acquires;
+	/* a group conn's network (its ACQUIREs make instances), an instance's */
+	bool group, inst;
+	bool drop; /* an instance's, to go at the revert timer */
 };
 
 struct trap_set {
@@ -76,6 +79,17 @@ static int route_install(struct ike_route *r, struct ikb_error *err)
 			     3 :
 			     2;
 	int rc = 0;
+
+	/*
+	 * A group's trap that may let traffic pass (private-or-clear) is
+	 * outbound only, as libreswan's: a host of the group that speaks no
+	 * IKE sends in clear first, and its packets must not meet an inbound
+	 * policy that wants ESP; its instance's policies take both ways.
+	 */
+	if (r->group && c &&
+	    (c->neg_pass || c->fail_shunt == IKB_POLICY_PASS) &&
+	    r->kind == IKB_POLICY_IPSEC)
+		n = 1;
 
 	if (!k)
 		return ikb_error_set(err, ENOTSUP,
@@ -131,35 +145,41 @@ static void route_free(struct ike_route *r)
 }
 
 /*
- * The outbound traffic does a now (a trap's shunts); 0 or -errno. The
- * policy is replaced in place (XFRM_MSG_UPDPOLICY), so that no packet
- * meets no policy meanwhile: the kernel takes no second policy of the
- * same selector, whatever its priority. Such a shunt carries no tag of
- * ours (kernel-xfrm's are set at NEWPOLICY), so a crash may leave it: the
- * next start replaces it with the trap (route_install updates).
+ * The traffic does a now (a trap's shunts); 0 or -errno. Every policy of
+ * the trap takes it, so that the answers to what passes in clear are
+ * let in (and a drop drops both ways). Each is replaced in place
+ * (XFRM_MSG_UPDPOLICY), so that no packet meets no policy meanwhile: the
+ * kernel takes no second policy of the same selector, whatever its
+ * priority. Such a shunt carries no tag of ours (kernel-xfrm's are set
+ * at NEWPOLICY), so a crash may leave it: the next start replaces it
+ * with the trap (route_install updates).
  */
 static int out_set(struct ike_route *r, enum ikb_policy_action a,
 		   const char *why)
 {
 	void *st;
 	const struct ikb_kernel_ops *k = engine_kernel(r->e, &st);
-	struct ikb_policy p = r->pol[0];
 	struct ikb_error err = { "" };
-	int rc;
+	int rc = 0;
 
 	if (!k || !r->npol || r->out_now == a)
 		return 0;
-	p.action = a;
-	rc = k->policy_update ?
-		     k->policy_update(st, &p, &err) :
-		     ikb_error_set(&err, ENOTSUP,
-				   "the kernel plugin cannot replace a policy");
+	for (unsigned i = 0; !rc && i < r->npol; i++) {
+		struct ikb_policy p = r->pol[i];
+
+		p.action = a;
+		rc = k->policy_update ?
+			     k->policy_update(st, &p, &err) :
+			     ikb_error_set(
+				     &err, ENOTSUP,
+				     "the kernel plugin cannot replace a policy");
+	}
 	if (rc) {
-		log_warn("conn %s: outbound %s not made %s (%s): %s", r->conn,
+		log_warn("conn %s: %s not made %s (%s): %s", r->conn,
 			 action_name(r->out_now), action_name(a), why, err.msg);
 		return rc;
 	}
-	log_info("conn %s: outbound: %s (%s)", r->conn, action_name(a), why);
+	log_info("conn %s: traffic: %s (%s)", r->conn, action_name(a), why);
 	r->out_now = a;
 	return 0;
 }
@@ -219,6 +239,47 @@ static int route_new(struct ike_engine *e, const struct conn *c,
 	return 0;
 }
 
+/*
+ * A group conn's routes: this host's subnet to each network of its
+ * group, with a template to any address (the kernel's ACQUIRE names the
+ * destination, whose instance is then negotiated). A network of the
+ * other family than this host's is skipped: it has no route from here.
+ */
+static int routes_of_group(struct ike_engine *e, const struct conn *c,
+			   const struct conn_view *v,
+			   const struct conn_plan *plan, struct ike_route **out,
+			   unsigned *n, struct ikb_error *err)
+{
+	struct ikb_selector base = plan->n ? plan->c[0].ts :
+					     (struct ikb_selector){ 0 };
+	int rc = 0;
+
+	base.src = v->local.net;
+	base.src_plen = v->local.plen;
+	for (unsigned i = 0; !rc && i < c->ngrp; i++) {
+		struct ikb_selector sel = base;
+
+		if (c->grp[i].a.family != base.src.family)
+			continue;
+		sel.dst = c->grp[i].a;
+		sel.dst_plen = c->grp[i].plen;
+		rc = route_new(e, c, v, &sel, NULL, 0, &out[*n], err);
+		if (rc)
+			break;
+		out[*n]->group = true;
+		out[*n]->remote = (struct ikb_addr){ .family =
+							     sel.dst.family };
+		(*n)++;
+	}
+	return rc;
+}
+
+/* The most routes conn c can ask for. */
+static unsigned routes_max(const struct conn *c)
+{
+	return c->ngrp > ROUTE_SELS_MAX ? c->ngrp : ROUTE_SELS_MAX;
+}
+
 /* The routes conn c asks for, in r[0..*n) (not yet installed). */
 static int routes_of(struct ike_engine *e, const struct conn *c,
 		     struct ike_route **out, unsigned *n, struct ikb_error *err)
@@ -233,6 +294,8 @@ static int routes_of(struct ike_engine *e, const struct conn *c,
 		rc = conn_plan(&v, &plan, err);
 	if (rc)
 		return rc;
+	if (c->grp_side >= 0)
+		return routes_of_group(e, c, &v, plan, out, n, err);
 	if (c->shunt == IKB_POLICY_IPSEC &&
 	    (v.remote.addr.family == AF_UNSPEC ||
 	     v.local.addr.family == AF_UNSPEC))
@@ -277,36 +340,17 @@ static void route_log_err(const struct conn *c, const char *what,
 		log_err("conn %s: %s: %s", c->name, what, err->msg);
 }
 
-static unsigned route_count(const struct ike_engine *e, const char *conn)
-{
-	unsigned n = 0;
-
-	for (struct ike_route *r = route_next(e, conn, NULL); r;
-	     r = route_next(e, conn, r))
-		n++;
-	return n;
-}
-
-/* Whether the routes of conn are want[0..n) already. */
+/* Whether the routes of conn are want[0..n) already, in that order. */
 static bool routes_same(const struct ike_engine *e, const char *conn,
 			struct ike_route **want, unsigned n)
 {
-	unsigned same = 0;
+	struct ike_route *r = route_next(e, conn, NULL);
+	unsigned i = 0;
 
-	for (unsigned i = 0; i < n; i++)
-		for (struct ike_route *r = route_next(e, conn, NULL); r;
-		     r = route_next(e, conn, r))
-			same += route_same(r, want[i]);
-	return same == n && route_count(e, conn) == n;
-}
-
-static void route_append(struct trap_set *ts, struct ike_route *r)
-{
-	struct ike_route **pp = &ts->head;
-
-	while (*pp)
-		pp = &(*pp)->next;
-	*pp = r;
+	for (; r && i < n; r = route_next(e, conn, r), i++)
+		if (!route_same(r, want[i]))
+			return false;
+	return !r && i == n;
 }
 
 /* conn's routes as its configuration says now; 0 or -errno with err. */
@@ -314,20 +358,26 @@ static int route_conn(struct ike_engine *e, const struct conn *c,
 		      struct ikb_error *err)
 {
 	struct trap_set *ts = set_of(e);
-	struct ike_route *want[ROUTE_SELS_MAX];
+	struct ike_route **want = calloc(routes_max(c), sizeof(*want));
+	struct ike_route **tail;
 	uint32_t reqid = 0;
 	unsigned n;
 	int rc;
 
-	if (!ts)
+	if (!ts || !want) {
+		free(want);
 		return ikb_error_set(err, ENOMEM, "out of memory");
+	}
 	rc = routes_of(e, c, want, &n, err);
 	if (!rc && routes_same(e, c->name, want, n)) {
 		for (unsigned i = 0; i < n; i++)
 			route_free(want[i]);
+		free(want);
 		return 0; /* as it was: nothing moves */
 	}
 	trap_unroute(e, c->name, NULL);
+	for (tail = &ts->head; *tail;)
+		tail = &(*tail)->next;
 	for (unsigned i = 0; i < n; i++) {
 		struct ike_route *r = want[i];
 
@@ -342,10 +392,13 @@ static int route_conn(struct ike_engine *e, const struct conn *c,
 			route_free(r);
 			continue;
 		}
-		route_append(ts, r);
+		r->inst = c->inst_of != NULL;
+		*tail = r;
+		tail = &r->next;
 		log_info("conn %s: %s routed, reqid %u", c->name,
 			 action_name(r->kind), r->reqid);
 	}
+	free(want);
 	return rc;
 }
 
@@ -490,6 +543,36 @@ static void child_again(struct ike_sa *sa)
 	tasks_schedule(sa);
 }
 
+/*
+ * A group's ACQUIRE: the destination's instance gets its own trap, the
+ * peer alone (more specific than the group's, so its shunts are that
+ * destination's only), and that route is what the negotiation swaps.
+ */
+static struct ike_route *instance_route(struct ike_engine *e,
+					struct ike_route *g,
+					const struct conn *c,
+					const struct ikb_kernel_event *ev)
+{
+	const struct conn *inst = conn_instance(e, c, &ev->sel.dst);
+	struct ikb_error err = { "" };
+	struct ike_route *r;
+	char d[64];
+
+	if (!inst) {
+		log_warn("conn %s: ACQUIRE for %s: no instance of the group",
+			 g->conn, addr_str(&ev->sel.dst, d, sizeof(d)));
+		return NULL;
+	}
+	r = route_next(e, inst->name, NULL);
+	if (r)
+		return r;
+	if (route_conn(e, inst, &err)) {
+		route_log_err(inst, "not routed", &err);
+		return NULL;
+	}
+	return route_next(e, inst->name, NULL);
+}
+
 void trap_acquire(struct ike_engine *e, const struct ikb_kernel_event *ev)
 {
 	struct ike_route *r = route_by_reqid(e, ev->reqid);
@@ -504,6 +587,13 @@ void trap_acquire(struct ike_engine *e, const struct ikb_kernel_event *ev)
 		return;
 	}
 	r->acquires++;
+	if (r->group) {
+		r = instance_route(e, r, c, ev);
+		c = r ? engine_conn(e, r->conn) : NULL;
+		if (!c)
+			return;
+		r->acquires++;
+	}
 	sa = ike_sa_find_conn(e, r->conn, NULL);
 	if (sa) {
 		child_again(sa);
@@ -535,6 +625,23 @@ bool trap_claim(struct ike_sa *sa, struct child_sa *c)
 	return false;
 }
 
+/* An instance's route goes: its group's trap covers the peer again. */
+static void inst_unroute(struct ike_route *r)
+{
+	struct trap_set *ts = r->e->traps;
+	struct ike_route **pp = &ts->head;
+
+	while (*pp && *pp != r)
+		pp = &(*pp)->next;
+	if (!*pp)
+		return;
+	*pp = r->next;
+	route_remove(r);
+	log_info("conn %s: unrouted (%s)", r->conn,
+		 r->drop ? "its IKE SA went" : "shuntlifetime= is over");
+	route_free(r);
+}
+
 /* The failure shunt's time is over: the trap again. */
 static void on_revert(evutil_socket_t fd, short what, void *arg)
 {
@@ -542,7 +649,23 @@ static void on_revert(evutil_socket_t fd, short what, void *arg)
 
 	(void)fd;
 	(void)what;
-	out_set(r, IKB_POLICY_IPSEC, "shuntlifetime= is over");
+	if (r->inst)
+		inst_unroute(r);
+	else
+		out_set(r, IKB_POLICY_IPSEC, "shuntlifetime= is over");
+}
+
+/* After the event's listeners: an instance's route, now out of use. */
+static void inst_drop_later(struct ike_engine *e, struct ike_route *r)
+{
+	struct timeval now = { 0, 0 };
+
+	if (!r->revert && e->base)
+		r->revert = evtimer_new(e->base, on_revert, r);
+	if (!r->revert)
+		return;
+	r->drop = true;
+	evtimer_add(r->revert, &now);
 }
 
 static void failed(struct ike_engine *e, struct ike_route *r,
@@ -555,11 +678,13 @@ static void failed(struct ike_engine *e, struct ike_route *r,
 	if (c->fail_shunt == IKB_POLICY_IPSEC) {
 		/* failureshunt=none: the trap holds, the next packet asks */
 		out_set(r, IKB_POLICY_IPSEC, "the negotiation failed");
+		if (r->inst) /* the group's trap holds */
+			inst_drop_later(e, r);
 		return;
 	}
 	if (r->out_now == c->fail_shunt)
 		log_info(
-			"conn %s: outbound: stays %s (failureshunt=, the negotiation failed)",
+			"conn %s: traffic: stays %s (failureshunt=, the negotiation failed)",
 			r->conn, action_name(c->fail_shunt));
 	else if (out_set(r, c->fail_shunt,
 			 "failureshunt=, the negotiation failed"))
@@ -585,7 +710,11 @@ static void on_event(void *ctx, const struct ike_event *ev)
 		if (ev->kind == IKE_EVENT_CHILD_UP) {
 			if (r->revert)
 				evtimer_del(r->revert);
+			r->drop = false;
 			out_set(r, IKB_POLICY_IPSEC, "a Child SA is up");
+		} else if (ev->kind == IKE_EVENT_IKE_DOWN && r->inst &&
+			   !(r->revert && evtimer_pending(r->revert, NULL))) {
+			inst_drop_later(e, r);
 		} else if (ev->kind == IKE_EVENT_FAILED) {
 			/* no Child SA, whether the IKE SA stands or not */
 			failed(e, r, c);
@@ -608,6 +737,9 @@ struct json_object *traps_status(const struct ike_engine *e)
 		struct json_object *o = json_object_new_object();
 
 		put_str(o, "conn", r->conn);
+		if (r->group || r->inst)
+			put_str(o, "opportunistic",
+				r->group ? "group" : "instance");
 		put_str(o, "kind",
 			r->kind == IKB_POLICY_IPSEC ? "trap" : "shunt");
 		put_str(o, "action", action_name(r->out_now));

@@ -166,6 +166,9 @@ unsigned kdump_count(const struct kdump *d, enum ikb_dir dir);
 void kernel_expire(struct net *n, int who, const struct ikb_sa *sa, bool hard);
 /* kernel-mem's ACQUIRE for reqid from CPU cpu (RFC 9611, -1: none). */
 void kernel_acquire(struct net *n, int who, uint32_t reqid, int32_t cpu);
+/* The same for the packet's selectors (sel NULL: none). */
+void kernel_acquire_sel(struct net *n, int who, uint32_t reqid, int32_t cpu,
+			const struct ikb_selector *sel);
 /* The kernel's MAPPING: in's ESP in UDP came from addr:port. */
 void kernel_mapping(struct net *n, int who, const struct ikb_sa *in,
 		    const char *addr, uint16_t port);

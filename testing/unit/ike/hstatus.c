@@ -188,6 +188,12 @@ void kernel_mapping(struct net *n, int who, const struct ikb_sa *in,
 
 void kernel_acquire(struct net *n, int who, uint32_t reqid, int32_t cpu)
 {
+	kernel_acquire_sel(n, who, reqid, cpu, NULL);
+}
+
+void kernel_acquire_sel(struct net *n, int who, uint32_t reqid, int32_t cpu,
+			const struct ikb_selector *sel)
+{
 	void *st;
 	ikb_kernel_mem_inject_fn inject =
 		(ikb_kernel_mem_inject_fn)plugin_set_symbol(
@@ -200,6 +206,8 @@ void kernel_acquire(struct net *n, int who, uint32_t reqid, int32_t cpu)
 		.cpu = cpu,
 	};
 
+	if (sel)
+		ev.sel = *sel;
 	assert_non_null(inject);
 	assert_non_null(plugin_set_kernel(n->p[who].lc.plugins, &st));
 	assert_int_equal(inject(st, &ev), 0);

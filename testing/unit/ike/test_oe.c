@@ -1,0 +1,272 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Opportunistic encryption over kernel-mem, as libreswan's: a group
+ * conn's trap covers its networks; an ACQUIRE for a destination makes
+ * the instance GROUP#ADDRESS, with its own trap of that peer alone, and
+ * negotiates it with authby=null; the responder takes the peer as its
+ * own group's instance. A peer that speaks no IKE gets the failure shunt
+ * for shuntlifetime=, and then the group's trap covers it again.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "harness.h"
+#include "ike/ike.h"
+
+static char wdir[64], edir[64], wsetup[128], esetup[128];
+
+/* who's policies of action a, and the reqid of the last of them */
+static unsigned pols(struct net *n, int who, enum ikb_policy_action a,
+		     uint32_t *reqid)
+{
+	struct kdump d;
+	unsigned k = 0;
+
+	kernel_dump(n, who, &d);
+	for (unsigned i = 0; i < d.npol; i++)
+		if (d.pol[i].action == a) {
+			k++;
+			if (reqid)
+				*reqid = d.pol[i].reqid;
+		}
+	return k;
+}
+
+static unsigned sas(struct net *n, int who)
+{
+	struct kdump d;
+
+	kernel_dump(n, who, &d);
+	return d.nsa;
+}
+
+/* IPSECDIR of one peer: its policies/NAME holding text */
+static void group(const char *dir, const char *name, const char *text)
+{
+	char p[128];
+	FILE *f;
+
+	snprintf(p, sizeof(p), "%s/policies/%s", dir, name);
+	f = fopen(p, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static void mkdirs(char *dir, char *setup, size_t len)
+{
+	char p[128];
+
+	strcpy(dir, "/tmp/ikb-oe-XXXXXX");
+	assert_non_null(mkdtemp(dir));
+	snprintf(p, sizeof(p), "%s/policies", dir);
+	assert_int_equal(mkdir(p, 0700), 0);
+	snprintf(setup, len, "\tipsecdir=%s\n", dir);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	mkdirs(wdir, wsetup, sizeof(wsetup));
+	mkdirs(edir, esetup, sizeof(esetup));
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	char cmd[192];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s' '%s'", wdir, edir);
+	return system(cmd);
+}
+
+#define OE_ENDS(me)                                                         \
+	"\tleft=" me "\n\tright=%opportunisticgroup\n\tauthby=null\n" \
+	"\tleftid=%null\n\trightid=%null\n"
+
+static const char west_poc[] =
+	"\tauto=ignore\n"
+	"conn private-or-clear\n" OE_ENDS("192.0.2.1")
+	"\tnegotiationshunt=passthrough\n\tfailureshunt=passthrough\n"
+	"\tkeyingtries=1\n\tretransmit-timeout=2s\n\tauto=ondemand\n";
+static const char east_cop[] =
+	"\tauto=ignore\n"
+	"conn clear-or-private\n" OE_ENDS("192.0.2.2")
+	"\tfailureshunt=passthrough\n\tauto=add\n";
+
+static struct ikb_selector to_east(void)
+{
+	struct ikb_selector s = { .src_plen = 32, .dst_plen = 32 };
+
+	s.src.family = s.dst.family = AF_INET;
+	inet_pton(AF_INET, "192.0.2.1", s.src.bytes);
+	inet_pton(AF_INET, "192.0.2.2", s.dst.bytes);
+	return s;
+}
+
+static bool oe_up(struct net *n)
+{
+	return child_count(n, WEST) == 1 && child_count(n, EAST) == 1 &&
+	       pols(n, WEST, IKB_POLICY_PASS, NULL) == 0;
+}
+
+static bool group_only(struct net *n)
+{
+	return child_count(n, WEST) == 0 &&
+	       pols(n, WEST, IKB_POLICY_IPSEC, NULL) == 1 &&
+	       pols(n, WEST, IKB_POLICY_PASS, NULL) == 0;
+}
+
+static struct net *oe_net(const char *west, const char *east)
+{
+	struct net *n;
+
+	harness_west_setup = wsetup;
+	n = net_new(west, east, esetup, NULL, NULL);
+	harness_west_setup = NULL;
+	return n;
+}
+
+/* ikebana to ikebana: the ACQUIRE, the instances, and the trap back. */
+static void test_oe_both(void **state)
+{
+	struct ikb_selector sel = to_east();
+	struct ikb_error err = { "" };
+	uint32_t reqid = 0;
+	struct net *n;
+	char buf[128];
+
+	group(wdir, "private-or-clear", "# east's net\n192.0.2.0/24\n");
+	group(edir, "clear-or-private", "192.0.2.0/24\n");
+	n = oe_net(west_poc, east_cop);
+	/* the group's trap, outbound only (it may pass), and no SA */
+	assert_int_equal(pols(n, WEST, IKB_POLICY_IPSEC, &reqid), 1);
+	assert_int_equal(sas(n, WEST), 0);
+	/* a group conn itself is never started */
+	assert_int_equal(
+		ike_engine_up(n->p[WEST].e, "private-or-clear", &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "is opportunistic"));
+
+	kernel_acquire_sel(n, WEST, reqid, -1, &sel);
+	/* negotiationshunt=passthrough: the peer alone passes meanwhile */
+	assert_int_equal(pols(n, WEST, IKB_POLICY_PASS, NULL), 3);
+	assert_true(net_run(n, oe_up, 10000));
+	assert_true(log_has("conn private-or-clear#192.0.2.2: instance for"));
+	assert_true(log_has("conn clear-or-private#192.0.2.1: instance for"));
+	assert_string_equal(status_str(n, WEST, false, "conn", buf,
+				       sizeof(buf)),
+			    "private-or-clear#192.0.2.2");
+	assert_string_equal(status_str(n, EAST, false, "peer_auth", buf,
+				       sizeof(buf)),
+			    "NULL");
+	/* the group's trap and the instance's, which the SA uses */
+	assert_int_equal(pols(n, WEST, IKB_POLICY_IPSEC, NULL), 4);
+	assert_int_equal(sas(n, WEST), 2);
+	assert_int_equal(sas(n, EAST), 2);
+
+	/* down: the instance's route goes, the group's trap covers east */
+	assert_int_equal(ike_engine_down(n->p[WEST].e,
+					 "private-or-clear#192.0.2.2", &err),
+			 0);
+	assert_true(net_run(n, group_only, 10000));
+	assert_int_equal(sas(n, WEST), 0);
+	net_free(n);
+}
+
+static bool clear_passes(struct net *n)
+{
+	return log_has("traffic: stays passthrough (failureshunt=");
+}
+
+/* A peer that speaks no IKE: clear for shuntlifetime=, then the trap. */
+static void test_oe_clear_host(void **state)
+{
+	struct ikb_selector sel = to_east();
+	char setup[192];
+	uint32_t reqid = 0;
+	struct net *n;
+
+	group(wdir, "private-or-clear", "192.0.2.0/24\n");
+	snprintf(setup, sizeof(setup), "%s\tshuntlifetime=1s\n", wsetup);
+	harness_west_setup = setup;
+	n = net_new(west_poc, "\tauto=ignore\n", NULL, NULL, NULL);
+	harness_west_setup = NULL;
+	assert_int_equal(pols(n, WEST, IKB_POLICY_IPSEC, &reqid), 1);
+	kernel_acquire_sel(n, WEST, reqid, -1, &sel);
+	assert_true(net_run(n, clear_passes, 20000));
+	assert_int_equal(pols(n, WEST, IKB_POLICY_PASS, NULL), 3);
+	assert_int_equal(sas(n, WEST), 0);
+	assert_true(net_run(n, group_only, 5000));
+	assert_true(log_has("unrouted (shuntlifetime= is over)"));
+	net_free(n);
+}
+
+static bool dropped(struct net *n)
+{
+	return pols(n, WEST, IKB_POLICY_BLOCK, NULL) == 3;
+}
+
+/* private: held while negotiating, dropped after a failure, never clear */
+static void test_oe_private(void **state)
+{
+	struct ikb_selector sel = to_east();
+	uint32_t reqid = 0;
+	struct net *n;
+
+	group(wdir, "private", "192.0.2.2\n");
+	n = oe_net("\tauto=ignore\n"
+		   "conn private\n" OE_ENDS("192.0.2.1")
+		   "\tnegotiationshunt=hold\n\tfailureshunt=drop\n"
+		   "\tkeyingtries=1\n\tretransmit-timeout=2s\n\tauto=ondemand\n",
+		   "\tauto=ignore\n");
+	/* both ways: nothing of the group comes in clear either */
+	assert_int_equal(pols(n, WEST, IKB_POLICY_IPSEC, &reqid), 3);
+	kernel_acquire_sel(n, WEST, reqid, -1, &sel);
+	assert_int_equal(pols(n, WEST, IKB_POLICY_PASS, NULL), 0);
+	assert_true(net_run(n, dropped, 20000));
+	assert_int_equal(pols(n, WEST, IKB_POLICY_PASS, NULL), 0);
+	net_free(n);
+}
+
+/* clear and block: a shunt per network of the group, both ways */
+static void test_oe_shunt_groups(void **state)
+{
+	struct net *n;
+
+	group(wdir, "clear", "198.51.100.0/24\n203.0.113.7\n2001:db8::/32\n");
+	group(wdir, "block", "192.0.2.128/25\n");
+	n = oe_net("\tauto=ignore\n"
+		   "conn clear\n\tleft=192.0.2.1\n\tright=%group\n"
+		   "\ttype=passthrough\n\tauthby=never\n\tauto=ondemand\n"
+		   "conn block\n\tleft=192.0.2.1\n\tright=%group\n"
+		   "\ttype=reject\n\tauthby=never\n\tauto=ondemand\n",
+		   "\tauto=ignore\n");
+	/* the IPv6 network has no route from an IPv4 host: skipped */
+	assert_int_equal(pols(n, WEST, IKB_POLICY_PASS, NULL), 6);
+	assert_int_equal(pols(n, WEST, IKB_POLICY_BLOCK, NULL), 3);
+	net_free(n);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_teardown(test_oe_both, net_cleanup),
+		cmocka_unit_test_teardown(test_oe_clear_host, net_cleanup),
+		cmocka_unit_test_teardown(test_oe_private, net_cleanup),
+		cmocka_unit_test_teardown(test_oe_shunt_groups, net_cleanup),
+	};
+
+	harness_global_init();
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
