@@ -73,6 +73,25 @@ static void inst_peer(const struct ike_engine *e, struct conn *c, int side,
 	conn_end_set(e, c, side, a);
 }
 
+/*
+ * This host's end as the group conn has it now: a %defaultroute or name
+ * the group conn resolved is the instance's address (an instance does
+ * not look it up again; a new answer reaches the instances made after).
+ */
+static void inst_local(const struct ike_engine *e, const struct conn *g,
+		       struct conn *c)
+{
+	int side = !g->grp_side;
+	const struct conn_end *end = &g->view[side].local;
+	struct ikb_addr a = end->addr;
+
+	if (end->host.kind == IKE_HOST_ADDR || !a.family)
+		return;
+	c->view[side].local.host.kind = IKE_HOST_ADDR;
+	c->view[!side].remote.host.kind = IKE_HOST_ADDR;
+	conn_end_set(e, c, side, &a);
+}
+
 static struct conn_inst *inst_new(const struct ike_engine *e,
 				  const struct conn *g,
 				  const struct ikb_addr *a, const char *name)
@@ -101,6 +120,7 @@ static struct conn_inst *inst_new(const struct ike_engine *e,
 	i->c.ngrp = 0;
 	i->c.grp_side = -1;
 	inst_peer(e, &i->c, g->grp_side, a);
+	inst_local(e, g, &i->c);
 	i->next = set->inst;
 	set->inst = i;
 	set->ninst++;

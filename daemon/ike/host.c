@@ -16,6 +16,7 @@
 #include "ike/conn.h"
 #include "ike/engine.h"
 #include "ike/host.h"
+#include "ike/trap.h"
 #include "log.h"
 #include "ike/msg.h"
 #include "ike/timers.h"
@@ -103,8 +104,11 @@ static void on_answer(void *arg, const struct ike_host_answer *a)
 	if (a->rc != -ECANCELED)
 		tell(r);
 	c = engine_conn(e, r->conn);
-	if (!a->rc && c)
+	if (!a->rc && c) {
 		conn_host_set(e, c, r->side, &r->addr);
+		/* a trap's endpoints may be what was just learnt */
+		trap_host_known(e, c);
+	}
 	resolve_answered(e, r);
 }
 

@@ -404,6 +404,20 @@ static int route_conn(struct ike_engine *e, const struct conn *c,
 
 static void on_event(void *ctx, const struct ike_event *ev);
 
+/* A name or %defaultroute of c not resolved yet: routed on the answer. */
+static bool host_pending(const struct conn *c)
+{
+	const struct conn_end *ends[2] = { &c->view[1].local,
+					   &c->view[1].remote };
+
+	for (int i = 0; i < 2; i++)
+		if ((ends[i]->host.kind == IKE_HOST_NAME ||
+		     ends[i]->host.kind == IKE_HOST_DEFROUTE) &&
+		    !ends[i]->addr.family)
+			return true;
+	return false;
+}
+
 void traps_sync(struct ike_engine *e)
 {
 	const struct conn_set *set = e->conns;
@@ -414,7 +428,8 @@ void traps_sync(struct ike_engine *e)
 		const struct conn *c = &set->conns[i];
 		struct ikb_error err = { "" };
 
-		if (wants_route(c) && route_conn(e, c, &err))
+		if (wants_route(c) && !host_pending(c) &&
+		    route_conn(e, c, &err))
 			route_log_err(c, "not routed", &err);
 	}
 	ts = e->traps;
@@ -427,6 +442,16 @@ void traps_sync(struct ike_engine *e)
 	}
 	if (ts && ts->head && !ts->listener)
 		ts->listener = ike_engine_subscribe(e, on_event, e);
+}
+
+void trap_host_known(struct ike_engine *e, const struct conn *c)
+{
+	struct ikb_error err = { "" };
+
+	if (wants_route(c) && route_conn(e, c, &err))
+		route_log_err(c, "not routed", &err);
+	if (e->traps && e->traps->head && !e->traps->listener)
+		e->traps->listener = ike_engine_subscribe(e, on_event, e);
 }
 
 void traps_free(struct ike_engine *e)

@@ -26,6 +26,8 @@ struct json_object;
  * Child SA whose policies it holds never sees a gap.
  */
 void traps_sync(struct ike_engine *e);
+/* c's host (a name, %defaultroute) has an address: its routes follow. */
+void trap_host_known(struct ike_engine *e, const struct conn *c);
 /* Every route out of the kernel, at the end. */
 void traps_free(struct ike_engine *e);
 /* `ikebana route CONN` and `unroute CONN`: 0 or -errno with err. */
