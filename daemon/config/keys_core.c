@@ -85,6 +85,8 @@ static const struct core_key core_keys[] = {
 	{ "max-halfopen-ike", IKB_KEY_SETUP, check_unsigned },
 	{ "ddos-mode", IKB_KEY_SETUP, check_ddos_mode },
 	{ "shuntlifetime", IKB_KEY_SETUP, check_duration },
+	/* where policies/NAME, the policy group files, are (groups.c) */
+	{ "ipsecdir", IKB_KEY_SETUP, check_nonempty },
 	{ "listen", IKB_KEY_SETUP, check_listen },
 	{ "ikeport", IKB_KEY_SETUP, check_port },
 	{ "nat-ikeport", IKB_KEY_SETUP, check_port },

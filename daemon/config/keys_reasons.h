@@ -28,9 +28,6 @@
 #define R_CRLFETCH                                                            \
 	"ikebana fetches no CRLs: it uses those in the NSS database (import " \
 	"them with crlutil -I), whenever they were put there"
-#define R_SHUNT "ikebana installs no shunts (bare pass or drop policies)"
-#define R_OE \
-	"opportunistic encryption only, which ikebana refuses (left=%opportunistic is an error)"
 #define R_REDIRECT                                                            \
 	"ikebana sends no REDIRECT (RFC 5685): it serves the client itself, " \
 	"with the same protection"
