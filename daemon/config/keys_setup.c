@@ -19,7 +19,7 @@ const struct cfg_rule cfg_setup_rules[] = {
 	{ "crlcheckinterval", WARN, NULL, "1h", R_CRLFETCH },
 	{ "curl-iface", WARN, NULL, "eth0", R_NOCERT },
 	{ "curl-timeout", WARN, NULL, "5", R_NOCERT },
-	{ "ddos-ike-threshold", CORE, NULL, "25000", NULL },
+	{ "ddos-ike-threshold", CORE, NULL, "100", NULL },
 	{ "ddos-mode", CORE, NULL, "busy", NULL },
 	{ "debug", WARN, NULL, "all", R_LOG },
 	{ "dnssec-anchors", WARN, NULL, "/etc/anchors", R_DNS },

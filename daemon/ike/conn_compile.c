@@ -19,6 +19,7 @@
 #include "config/config.h"
 #include "config/groups.h"
 #include "ike/child_sa.h"
+#include "ike/halfopen.h"
 #include "ike/conn.h"
 #include "ike/engine.h"
 #include "ike/ipsec_if.h"
@@ -346,7 +347,7 @@ static unsigned cookie_threshold(const struct ikb_section *setup)
 		return 0;
 	if (m && !strcasecmp(m, "unlimited"))
 		return UINT_MAX;
-	return setup_uint(setup, "ddos-ike-threshold", 25000);
+	return setup_uint(setup, "ddos-ike-threshold", DDOS_IKE_THRESHOLD);
 }
 
 static void compile_setup(const struct ikb_section *setup, struct conn_set *set)

@@ -21,6 +21,7 @@
 #include "ike/nat.h"
 #include "ike/events.h"
 #include "ike/conn.h"
+#include "ike/halfopen.h"
 #include "ike/host.h"
 #include "ike/ipsec_if.h"
 #include "ike/msg.h"
@@ -57,7 +58,7 @@ void ike_engine_set_conf(struct ike_engine *e, const struct loaded_conf *lc)
 	conn_set_free(e->conns);
 	e->conns = set;
 	hosts_sync(e);
-	e->ddos_threshold = set ? set->ddos_threshold : 25000;
+	e->ddos_threshold = set ? set->ddos_threshold : DDOS_IKE_THRESHOLD;
 	e->max_halfopen = set ? set->max_halfopen : 50000;
 	if (e->base)
 		rekey_events_subscribe(e);
@@ -82,7 +83,7 @@ struct ike_engine *ike_engine_new(struct event_base *base,
 	/* where the sockets listen: read at start only */
 	e->ike_port = e->conns ? e->conns->ike_port : 500;
 	rekey_events_subscribe(e);
-	if (cookie_init(e)) {
+	if (cookie_init(e) || halfopen_init(e)) {
 		ike_engine_free(e);
 		return NULL;
 	}
@@ -97,6 +98,7 @@ void ike_engine_free(struct ike_engine *e)
 	rekey_events_unsubscribe(e);
 	retry_cancel(e, NULL);
 	ike_sa_free_all(e);
+	halfopen_fini(e);
 	traps_free(e);
 	ipsec_ifs_free(e);
 	hosts_free(e);

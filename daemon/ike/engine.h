@@ -29,6 +29,8 @@ struct ike_engine {
 	struct ike_sa *by_conn[IKE_SA_BUCKETS]; /* conn name */
 	struct ike_sa *all; /* every SA, for status and teardown */
 	unsigned halfopen; /* responder SAs before IKE_AUTH completes */
+	struct halfopen *ho; /* halfopen.c: their list, timer, sources */
+	unsigned halfopen_ms; /* how long they wait for IKE_AUTH */
 	/* opening.c: our initiations in flight, and those queued */
 	unsigned opening;
 	bool opening_busy;

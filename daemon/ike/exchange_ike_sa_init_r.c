@@ -17,6 +17,7 @@
 #include "ike/msg.h"
 #include "ike/exchange.h"
 #include "ike/frag.h"
+#include "ike/halfopen.h"
 #include "ike/nat.h"
 #include "log.h"
 
@@ -42,11 +43,20 @@ static bool gates(struct ike_engine *e, const struct ike_path *p,
 	uint8_t ck[IKE_COOKIE_LEN];
 	const struct wire_payload *ni = wire_find(m, WIRE_PT_NONCE);
 
-	if (e->halfopen >= e->max_halfopen) {
+	switch (halfopen_admit(e, &p->remote)) {
+	case HALFOPEN_FULL:
 		log_wire_drop(p, "max-halfopen-ike reached", NULL);
 		return false;
+	case HALFOPEN_SOURCE_FULL:
+		log_wire_drop(p, "too many half-open IKE SAs from this address",
+			      NULL);
+		return false;
+	case HALFOPEN_OK:
+		return true;
+	case HALFOPEN_COOKIE:
+		break;
 	}
-	if (e->halfopen < e->ddos_threshold || cookie_valid(e, m, p))
+	if (cookie_valid(e, m, p))
 		return true;
 	if (!ni || cookie_make(e, e->cookie_version, &ni->u.nonce, &p->remote,
 			       m->hdr.spi_i, ck))

@@ -15,6 +15,7 @@
 #include "ike/msg.h"
 #include "ike/exchange.h"
 #include "ike/frag.h"
+#include "ike/halfopen.h"
 #include "ike/mobike.h"
 #include "ike/nat.h"
 #include "ike/timers.h"
@@ -109,7 +110,7 @@ struct ike_sa *ike_sa_new(struct ike_engine *e, const char *conn,
 	if (sa && peer_spi_i) {
 		memcpy(sa->spi_i, peer_spi_i, 8);
 		link_init(sa);
-		e->halfopen++;
+		halfopen_add(sa);
 	}
 	return sa;
 }
@@ -199,8 +200,8 @@ void ike_sa_set_conn(struct ike_sa *sa, const char *conn)
 
 void ike_sa_set_state(struct ike_sa *sa, enum ike_sa_state st)
 {
-	if (!sa->initiator && sa->state == IKE_SA_INIT_R && st != sa->state)
-		sa->e->halfopen--;
+	if (st != sa->state)
+		halfopen_drop(sa);
 	if (st == IKE_SA_ESTABLISHED && sa->state != st)
 		sa->est_serial = sa->e->serial;
 	sa->state = st;
@@ -240,8 +241,7 @@ void ike_sa_delete(struct ike_sa *sa, const char *why)
 	if (why)
 		ike_sa_log(sa, IKB_LOG_NOTICE, "deleting IKE SA (%s): %s",
 			   ike_sa_state_name(sa->state), why);
-	if (!sa->initiator && sa->state == IKE_SA_INIT_R)
-		sa->e->halfopen--;
+	halfopen_drop(sa);
 	opening_done(sa, false);
 	/* an auto=start initiation that failed: keyingtries= */
 	if (why && sa->initiator &&

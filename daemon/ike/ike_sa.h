@@ -111,6 +111,11 @@ struct ike_sa {
 	struct ike_path rx_path;
 	uint8_t spi_i[8], spi_r[8];
 	time_t created;
+	/* halfopen.c: a responder's place among the half-open SAs */
+	bool ho_on;
+	struct ike_sa *ho_prev, *ho_next;
+	struct ho_src *ho_src;
+	unsigned long long ho_since_ms;
 
 	/* IKE_SA_INIT */
 	struct ikb_proposal prop; /* chosen IKE proposal */
