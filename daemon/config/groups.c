@@ -241,3 +241,24 @@ const struct cfg_group *cfg_group_find(const struct cfg *c, const char *conn)
 			return &c->groups[i];
 	return NULL;
 }
+
+bool cfg_prefix_has(const struct ikb_addr *net, uint8_t plen,
+		    const struct ikb_addr *a)
+{
+	unsigned full = plen / 8, rest = plen % 8;
+
+	if (net->family != a->family)
+		return false;
+	if (memcmp(net->bytes, a->bytes, full))
+		return false;
+	return !rest || !((net->bytes[full] ^ a->bytes[full]) &
+			  (uint8_t)(0xff << (8 - rest)));
+}
+
+bool cfg_group_has(const struct cfg_group *g, const struct ikb_addr *a)
+{
+	for (size_t i = 0; g && i < g->n; i++)
+		if (cfg_prefix_has(&g->nets[i].a, g->nets[i].plen, a))
+			return true;
+	return false;
+}

@@ -35,6 +35,11 @@ bool cfg_host_is_group(const char *v);
 bool cfg_host_is_oppo(const char *v);
 /* The group files of c's conns, into c; 0, or -1 with errors in d. */
 int cfg_groups_load(struct cfg *c, struct ikb_diag *d);
+/* Whether a lies in net/plen (same family). */
+bool cfg_prefix_has(const struct ikb_addr *net, uint8_t plen,
+		    const struct ikb_addr *a);
+/* Whether a lies in one of g's networks. */
+bool cfg_group_has(const struct cfg_group *g, const struct ikb_addr *a);
 /* conn's group, or NULL (no group host, or no file). */
 const struct cfg_group *cfg_group_find(const struct cfg *c, const char *conn);
 

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config/groups.h"
 #include "ike/conn.h"
 #include "ike/engine.h"
 #include "log.h"
@@ -29,22 +30,10 @@ struct conn_inst {
 	struct conn c;
 };
 
-static bool net_has(const struct ts_net *n, const struct ikb_addr *a)
-{
-	unsigned full = n->plen / 8, rest = n->plen % 8;
-
-	if (n->a.family != a->family)
-		return false;
-	if (memcmp(n->a.bytes, a->bytes, full))
-		return false;
-	return !rest || !((n->a.bytes[full] ^ a->bytes[full]) &
-			  (uint8_t)(0xff << (8 - rest)));
-}
-
 bool conn_group_has(const struct conn *c, const struct ikb_addr *a)
 {
 	for (unsigned i = 0; i < c->ngrp; i++)
-		if (net_has(&c->grp[i], a))
+		if (cfg_prefix_has(&c->grp[i].a, c->grp[i].plen, a))
 			return true;
 	return false;
 }

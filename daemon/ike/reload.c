@@ -6,10 +6,13 @@
  * with is still in place, since their Child SAs leave the kernel through
  * its plugins; a new auto=start conn comes up.
  */
+#include <arpa/inet.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "config/config.h"
+#include "config/groups.h"
 #include "ike/engine.h"
 #include "log.h"
 #include "plugin/conf_load.h"
@@ -34,6 +37,28 @@ static char **sa_conns(const struct ike_engine *e, size_t *n)
 	return v;
 }
 
+/*
+ * An instance GROUP#ADDRESS stays while its group does and still lists
+ * the address: it is made again from the new group (conn_inst.c).
+ */
+static bool conn_stays(const struct cfg *next, const char *name)
+{
+	const char *hash = strrchr(name, '#');
+	struct ikb_addr a = { 0 };
+	char group[128];
+
+	if (cfg_conn_find(next, name))
+		return true;
+	if (!hash || (size_t)(hash - name) >= sizeof(group))
+		return false;
+	snprintf(group, sizeof(group), "%.*s", (int)(hash - name), name);
+	if (inet_pton(AF_INET, hash + 1, a.bytes) == 1)
+		a.family = AF_INET;
+	else if (inet_pton(AF_INET6, hash + 1, a.bytes) == 1)
+		a.family = AF_INET6;
+	return a.family && cfg_group_has(cfg_group_find(next, group), &a);
+}
+
 void ike_engine_reload_prune(struct ike_engine *e,
 			     const struct loaded_conf *next)
 {
@@ -43,7 +68,7 @@ void ike_engine_reload_prune(struct ike_engine *e,
 	for (size_t i = 0; conns && i < n; i++) {
 		struct ikb_error err = { "" };
 
-		if (!cfg_conn_find(next->cfg, conns[i])) {
+		if (!conn_stays(next->cfg, conns[i])) {
 			log_notice("conn %s was removed by the reload: "
 				   "taking it down",
 				   conns[i]);
