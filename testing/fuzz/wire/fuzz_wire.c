@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * libFuzzer entry point for the IKEv2 wire codec. With clang installed,
- * `ninja -C BUILD testing/unit/wire/wire-fuzz` builds it with
- * -fsanitize=fuzzer,address,undefined; run it on a copy of corpus/.
- * driver.c runs the same entry point as an ordinary unit test.
+ * libFuzzer entry point for the IKEv2 wire codec: `testing/fuzz/run wire`
+ * builds it with -fsanitize=fuzzer,address,undefined and runs it on
+ * corpus/wire/. driver.c runs the same entry point with seeded mutations
+ * as an ordinary unit test, and replay.c replays the corpus.
  *
  * Oracles beyond "no crash": whatever parses must emit, the emitted bytes
  * must parse again, and emitting that second parse must give the same
