@@ -175,6 +175,16 @@ static void test_oe_both(void **state)
 	assert_int_equal(sas(n, WEST), 2);
 	assert_int_equal(sas(n, EAST), 2);
 
+	/* a reload with the same groups keeps the instances' SAs */
+	for (int who = WEST; who <= EAST; who++) {
+		ike_engine_reload_prune(n->p[who].e, &n->p[who].lc);
+		ike_engine_reload(n->p[who].e, &n->p[who].lc);
+	}
+	assert_false(log_has("was removed by the reload"));
+	assert_true(net_run(n, oe_up, 2000));
+	assert_int_equal(sas(n, WEST), 2);
+	assert_int_equal(sas(n, EAST), 2);
+
 	/* down: the instance's route goes, the group's trap covers east */
 	assert_int_equal(ike_engine_down(n->p[WEST].e,
 					 "private-or-clear#192.0.2.2", &err),
