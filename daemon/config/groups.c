@@ -262,3 +262,19 @@ bool cfg_group_has(const struct cfg_group *g, const struct ikb_addr *a)
 			return true;
 	return false;
 }
+
+bool cfg_inst_name_split(const char *name, char *group, size_t len,
+			 struct ikb_addr *a)
+{
+	const char *hash = strrchr(name, '#');
+
+	*a = (struct ikb_addr){ 0 };
+	if (!hash || (size_t)(hash - name) >= len)
+		return false;
+	snprintf(group, len, "%.*s", (int)(hash - name), name);
+	if (inet_pton(AF_INET, hash + 1, a->bytes) == 1)
+		a->family = AF_INET;
+	else if (inet_pton(AF_INET6, hash + 1, a->bytes) == 1)
+		a->family = AF_INET6;
+	return a->family != 0;
+}

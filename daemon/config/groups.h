@@ -40,6 +40,12 @@ bool cfg_prefix_has(const struct ikb_addr *net, uint8_t plen,
 		    const struct ikb_addr *a);
 /* Whether a lies in one of g's networks. */
 bool cfg_group_has(const struct cfg_group *g, const struct ikb_addr *a);
+/*
+ * An instance's name GROUP#ADDRESS split into group[len] and a; false:
+ * not such a name.
+ */
+bool cfg_inst_name_split(const char *name, char *group, size_t len,
+			 struct ikb_addr *a);
 /* conn's group, or NULL (no group host, or no file). */
 const struct cfg_group *cfg_group_find(const struct cfg *c, const char *conn);
 

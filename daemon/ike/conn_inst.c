@@ -146,25 +146,19 @@ const struct conn *conn_instance(const struct ike_engine *e,
 const struct conn *conn_instance_find(const struct ike_engine *e,
 				      const char *name)
 {
-	const char *hash = strrchr(name, '#');
 	struct conn_inst *i;
-	struct ikb_addr a = { 0 };
+	struct ikb_addr a;
 	char group[128];
 	const struct conn *g;
 
-	if (!e->conns || !hash)
+	if (!e->conns || !strchr(name, '#'))
 		return NULL;
 	i = inst_lookup(e->conns, name);
 	if (i)
 		return &i->c;
-	if ((size_t)(hash - name) >= sizeof(group))
+	if (!cfg_inst_name_split(name, group, sizeof(group), &a))
 		return NULL;
-	snprintf(group, sizeof(group), "%.*s", (int)(hash - name), name);
-	if (inet_pton(AF_INET, hash + 1, a.bytes) == 1)
-		a.family = AF_INET;
-	else if (inet_pton(AF_INET6, hash + 1, a.bytes) == 1)
-		a.family = AF_INET6;
-	g = a.family ? engine_conn(e, group) : NULL;
+	g = engine_conn(e, group);
 	return g && g->grp_side >= 0 ? conn_instance(e, g, &a) : NULL;
 }
 

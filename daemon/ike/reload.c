@@ -6,8 +6,6 @@
  * with is still in place, since their Child SAs leave the kernel through
  * its plugins; a new auto=start conn comes up.
  */
-#include <arpa/inet.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -43,20 +41,13 @@ static char **sa_conns(const struct ike_engine *e, size_t *n)
  */
 static bool conn_stays(const struct cfg *next, const char *name)
 {
-	const char *hash = strrchr(name, '#');
-	struct ikb_addr a = { 0 };
+	struct ikb_addr a;
 	char group[128];
 
 	if (cfg_conn_find(next, name))
 		return true;
-	if (!hash || (size_t)(hash - name) >= sizeof(group))
-		return false;
-	snprintf(group, sizeof(group), "%.*s", (int)(hash - name), name);
-	if (inet_pton(AF_INET, hash + 1, a.bytes) == 1)
-		a.family = AF_INET;
-	else if (inet_pton(AF_INET6, hash + 1, a.bytes) == 1)
-		a.family = AF_INET6;
-	return a.family && cfg_group_has(cfg_group_find(next, group), &a);
+	return cfg_inst_name_split(name, group, sizeof(group), &a) &&
+	       cfg_group_has(cfg_group_find(next, group), &a);
 }
 
 void ike_engine_reload_prune(struct ike_engine *e,
