@@ -432,6 +432,24 @@ static int parse_name(struct dn_parser *ps, CERTName *name)
 	}
 }
 
+static int dn_decode(PLArenaPool *arena, const uint8_t *der, size_t len,
+		     CERTName *name);
+
+/*
+ * A #hex value NSS encodes as given may be DER no Name decodes (#0000, an
+ * end-of-contents): such a leftid= would match no peer, so it is refused.
+ */
+static bool decodes(const SECItem *out)
+{
+	PLArenaPool *arena = PORT_NewArena(DER_DEFAULT_CHUNKSIZE);
+	CERTName n;
+	bool ok = arena && !dn_decode(arena, out->data, out->len, &n);
+
+	if (arena)
+		PORT_FreeArena(arena, PR_FALSE);
+	return ok;
+}
+
 int dn_from_text(const char *text, uint8_t *der, size_t cap, size_t *len,
 		 struct crypto_err *err)
 {
@@ -449,6 +467,11 @@ int dn_from_text(const char *text, uint8_t *der, size_t cap, size_t *len,
 				       SEC_ASN1_GET(CERT_NameTemplate)))
 		rc = crypto_fail_nss(err, -EINVAL, "DN \"%s\": cannot encode",
 				     text);
+	if (!rc && !decodes(&out))
+		rc = crypto_fail(
+			err, -EINVAL,
+			"DN \"%s\": a #hex value is not DER a name holds",
+			text);
 	if (!rc && out.len > cap)
 		rc = crypto_fail(err, -ENOSPC, "DN \"%s\": %u bytes of DER",
 				 text, out.len);

@@ -37,7 +37,9 @@ int dn_from_text(const char *text, uint8_t *der, size_t cap, size_t *len,
 /*
  * DER (peer input) to text, "C=CH, O=Example, CN=west". Bytes outside
  * printable ASCII and the characters that would end a value are escaped
- * as \XX or \c, so the text parses back to the same names. Returns 0,
+ * as \XX or \c, so the text parses back to the same names, except
+ * where dn_from_text refuses on purpose what leftid= must not say: a NUL
+ * (\00), an empty value, non-ASCII in an IA5String. Returns 0,
  * -EBADMSG for DER that is not a Name, or -ENOSPC (out holds as much as
  * fits, always terminated when cap > 0).
  */
