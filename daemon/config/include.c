@@ -4,9 +4,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/stat.h>
 
 #include "config/internal.h"
+#include "config/readfile.h"
 
 /* The including file's directory anchors a relative include. */
 static char *include_path(const char *from, const char *arg)
@@ -81,43 +83,58 @@ static void report_cycle(struct parse_ctx *p, unsigned from_depth,
 	free(chain);
 }
 
-void parse_path(struct parse_ctx *p, const char *path, const char *from,
-		unsigned line)
+/* An included file that cannot be read: at the include that names it. */
+static void path_error(struct parse_ctx *p, const char *path, const char *from,
+		       unsigned line, const char *why)
 {
-	const char *file = arena_intern(p->a, path);
-	struct stat st;
+	if (from)
+		diag_at(p->d, IKB_SEV_ERROR, from, line, "include %s: %s", path,
+			why);
+	else
+		diag_at(p->d, IKB_SEV_ERROR, path, 0, "cannot read %s: %s",
+			path, why);
+}
 
-	int e = stat(path, &st) < 0  ? errno :
-		S_ISDIR(st.st_mode)  ? EISDIR :
-		!S_ISREG(st.st_mode) ? EINVAL :
-				       0;
-
-	if (e) {
-		diag_at(p->d, IKB_SEV_ERROR, from ? from : file, line,
-			"%s%s: %s", from ? "include " : "cannot read ", path,
-			strerror(e));
-		return;
-	}
+/* Whether path may be read where it is included; closes fd if not. */
+static bool may_include(struct parse_ctx *p, const struct stat *st, int fd,
+			const char *file, const char *from, unsigned line)
+{
 	for (unsigned i = 0; i < p->depth; i++) {
-		if (p->stack[i].dev == st.st_dev &&
-		    p->stack[i].ino == st.st_ino) {
+		if (p->stack[i].dev == st->st_dev &&
+		    p->stack[i].ino == st->st_ino) {
 			report_cycle(p, i, file, from, line);
-			return;
+			close(fd);
+			return false;
 		}
 	}
 	if (p->depth > CFG_MAX_INCLUDE_DEPTH) {
 		diag_at(p->d, IKB_SEV_ERROR, from, line,
-			"include %s: includes nest more than %d deep", path,
+			"include %s: includes nest more than %d deep", file,
 			CFG_MAX_INCLUDE_DEPTH);
+		close(fd);
+		return false;
+	}
+	return true;
+}
+
+void parse_path(struct parse_ctx *p, const char *path, const char *from,
+		unsigned line)
+{
+	const char *file = arena_intern(p->a, path), *why;
+	struct stat st;
+	size_t len;
+	char *buf;
+	int fd = cfg_open_regular(path, &st, &why);
+
+	if (fd < 0) {
+		path_error(p, file, from, line, why);
 		return;
 	}
-	size_t len;
-	char *buf = read_file(path, &len);
-
+	if (!may_include(p, &st, fd, file, from, line))
+		return;
+	buf = cfg_read_fd(fd, (size_t)st.st_size, &len, &why);
 	if (!buf) {
-		diag_at(p->d, IKB_SEV_ERROR, from ? from : file, line,
-			"%s%s: %s", from ? "include " : "cannot read ", path,
-			strerror(errno));
+		path_error(p, file, from, line, why);
 		return;
 	}
 	p->stack[p->depth++] = (struct include_frame){

@@ -35,8 +35,6 @@ struct parse_ctx {
 /* parser.c */
 void parse_text(struct parse_ctx *p, const char *file, const char *buf,
 		size_t len);
-/* Read a whole file; NULL with errno on failure. */
-char *read_file(const char *path, size_t *len);
 void section_add(struct cfg_arena *a, struct ikb_section *s,
 		 const struct ikb_value *v);
 

@@ -9,48 +9,6 @@
 #include "config/internal.h"
 #include "config/lexer.h"
 
-char *read_file(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "re");
-	struct stat st;
-
-	if (!f)
-		return NULL;
-	if (fstat(fileno(f), &st) < 0 || !S_ISREG(st.st_mode)) {
-		fclose(f);
-		errno = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
-		return NULL;
-	}
-	size_t cap = (size_t)st.st_size + 1, n = 0;
-	char *buf = malloc(cap);
-
-	while (buf) {
-		size_t r = fread(buf + n, 1, cap - n, f);
-
-		n += r;
-		if (n < cap) {
-			if (ferror(f)) {
-				free(buf);
-				buf = NULL;
-			}
-			break;
-		}
-		char *nb = realloc(buf, cap * 2);
-
-		if (!nb)
-			free(buf);
-		buf = nb;
-		cap *= 2;
-	}
-	int e = errno;
-
-	fclose(f);
-	errno = e;
-	if (buf)
-		*len = n;
-	return buf;
-}
-
 void section_add(struct cfg_arena *a, struct ikb_section *s,
 		 const struct ikb_value *v)
 {

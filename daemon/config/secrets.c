@@ -14,6 +14,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <glob.h>
+#include <stdarg.h>
 #include <nssb64.h>
 #include <stdbool.h>
 #include <secitem.h>
@@ -21,9 +22,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 #include <sys/stat.h>
 
 #include "config/arena.h"
+#include "config/readfile.h"
 #include "config/secrets.h"
 
 #define SECRETS_MAX_DEPTH 10
@@ -341,56 +344,84 @@ static void parse(struct sctx *c, const char *file, const char *buf, size_t len)
 		entry(c, file, start_line, start, end);
 }
 
+/*
+ * A file that cannot be read, at the include line that names it, as
+ * "FROM:LINE: include PATH: what"; the top-level file as "PATH: what".
+ */
+static void path_error(struct sctx *c, const char *path, const char *from,
+		       unsigned line, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+
+static void path_error(struct sctx *c, const char *path, const char *from,
+		       unsigned line, const char *fmt, ...)
+{
+	char *what;
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (vasprintf(&what, fmt, ap) < 0)
+		abort();
+	va_end(ap);
+	if (from)
+		diag_at(c->d, IKB_SEV_ERROR, from, line, "include %s: %s", path,
+			what);
+	else
+		diag_at(c->d, IKB_SEV_ERROR, path, 0, "%s", what);
+	free(what);
+}
+
+static bool on_stack(const struct sctx *c, const struct stat *st)
+{
+	for (unsigned i = 0; i < c->depth; i++)
+		if (c->stack[i].dev == st->st_dev &&
+		    c->stack[i].ino == st->st_ino)
+			return true;
+	return false;
+}
+
+/* Whether the opened file may be read here; closes fd if not. */
+static bool may_load(struct sctx *c, const struct stat *st, int fd,
+		     const char *path, const char *from, unsigned line)
+{
+	/* keys are read only from files no one else can read */
+	if (st->st_mode & 077)
+		path_error(c, path, from, line,
+			   "mode %04o is group- or world-accessible; run "
+			   "chmod 600 %s",
+			   (unsigned)(st->st_mode & 07777), path);
+	else if (on_stack(c, st))
+		diag_at(c->d, IKB_SEV_ERROR, from, line,
+			"include cycle: %s includes itself", path);
+	else if (c->depth > SECRETS_MAX_DEPTH)
+		diag_at(c->d, IKB_SEV_ERROR, from, line,
+			"include %s: includes nest more than %d deep", path,
+			SECRETS_MAX_DEPTH);
+	else
+		return true;
+	close(fd);
+	return false;
+}
+
 static void load_path(struct sctx *c, const char *path, const char *from,
 		      unsigned line)
 {
-	const char *file = arena_intern(c->out->arena, path);
-	const char *at = from ? from : file;
+	const char *file = arena_intern(c->out->arena, path), *why;
 	struct stat st;
 	size_t len = 0;
+	char *buf;
+	int fd = cfg_open_regular(path, &st, &why);
 
-	if (stat(path, &st) < 0) {
-		diag_at(c->d, IKB_SEV_ERROR, at, line, "%s: %s", path,
-			strerror(errno));
+	if (fd < 0) {
+		path_error(c, file, from, line, "%s", why);
 		return;
 	}
-	if (st.st_mode & 077) {
-		diag_at(c->d, IKB_SEV_ERROR, file, 0,
-			"mode %04o is group- or world-accessible; run chmod 600 %s",
-			(unsigned)(st.st_mode & 07777), path);
+	if (!may_load(c, &st, fd, file, from, line))
 		return;
-	}
-	for (unsigned i = 0; i < c->depth; i++) {
-		if (c->stack[i].dev == st.st_dev &&
-		    c->stack[i].ino == st.st_ino) {
-			diag_at(c->d, IKB_SEV_ERROR, at, line,
-				"include cycle: %s includes itself", path);
-			return;
-		}
-	}
-	if (c->depth > SECRETS_MAX_DEPTH) {
-		diag_at(c->d, IKB_SEV_ERROR, at, line,
-			"include %s: includes nest more than %d deep", path,
-			SECRETS_MAX_DEPTH);
-		return;
-	}
-	FILE *f = fopen(path, "re");
-	char *buf = NULL;
-
-	if (f && S_ISREG(st.st_mode)) {
-		buf = malloc((size_t)st.st_size + 1);
-		if (!buf)
-			abort();
-		len = fread(buf, 1, (size_t)st.st_size, f);
-	}
+	buf = cfg_read_fd(fd, (size_t)st.st_size, &len, &why);
 	if (!buf) {
-		diag_at(c->d, IKB_SEV_ERROR, at, line, "%s: %s", path,
-			strerror(f ? EISDIR : errno));
-		if (f)
-			fclose(f);
+		path_error(c, file, from, line, "%s", why);
 		return;
 	}
-	fclose(f);
 	c->stack[c->depth].dev = st.st_dev;
 	c->stack[c->depth].ino = st.st_ino;
 	c->depth++;

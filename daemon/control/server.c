@@ -15,37 +15,11 @@
 #include <json-c/json.h>
 
 #include "control/proto.h"
-#include "control/server.h"
-#include "log.h"
+#include "control/server_int.h"
 
-#define CTL_MAX_CLIENTS 64
 #define CTL_BACKLOG 16
-/* A client that sends nothing for this long is dropped. */
-#define CTL_IDLE_SECONDS 60
 
-struct ctl_client {
-	struct ctl_server *srv;
-	struct bufferevent *bev;
-	struct ctl_client *prev, *next;
-	bool closing; /* framing lost: flush the last response, then close */
-	/* ctl_server_defer(): the answer comes from ctl_client_answer() */
-	bool deferred;
-	ctl_gone_fn *gone;
-	void *gone_arg;
-};
-
-struct ctl_server {
-	struct event_base *base;
-	struct evconnlistener *lev;
-	ctl_handler_fn fn;
-	void *ctx;
-	struct ctl_client *current; /* whose request the handler runs */
-	struct ctl_client *clients;
-	unsigned nclients;
-	char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
-};
-
-static void client_free(struct ctl_client *c)
+void client_free(struct ctl_client *c)
 {
 	struct ctl_server *srv = c->srv;
 
@@ -58,6 +32,8 @@ static void client_free(struct ctl_client *c)
 	if (c->next)
 		c->next->prev = c->prev;
 	srv->nclients--;
+	if (c->deadline)
+		event_free(c->deadline);
 	bufferevent_free(c->bev);
 	free(c);
 }
@@ -115,6 +91,7 @@ struct ctl_client *ctl_server_defer(struct ctl_server *srv, ctl_gone_fn *gone,
 	if (!c || c->deferred)
 		return NULL;
 	c->deferred = true;
+	limits_disarm(c);
 	c->gone = gone;
 	c->gone_arg = arg;
 	return c;
@@ -125,6 +102,7 @@ void ctl_client_answer(struct ctl_client *c, struct json_object *resp)
 	c->deferred = false;
 	c->gone = NULL;
 	client_send(c, resp);
+	limits_arm(c);
 	/* requests that came meanwhile: from the loop, not from our caller */
 	if (evbuffer_get_length(bufferevent_get_input(c->bev)))
 		bufferevent_trigger(c->bev, EV_READ, BEV_TRIG_DEFER_CALLBACKS);
@@ -158,11 +136,13 @@ static bool client_handle_one(struct ctl_client *c, struct evbuffer *in)
 			return false; /* the rest waits for the answer */
 		client_send(c,
 			    resp ? resp : ctl_response_error("internal error"));
+		limits_arm(c);
 		return true;
 	case CTL_DECODE_BAD_JSON:
 		evbuffer_drain(in, used);
 		client_send(c,
 			    ctl_response_error("malformed request: %s", why));
+		limits_arm(c);
 		return true;
 	case CTL_DECODE_TOO_BIG:
 		client_fail(c, "request exceeds the maximum frame size");
@@ -196,16 +176,30 @@ static void client_event_cb(struct bufferevent *bev, short what, void *arg)
 		client_free(arg);
 }
 
+/* Who is on the other end; a uid no user has if the kernel will not say. */
+static void peer_cred(int fd, pid_t *pid, uid_t *uid)
+{
+	struct ucred cr;
+	socklen_t len = sizeof(cr);
+
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cr, &len) < 0) {
+		cr.pid = 0;
+		cr.uid = (uid_t)-1;
+	}
+	*pid = cr.pid;
+	*uid = cr.uid;
+}
+
 static void accept_cb(struct evconnlistener *lev, evutil_socket_t fd,
 		      struct sockaddr *sa, int salen, void *arg)
 {
 	struct ctl_server *srv = arg;
-	struct timeval idle = { .tv_sec = CTL_IDLE_SECONDS };
 	struct ctl_client *c;
+	pid_t pid;
+	uid_t uid;
 
-	if (srv->nclients >= CTL_MAX_CLIENTS) {
-		log_warn("control: too many clients (%u); refusing one",
-			 srv->nclients);
+	peer_cred(fd, &pid, &uid);
+	if (!limits_admit(srv, pid, uid)) {
 		close(fd);
 		return;
 	}
@@ -220,6 +214,8 @@ static void accept_cb(struct evconnlistener *lev, evutil_socket_t fd,
 		return;
 	}
 	c->srv = srv;
+	c->pid = pid;
+	c->uid = uid;
 	c->next = srv->clients;
 	if (c->next)
 		c->next->prev = c;
@@ -227,8 +223,8 @@ static void accept_cb(struct evconnlistener *lev, evutil_socket_t fd,
 	srv->nclients++;
 	bufferevent_setcb(c->bev, client_read_cb, client_write_cb,
 			  client_event_cb, c);
-	bufferevent_set_timeouts(c->bev, &idle, NULL);
 	bufferevent_enable(c->bev, EV_READ | EV_WRITE);
+	limits_arm(c);
 }
 
 static void accept_error_cb(struct evconnlistener *lev, void *arg)
@@ -292,6 +288,9 @@ struct ctl_server *ctl_server_open(struct event_base *base, const char *rundir,
 	if (ctl_socket_path(rundir, srv->path, sizeof(srv->path)) < 0)
 		goto fail;
 	srv->base = base;
+	limits_default(&srv->limits);
+	srv->rl = (struct log_ratelimit){ .per_sec = 5,
+					  .what = "control client messages" };
 	srv->fn = fn;
 	srv->ctx = ctx;
 	fd = socket_listen(srv->path);

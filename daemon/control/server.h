@@ -30,6 +30,30 @@ void ctl_server_close(struct ctl_server *srv);
 const char *ctl_server_path(const struct ctl_server *srv);
 
 /*
+ * What a client may hold. The socket is open to root and group ikebana,
+ * so the limits are there for one member (or a stuck script) not to lock
+ * the others out, and nobody to lock out root:
+ * - max_clients: all clients together; the non-root ones share what is
+ *   left after per_uid slots kept for root, so root always finds one.
+ * - per_uid: one uid's clients, root's included. A uid at its cap that
+ *   connects again closes its own longest-waiting client (one not waiting
+ *   on an answer) instead: its newest client is the one likely to be alive.
+ * - request_ms: from connecting, and again from each answer, to a complete
+ *   request. Our client writes its request at once and closes after the
+ *   answer, so this only ends clients that hold a slot doing nothing, or
+ *   that trickle a request byte by byte. While a request is answered
+ *   later (up), no deadline runs.
+ */
+struct ctl_limits {
+	unsigned max_clients;
+	unsigned per_uid;
+	unsigned request_ms;
+};
+
+/* Replace the defaults (128, 32, 5000 ms); tests shorten the times. */
+void ctl_server_set_limits(struct ctl_server *srv, const struct ctl_limits *l);
+
+/*
  * For a command that finishes later (up waits for its IKE SA): called in
  * the handler, which then returns NULL. The client's further requests
  * wait until ctl_client_answer() sends the response. If the client goes

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* include: globs, relative paths, missing files, cycles, depth. */
 #include <limits.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "helpers.h"
 
@@ -110,9 +112,43 @@ static void test_include_directory(void **state)
 	diag_init(&d);
 	cfg_parse_buffer("t.conf", text, strlen(text), &c, &d);
 	assert_int_equal(d.errors, 1);
-	assert_non_null(strstr(d.msgs[0].text, "Is a directory"));
+	assert_non_null(strstr(d.msgs[0].text, "is a directory"));
+	assert_string_equal(d.msgs[0].file, "t.conf");
+	assert_int_equal(d.msgs[0].line, 1);
 	diag_free(&d);
 	cfg_free(c);
+}
+
+/* /dev/zero and a FIFO: refused at the include line, without a hang */
+static void test_include_not_a_file(void **state)
+{
+	char fifo[] = "/tmp/ikb-inc-fifo-XXXXXX", text[256], *got;
+	struct ikb_diag d;
+	struct cfg *c;
+	int fd = mkstemp(fifo);
+
+	assert_true(fd >= 0);
+	close(fd);
+	unlink(fifo);
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	snprintf(text, sizeof(text),
+		 "conn a\n\tleft=192.0.2.1\ninclude /dev/zero\ninclude %s\n",
+		 fifo);
+	diag_init(&d);
+	cfg_parse_buffer("t.conf", text, strlen(text), &c, &d);
+	got = diag_text(&d);
+	char want[512];
+
+	snprintf(want, sizeof(want),
+		 "t.conf:3: error: include /dev/zero: is a character device, not a regular file\n"
+		 "t.conf:4: error: include %s: is a FIFO, not a regular file\n",
+		 fifo);
+	assert_string_equal(got, want);
+	assert_int_equal(c->nconns, 1);
+	free(got);
+	diag_free(&d);
+	cfg_free(c);
+	unlink(fifo);
 }
 
 int main(void)
@@ -124,6 +160,7 @@ int main(void)
 		cmocka_unit_test(test_include_depth),
 		cmocka_unit_test(test_top_missing),
 		cmocka_unit_test(test_include_directory),
+		cmocka_unit_test(test_include_not_a_file),
 	};
 
 	fixtures = getenv("CFG_FIXTURES");

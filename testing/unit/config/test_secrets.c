@@ -141,6 +141,35 @@ static void test_other_types(void **state)
 	secrets_free(s);
 }
 
+/*
+ * What is not a regular file, named by an include: refused at the include
+ * line, never read (a FIFO with no writer would block, /dev/zero would
+ * never end) and never a hang.
+ */
+static void test_include_not_a_file(void **state)
+{
+	char fifo[PATH_MAX + 8];
+
+	snprintf(fifo, sizeof(fifo), "%s/fifo", dir);
+	unlink(fifo);
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	struct secrets *s = load_expect(
+		"nf.secrets",
+		"@a : PSK \"a\"\n"
+		"include /dev/zero\n"
+		"include fifo\n"
+		"include /\n"
+		"@b : PSK \"b\"\n",
+		"@/nf.secrets:2: error: include /dev/zero: is a character device, not a regular file\n"
+		"@/nf.secrets:3: error: include @/fifo: is a FIFO, not a regular file\n"
+		"@/nf.secrets:4: error: include /: is a directory, not a regular file\n");
+
+	/* nothing else is lost */
+	assert_int_equal(s->n, 2);
+	secrets_free(s);
+	unlink(fifo);
+}
+
 static void test_include_and_perms(void **state)
 {
 	char sub[PATH_MAX + 8];
@@ -154,7 +183,7 @@ static void test_include_and_perms(void **state)
 		"include s.d/*.secrets\n"
 		"include s.d/none*.secrets\n"
 		"include nothere.secrets\n",
-		"@/s.d/2.secrets: error: mode 0640 is group- or world-accessible; run chmod 600 @/s.d/2.secrets\n"
+		"@/main.secrets:1: error: include @/s.d/2.secrets: mode 0640 is group- or world-accessible; run chmod 600 @/s.d/2.secrets\n"
 		"@/main.secrets:3: error: include nothere.secrets: @/nothere.secrets: No such file or directory\n");
 
 	assert_int_equal(s->n, 1);
@@ -259,6 +288,7 @@ int main(void)
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_other_types),
 		cmocka_unit_test(test_include_and_perms),
+		cmocka_unit_test(test_include_not_a_file),
 		cmocka_unit_test(test_best_match),
 	};
 

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sysexits.h>
+#include <time.h>
 #include <unistd.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -635,6 +636,44 @@ static void test_many_clients(void **state)
 	stop_daemon(&f->d[0]);
 }
 
+static long long mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/*
+ * Issue 19: 64 connections that said nothing locked `ikebana status` out
+ * for as long as they stayed. Now status is answered at once, well
+ * before the 5 s the daemon gives a silent client.
+ */
+static void test_idle_clients(void **state)
+{
+	struct fx *f = *state;
+	enum { N = 200 };
+	int fds[N];
+	char *out, *err;
+	long long t0;
+	int rc;
+
+	start_daemon(f, &f->d[0], f->rundir);
+	for (int i = 0; i < N; i++)
+		fds[i] = raw_connect(f->rundir);
+	t0 = mono_ms();
+	rc = cli(f, f->rundir, &out, &err, "status", NULL);
+	if (rc != 0 || mono_ms() - t0 > 2500)
+		fail_msg("status with %d idle clients: exit %d after %lld ms: "
+			 "%s",
+			 N, rc, mono_ms() - t0, err);
+	free(out);
+	free(err);
+	for (int i = 0; i < N; i++)
+		close(fds[i]);
+	stop_daemon(&f->d[0]);
+}
+
 /* cli(...) must exit 1 with needle on stderr. */
 static void expect_cli_error(struct fx *f, const char *needle, const char *a1,
 			     const char *a2, const char *a3)
@@ -704,6 +743,7 @@ int main(void)
 		T(test_logfile_unopenable),
 		T(test_hostile_clients),
 		T(test_many_clients),
+		T(test_idle_clients),
 		T(test_not_running_message),
 		T(test_up_down_errors),
 	};
