@@ -7,12 +7,31 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <json-c/json.h>
 
 #include "config/config.h"
 #include "config/diag.h"
 #include "files.h"
 #include "fuzz.h"
+
+/*
+ * Every message names a file, and a line in it unless it is about the
+ * whole top-level file (issue 19: 22 of 20,000 mutated configurations
+ * gave an error without file:line). A finding aborts, so the fuzzer
+ * keeps the input.
+ */
+static void check_located(const struct ikb_diag *d, const char *top)
+{
+	for (size_t i = 0; i < d->n; i++) {
+		const struct diag_msg *m = &d->msgs[i];
+
+		if (!m->file || (!m->line && strcmp(m->file, top))) {
+			fprintf(stderr, "unlocated message: %s\n", m->text);
+			abort();
+		}
+	}
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -35,6 +54,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		json_object_put(cfg_to_json(c));
 		cfg_print(c, null);
 	}
+	check_located(&d, path);
 	diag_print(&d, null);
 	diag_free(&d);
 	cfg_free(c);
