@@ -13,6 +13,9 @@
 #include <ikebana/host.h>
 #include <ikebana/plugin.h>
 
+/* The longest conn name (an instance adds #ADDRESS; ike.h has the room). */
+#define CFG_CONN_NAME_MAX 63
+
 /* leftsubnet=A,B,...: the selectors of one Child SA, at most this many */
 #define IKB_CONN_NETS_MAX 8
 

@@ -147,6 +147,11 @@ static void open_conn(struct parse_ctx *p, const char *file, unsigned line,
 			"conn %.*s: unexpected text after the conn name",
 			(int)n->len, n->s);
 	}
+	/* SAs, routes and status hold the name, GROUP#ADDRESS for instances */
+	if (n->len > CFG_CONN_NAME_MAX)
+		diag_at(p->d, IKB_SEV_ERROR, file, line,
+			"conn %.*s...: the name is longer than %d characters",
+			40, n->s, CFG_CONN_NAME_MAX);
 	const char *name = arena_intern_n(p->a, n->s, n->len);
 
 	p->cur = section_new(p, CFG_CONN, name, file, line);

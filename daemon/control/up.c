@@ -27,7 +27,7 @@
 
 struct waiter {
 	struct waiter *next;
-	char conn[64];
+	char conn[IKE_CONN_NAME_LEN];
 	unsigned secs;
 	struct ctl_client *client;
 	struct event *timer;

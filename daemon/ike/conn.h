@@ -165,8 +165,7 @@ struct conn_set {
 	unsigned frag_size; /* ike-fragment-size=: IP datagram, 0: RFC 7383 */
 	unsigned long long
 		shunt_life_ms; /* shuntlifetime=: a failure shunt's */
-	struct conn_inst *inst; /* opportunistic instances (conn_inst.c) */
-	unsigned ninst;
+	struct conn_insts *inst; /* opportunistic instances (conn_inst.c) */
 };
 
 /* conn_compile.c */
@@ -205,6 +204,8 @@ const struct conn *conn_instance(const struct ike_engine *e,
 const struct conn *conn_instance_find(const struct ike_engine *e,
 				      const char *name);
 void conn_inst_free(struct conn_set *set);
+/* How many instances there are now (status, tests). */
+unsigned conn_inst_count(const struct ike_engine *e);
 
 /* The conn of that name in the engine's configuration, or NULL. */
 const struct conn *engine_conn(const struct ike_engine *e, const char *name);

@@ -31,6 +31,8 @@ struct ike_engine {
 	unsigned halfopen; /* responder SAs before IKE_AUTH completes */
 	struct halfopen *ho; /* halfopen.c: their list, timer, sources */
 	unsigned halfopen_ms; /* how long they wait for IKE_AUTH */
+	/* conn_inst.c, 0: the defaults (tests set them) */
+	unsigned inst_idle_ms, inst_max;
 	/* opening.c: our initiations in flight, and those queued */
 	unsigned opening;
 	bool opening_busy;

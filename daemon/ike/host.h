@@ -22,7 +22,7 @@ struct conn;
 struct host_rec {
 	struct host_rec *next;
 	struct ike_engine *e; /* NULL: the engine went, free on the answer */
-	char conn[64];
+	char conn[IKE_CONN_NAME_LEN];
 	int side; /* 1: left, 0: right, as conn views */
 	enum ike_host_kind kind;
 	char name[256];

@@ -18,6 +18,12 @@
 #include <time.h>
 #include <ikebana/types.h>
 
+/*
+ * Room for a conn's name: a configured one has at most CFG_CONN_NAME_MAX
+ * (63) characters, an opportunistic instance is GROUP#ADDRESS.
+ */
+#define IKE_CONN_NAME_LEN 128
+
 struct event_base;
 struct json_object;
 struct loaded_conf;

@@ -96,7 +96,7 @@ struct ike_sa {
 	struct ike_engine *e;
 	struct ike_sa *next_local, *next_init, *next_conn, *next_all;
 	unsigned long serial;
-	char conn[64];
+	char conn[IKE_CONN_NAME_LEN];
 	bool initiator;
 	enum ike_sa_state state;
 	/* opening.c: our initiation's place in the pacing */

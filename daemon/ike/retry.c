@@ -27,7 +27,7 @@
 struct retry {
 	struct retry *next;
 	struct ike_engine *e;
-	char conn[64];
+	char conn[IKE_CONN_NAME_LEN];
 	unsigned attempt; /* the one this retry makes */
 	struct event *ev;
 };

@@ -752,6 +752,14 @@ static void put_str(struct json_object *o, const char *k, const char *v)
 	json_object_object_add(o, k, json_object_new_string(v));
 }
 
+void trap_each_route(const struct ike_engine *e,
+		     void (*fn)(const char *conn, void *arg), void *arg)
+{
+	for (struct ike_route *r = e->traps ? e->traps->head : NULL; r;
+	     r = r->next)
+		fn(r->conn, arg);
+}
+
 struct json_object *traps_status(const struct ike_engine *e)
 {
 	struct json_object *a = json_object_new_array();

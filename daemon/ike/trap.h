@@ -42,6 +42,9 @@ void trap_acquire(struct ike_engine *e, const struct ikb_kernel_event *ev);
  * goes, so that the trap is back).
  */
 bool trap_claim(struct ike_sa *sa, struct child_sa *c);
+/* fn for the conn name of every route, in order (conn_inst.c's sweep). */
+void trap_each_route(const struct ike_engine *e,
+		     void (*fn)(const char *conn, void *arg), void *arg);
 /* The routes, for status: [{conn, kind, action, policies, ...}]. */
 struct json_object *traps_status(const struct ike_engine *e);
 

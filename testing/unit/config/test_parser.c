@@ -77,6 +77,12 @@ static void test_lexer_errors(void **state)
 	parse_check(
 		"conn a b\n",
 		"t.conf:1: error: conn a: unexpected text after the conn name\n");
+	/* 63 characters are a name; 64 would be cut in SAs and status */
+	parse_check("conn " "abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyzabcdefghijk\n",
+		    "");
+	parse_check(
+		"conn " "abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyzabcdefghijkl\n",
+		"t.conf:1: error: conn abcdefghijklmnopqrstuvwxyzabcdefghijklmn...: the name is longer than 63 characters\n");
 	parse_check("config\n",
 		    "t.conf:1: error: config: expected \"config setup\"\n");
 	parse_check("config set\n",

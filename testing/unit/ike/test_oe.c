@@ -21,6 +21,8 @@
 #include <cmocka.h>
 
 #include "harness.h"
+#include "ike/conn.h"
+#include "ike/engine.h"
 #include "ike/ike.h"
 
 static char wdir[64], edir[64], wsetup[128], esetup[128];
@@ -194,6 +196,66 @@ static void test_oe_both(void **state)
 	net_free(n);
 }
 
+static bool east_empty_insts(struct net *n)
+{
+	return conn_inst_count(n->p[EAST].e) == 0;
+}
+
+static bool east_insts_one(struct net *n)
+{
+	return conn_inst_count(n->p[EAST].e) == 1;
+}
+
+static const struct conn *east_inst(struct net *n, unsigned host)
+{
+	char name[64];
+
+	snprintf(name, sizeof(name), "clear-or-private#192.0.2.%u", host);
+	return engine_conn(n->p[EAST].e, name);
+}
+
+/*
+ * A responder makes an instance at each IKE_SA_INIT, before anyone is
+ * authenticated (as engine_conn() by name here): those nothing names go
+ * once idle, those with an SA stay, and the cap is no lockout.
+ */
+static void test_oe_instances_go(void **state)
+{
+	struct ikb_selector sel = to_east();
+	uint32_t reqid = 0;
+	struct net *n;
+
+	group(wdir, "private-or-clear", "192.0.2.0/24\n");
+	group(edir, "clear-or-private", "192.0.2.0/24\n");
+	n = oe_net(west_poc, east_cop);
+	n->p[EAST].e->inst_idle_ms = 300;
+	n->p[EAST].e->inst_max = 20;
+	/* as spoofed IKE_SA_INITs from 20 addresses of the group leave */
+	for (unsigned h = 100; h < 120; h++)
+		assert_non_null(east_inst(n, h));
+	assert_int_equal(conn_inst_count(n->p[EAST].e), 20);
+	/* the cap, and none idle yet: refused */
+	assert_null(east_inst(n, 120));
+	assert_true(log_has("20 instances already, none idle"));
+
+	/* once idle they go, and a real peer gets its instance and SA */
+	assert_true(net_run(n, east_empty_insts, 5000));
+	assert_int_equal(pols(n, WEST, IKB_POLICY_IPSEC, &reqid), 1);
+	kernel_acquire_sel(n, WEST, reqid, -1, &sel);
+	assert_true(net_run(n, oe_up, 10000));
+	assert_int_equal(conn_inst_count(n->p[EAST].e), 1);
+
+	/* a sweep after another spoof's: the SA's instance stays */
+	assert_non_null(east_inst(n, 130));
+	assert_int_equal(conn_inst_count(n->p[EAST].e), 2);
+	assert_true(net_run(n, east_insts_one, 5000));
+	assert_true(oe_up(n));
+	assert_non_null(engine_conn(n->p[EAST].e,
+				    "clear-or-private#192.0.2.1"));
+
+	net_free(n);
+}
+
 static bool clear_passes(struct net *n)
 {
 	return log_has("traffic: stays passthrough (failureshunt=");
@@ -273,6 +335,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(test_oe_both, net_cleanup),
 		cmocka_unit_test_teardown(test_oe_clear_host, net_cleanup),
+		cmocka_unit_test_teardown(test_oe_instances_go, net_cleanup),
 		cmocka_unit_test_teardown(test_oe_private, net_cleanup),
 		cmocka_unit_test_teardown(test_oe_shunt_groups, net_cleanup),
 	};
