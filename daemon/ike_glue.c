@@ -18,6 +18,7 @@
 #include "ike_glue.h"
 #include "log.h"
 #include "net/net.h"
+#include "net/srcroute.h"
 #include "net/xfrmi.h"
 #include "resolve_glue.h"
 #include "revocation_conf.h"
@@ -186,6 +187,36 @@ static int io_xfrmi_del(void *ctx, const char *name, struct ikb_error *err)
 	return xfrmi_delete(name, err->msg, sizeof(err->msg));
 }
 
+static void srcroute_in(const struct ike_srcroute *r, struct srcroute *n)
+{
+	*n = (struct srcroute){ .src = r->src,
+				.net = r->net,
+				.plen = r->plen,
+				.peer = r->peer,
+				.ifindex = r->ifindex };
+}
+
+static int io_srcroute_add(void *ctx, struct ike_srcroute *r, bool add_addr,
+			   struct ikb_error *err)
+{
+	struct srcroute n;
+	int rc;
+
+	srcroute_in(r, &n);
+	rc = srcroute_add(&n, add_addr, err->msg, sizeof(err->msg));
+	r->ifindex = n.ifindex;
+	return rc;
+}
+
+static int io_srcroute_del(void *ctx, const struct ike_srcroute *r,
+			   bool del_addr, struct ikb_error *err)
+{
+	struct srcroute n;
+
+	srcroute_in(r, &n);
+	return srcroute_del(&n, del_addr, err->msg, sizeof(err->msg));
+}
+
 /* MOBIKE: the addresses or routes changed, a burst of events is over. */
 static void on_net_change(void *ctx)
 {
@@ -214,6 +245,8 @@ int ikbd_engine_start(struct ikbd *d)
 		.resolve = ikbd_resolve,
 		.xfrmi_add = io_xfrmi_add,
 		.xfrmi_del = io_xfrmi_del,
+		.srcroute_add = io_srcroute_add,
+		.srcroute_del = io_srcroute_del,
 	};
 
 	d->engine = ike_engine_new(d->base, &d->conf, &io);

@@ -84,6 +84,19 @@ static bool parse_net(char *t, struct cfg_group_net *n)
 	return true;
 }
 
+bool cfg_parse_net(const char *t, struct ikb_addr *a, uint8_t *plen)
+{
+	struct cfg_group_net n;
+	char buf[64];
+
+	if (snprintf(buf, sizeof(buf), "%s", t) >= (int)sizeof(buf) ||
+	    !parse_net(buf, &n))
+		return false;
+	*a = n.a;
+	*plen = n.plen;
+	return true;
+}
+
 /* The line's word, comment and blanks gone; NULL: nothing on it. */
 static char *line_word(char *line, char **rest)
 {

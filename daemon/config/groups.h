@@ -38,6 +38,8 @@ int cfg_groups_load(struct cfg *c, struct ikb_diag *d);
 /* Whether a lies in net/plen (same family). */
 bool cfg_prefix_has(const struct ikb_addr *net, uint8_t plen,
 		    const struct ikb_addr *a);
+/* ADDRESS[/PREFIX] into a and plen (host bits allowed): false if not. */
+bool cfg_parse_net(const char *t, struct ikb_addr *a, uint8_t *plen);
 /* Whether a lies in one of g's networks. */
 bool cfg_group_has(const struct cfg_group *g, const struct ikb_addr *a);
 /*

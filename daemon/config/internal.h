@@ -55,6 +55,7 @@ const char *cfg_canonical_key(const char *key);
 typedef bool (*value_check_fn)(const char *v, char *why, size_t len);
 bool check_host(const char *v, char *why, size_t len);
 bool check_nexthop(const char *v, char *why, size_t len);
+bool check_addr(const char *v, char *why, size_t len);
 bool check_subnet(const char *v, char *why, size_t len);
 bool check_protoport(const char *v, char *why, size_t len);
 bool check_port(const char *v, char *why, size_t len);
@@ -158,6 +159,8 @@ void cfg_check_limits(const struct ikb_section *s, const struct ikb_value *v,
 bool cfg_report_verdict(const struct ikb_section *s, const struct ikb_value *v,
 			enum ikb_key_scope scope, const char *ignored,
 			struct ikb_diag *d);
+/* keys_sourceip.c: leftsourceip= within leftsubnet=, tunnel mode. */
+void cfg_check_sourceip(const struct ikb_section *s, struct ikb_diag *d);
 /* leftikeport= and rightikeport= of conn s against config setup's ikeport=. */
 void cfg_check_ikeports(const struct cfg *c, const struct ikb_section *s,
 			struct ikb_diag *d);

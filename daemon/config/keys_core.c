@@ -31,6 +31,8 @@ static const struct core_key core_keys[] = {
 	{ "rightprotoport", IKB_KEY_CONN, check_protoport },
 	{ "leftnexthop", IKB_KEY_CONN, check_nexthop },
 	{ "rightnexthop", IKB_KEY_CONN, check_nexthop },
+	{ "leftsourceip", IKB_KEY_CONN, check_addr },
+	{ "rightsourceip", IKB_KEY_CONN, check_addr },
 	{ "leftikeport", IKB_KEY_CONN, check_port },
 	{ "rightikeport", IKB_KEY_CONN, check_port },
 	{ "authby", IKB_KEY_CONN, check_authby },
@@ -385,6 +387,7 @@ int cfg_check_core(const struct cfg *c, struct ikb_diag *d)
 		check_routes(&c->conns[i], d);
 		check_oppo(&c->conns[i], d);
 		cfg_check_updown(&c->conns[i], d);
+		cfg_check_sourceip(&c->conns[i], d);
 		check_margin(&c->conns[i], d, "ikelifetime");
 		check_margin(&c->conns[i], d, "ipsec-lifetime");
 		cfg_check_ikeports(c, &c->conns[i], d);

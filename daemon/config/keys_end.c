@@ -42,8 +42,7 @@ const struct cfg_rule cfg_end_rules[] = {
 	{ "rsasigkey", CORE, NULL, "0sAwEAAcM", NULL },
 	{ "rsasigkey2", ERROR, NULL, "0sAQO...", R_CERT },
 	{ "sendcert", CORE, NULL, "always", NULL },
-	{ "sourceip", ERROR, NULL, "10.0.1.1",
-	  "ikebana adds no source address and no route: this host's own traffic would leave with another source address, miss the conn's policy and go out in clear; add the address and a route with src outside ikebana and remove the key" },
+	{ "sourceip", CORE, NULL, "10.0.1.1", NULL },
 	{ "subnet", CORE, NULL, "10.0.1.0/24", NULL },
 	/* plugins/multi-sa: one Child SA per pair of subnets */
 	{ "subnets", ERROR, NULL, "10.0.1.0/24",

@@ -81,6 +81,13 @@ bool check_nexthop(const char *v, char *why, size_t len)
 	FAIL("expected an IP address, %%defaultroute or %%direct");
 }
 
+bool check_addr(const char *v, char *why, size_t len)
+{
+	if (addr_family(v))
+		return true;
+	FAIL("expected an IP address");
+}
+
 bool check_id(const char *v, char *why, size_t len)
 {
 	if (!strcmp(v, "%fromcert"))

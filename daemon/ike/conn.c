@@ -195,6 +195,10 @@ static int parse_end(const struct ikb_section *s, const char *side,
 	end->ike_port = net ? (uint16_t)strtoul(net, NULL, 10) : 0;
 	net = conn_end_value(s, side, "updown");
 	end->updown = net && !cfg_updown_off(net) ? net : NULL;
+	/* checked by the config loader: an address in leftsubnet= */
+	net = conn_end_value(s, side, "sourceip");
+	if (net)
+		parse_addr(net, &end->sourceip);
 	conn_auth_parse(s, side, end);
 	return 0;
 }

@@ -69,6 +69,7 @@ struct conn_end {
 	uint16_t port;
 	uint16_t ike_port; /* leftikeport=, 0: unset */
 	const char *updown; /* leftupdown=, NULL: no script */
+	struct ikb_addr sourceip; /* leftsourceip=, family 0: none */
 	struct conn_auth auth;
 };
 

@@ -22,6 +22,7 @@
 #include "ike/events.h"
 #include "ike/conn.h"
 #include "ike/halfopen.h"
+#include "ike/sourceip.h"
 #include "ike/host.h"
 #include "ike/ipsec_if.h"
 #include "ike/msg.h"
@@ -83,7 +84,7 @@ struct ike_engine *ike_engine_new(struct event_base *base,
 	/* where the sockets listen: read at start only */
 	e->ike_port = e->conns ? e->conns->ike_port : 500;
 	rekey_events_subscribe(e);
-	if (cookie_init(e) || halfopen_init(e)) {
+	if (cookie_init(e) || halfopen_init(e) || sourceip_init(e)) {
 		ike_engine_free(e);
 		return NULL;
 	}
@@ -99,6 +100,7 @@ void ike_engine_free(struct ike_engine *e)
 	retry_cancel(e, NULL);
 	ike_sa_free_all(e);
 	halfopen_fini(e);
+	sourceip_fini(e);
 	traps_free(e);
 	ipsec_ifs_free(e);
 	hosts_free(e);

@@ -59,6 +59,8 @@ struct ike_engine {
 	struct trap_set *traps;
 	/* ipsec_if.c: the XFRM interfaces of ipsec-interface= */
 	struct ipsec_if *ifs;
+	/* sourceip.c: the routes of leftsourceip= in the kernel */
+	struct srcroutes *srcroutes;
 };
 
 /* engine.c: the plugins and conns it runs with */

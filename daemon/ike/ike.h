@@ -59,6 +59,15 @@ struct ike_host_answer {
 };
 typedef void ike_resolved_fn(void *arg, const struct ike_host_answer *a);
 
+/* leftsourceip=: one route of this host's own traffic (sourceip.c) */
+struct ike_srcroute {
+	struct ikb_addr src; /* leftsourceip= */
+	struct ikb_addr net; /* the peer's subnet, as negotiated */
+	uint8_t plen;
+	struct ikb_addr peer; /* the IKE SA's remote address */
+	uint32_t ifindex; /* set by srcroute_add: the device towards peer */
+};
+
 struct ike_io {
 	/* Send buf from p->local:lport to p->remote:rport. 0 or -errno. */
 	int (*send)(void *ctx, const struct ike_path *p, const uint8_t *buf,
@@ -102,6 +111,17 @@ struct ike_io {
 			 struct ikb_error *err);
 	/* Delete the interface name that xfrmi_add made: 0 or -errno. */
 	int (*xfrmi_del)(void *ctx, const char *name, struct ikb_error *err);
+	/*
+	 * leftsourceip=: route r->net with source r->src towards r->peer,
+	 * first adding r->src to the device towards it when add_addr (the
+	 * host lacks it); sets r->ifindex. 0, or -errno with err and nothing
+	 * left behind. NULL: no such routes (leftsourceip= is refused).
+	 */
+	int (*srcroute_add)(void *ctx, struct ike_srcroute *r, bool add_addr,
+			    struct ikb_error *err);
+	/* Remove the route, and r->src too when del_addr: 0 or -errno. */
+	int (*srcroute_del)(void *ctx, const struct ike_srcroute *r,
+			    bool del_addr, struct ikb_error *err);
 };
 
 /*

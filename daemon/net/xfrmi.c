@@ -15,11 +15,11 @@
 #include <libmnl/libmnl.h>
 #include <linux/rtnetlink.h>
 
+#include "net/rtnl.h"
 #include "net/xfrmi.h"
 
 struct talk {
-	struct mnl_socket *nl;
-	uint32_t seq;
+	struct rtnl r;
 	struct xfrmi_link got; /* a GETLINK's answer */
 	bool have;
 };
@@ -36,38 +36,13 @@ static int on_link(const struct nlmsghdr *nlh, void *arg)
 /* Sends nlh and reads until its ACK or error: 0 or -errno. */
 static int ask(struct talk *t, struct nlmsghdr *nlh)
 {
-	char buf[MNL_SOCKET_BUFFER_SIZE];
-	unsigned portid = mnl_socket_get_portid(t->nl);
-	int rc = MNL_CB_OK;
-	ssize_t n;
-
-	nlh->nlmsg_flags |= NLM_F_ACK;
-	if (mnl_socket_sendto(t->nl, nlh, nlh->nlmsg_len) < 0)
-		return -errno;
-	while (rc > MNL_CB_STOP) {
-		n = mnl_socket_recvfrom(t->nl, buf, sizeof(buf));
-		if (n < 0)
-			return -errno;
-		rc = mnl_cb_run(buf, (size_t)n, nlh->nlmsg_seq, portid, on_link,
-				t);
-	}
-	return rc < 0 ? -errno : 0;
+	return rtnl_ask(&t->r, nlh, on_link, t);
 }
 
 static int talk_open(struct talk *t)
 {
 	memset(t, 0, sizeof(*t));
-	t->seq = (uint32_t)time(NULL);
-	t->nl = mnl_socket_open(NETLINK_ROUTE);
-	if (!t->nl)
-		return -errno;
-	if (mnl_socket_bind(t->nl, 0, MNL_SOCKET_AUTOPID) < 0) {
-		int rc = -errno;
-
-		mnl_socket_close(t->nl);
-		return rc;
-	}
-	return 0;
+	return rtnl_open(&t->r);
 }
 
 static bool same_addr(const struct sockaddr *sa, const struct ikb_addr *a)
@@ -110,7 +85,7 @@ static int lookup(struct talk *t, const char *name)
 	int rc;
 
 	t->have = false;
-	rc = ask(t, xfrmi_msg_get(buf, ++t->seq, name));
+	rc = ask(t, xfrmi_msg_get(buf, 0, name));
 	return !rc && !t->have ? -ENODEV : rc;
 }
 
@@ -149,7 +124,7 @@ static int del(struct talk *t, const char *name)
 	char buf[XFRMI_MSG_MAX];
 	int rc = lookup(t, name);
 
-	return rc ? rc : ask(t, xfrmi_msg_del(buf, ++t->seq, t->got.ifindex));
+	return rc ? rc : ask(t, xfrmi_msg_del(buf, 0, t->got.ifindex));
 }
 
 static int set_up(struct talk *t, const char *name, char *err, size_t errlen)
@@ -158,7 +133,7 @@ static int set_up(struct talk *t, const char *name, char *err, size_t errlen)
 	int rc = lookup(t, name);
 
 	if (!rc && !t->got.up)
-		rc = ask(t, xfrmi_msg_up(buf, ++t->seq, t->got.ifindex));
+		rc = ask(t, xfrmi_msg_up(buf, 0, t->got.ifindex));
 	if (rc)
 		snprintf(err, errlen, "cannot bring %s up: %s", name,
 			 strerror(-rc));
@@ -177,7 +152,7 @@ int xfrmi_create(const char *name, uint32_t if_id, const struct ikb_addr *local,
 		snprintf(err, errlen, "rtnetlink: %s", strerror(-rc));
 		return rc;
 	}
-	rc = ask(&t, xfrmi_msg_new(buf, ++t.seq, name, if_id, link_of(local)));
+	rc = ask(&t, xfrmi_msg_new(buf, 0, name, if_id, link_of(local)));
 	if (!rc)
 		*created = true;
 	else if (rc == -EEXIST)
@@ -197,7 +172,7 @@ int xfrmi_create(const char *name, uint32_t if_id, const struct ikb_addr *local,
 		del(&t, name);
 		*created = false;
 	}
-	mnl_socket_close(t.nl);
+	rtnl_close(&t.r);
 	return rc;
 }
 
@@ -211,7 +186,6 @@ int xfrmi_delete(const char *name, char *err, size_t errlen)
 	if (rc)
 		snprintf(err, errlen, "cannot delete %s: %s", name,
 			 strerror(-rc));
-	if (t.nl)
-		mnl_socket_close(t.nl);
+	rtnl_close(&t.r);
 	return rc;
 }

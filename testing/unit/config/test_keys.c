@@ -49,11 +49,9 @@ static void test_ownership(void **state)
 		    "", 0);
 	/* narrowing=yes asks for what ikebana does: no message */
 	keys_expect("conn a\n\tnarrowing=yes\n\tleftupdown=%disabled\n", "", 0);
-	/* leftsourceip=: its route would be missing; updown= is the core's */
-	keys_expect(
-		"conn a\n\tleftsourceip=10.0.0.1\n\trightupdown=/bin/true\n",
-		"t.conf:2: error: conn a: leftsourceip=10.0.0.1: ikebana adds no source address and no route: this host's own traffic would leave with another source address, miss the conn's policy and go out in clear; add the address and a route with src outside ikebana and remove the key\n",
-		-1);
+	/* leftsourceip= and updown= are the core's */
+	keys_expect("conn a\n\tleftsourceip=10.0.0.1\n\trightupdown=/bin/true\n",
+		    "", 0);
 	keys_expect("conn a\n\tbogus=1\n",
 		    "t.conf:2: error: conn a: bogus: unknown key\n", -1);
 	keys_expect("config setup\n\tbogus=1\n",
@@ -173,6 +171,38 @@ static void test_missing_ends(void **state)
 	core_expect(
 		"conn %default\n\tauto=start\nconn b\n\tright=192.0.2.1\n",
 		"t.conf:2: error: conn b: auto=start: needs left= and right=, but left= is set neither in the conn, its also= conns nor conn %default\n");
+}
+
+static void test_sourceip(void **state)
+{
+	/* in leftsubnet= (one of a list), or the host itself: fine */
+	core_expect("conn a\n\tleft=192.0.2.1\n\tleftsubnet=10.1.0.0/24\n"
+		    "\tleftsourceip=10.1.0.1\n",
+		    "");
+	core_expect("conn a\n\tleft=192.0.2.1\n"
+		    "\tleftsubnet=10.2.0.0/24,10.1.0.0/24\n"
+		    "\trightsourceip=10.9.0.1\n\trightsubnet=10.9.0.0/16\n"
+		    "\tleftsourceip=10.1.0.1\n",
+		    "");
+	core_expect("conn a\n\tleft=192.0.2.1\n\tleftsourceip=192.0.2.1\n", "");
+	/* outside the selector: in clear */
+	core_expect(
+		"conn a\n\tleft=192.0.2.1\n\tleftsubnet=10.1.0.0/24\n"
+		"\tleftsourceip=10.2.0.1\n",
+		E(4, "a", "leftsourceip=10.2.0.1",
+		  "not in leftsubnet=10.1.0.0/24 (t.conf:3): this host's traffic from it would miss the conn's policy and go out in clear"));
+	core_expect(
+		"conn a\n\tleft=192.0.2.1\n\tleftsourceip=10.2.0.1\n",
+		E(3, "a", "leftsourceip=10.2.0.1",
+		  "there is no leftsubnet=, so the policy covers left=192.0.2.1 only: traffic from this address would go out in clear; set leftsubnet= to a subnet that holds it"));
+	core_expect(
+		"conn a\n\tleft=192.0.2.1\n\tleftsubnet=10.1.0.0/24\n"
+		"\ttype=transport\n\tleftsourceip=10.1.0.1\n",
+		E(5, "a", "leftsourceip=10.1.0.1",
+		  "needs type=tunnel (type=transport at t.conf:4): in transport mode the selector is the host's address"));
+	core_expect("conn a\n\tleftsourceip=host.example\n",
+		    E(2, "a", "leftsourceip=host.example",
+		      "expected an IP address"));
 }
 
 static void test_subnets(void **state)
@@ -598,6 +628,7 @@ int main(void)
 		cmocka_unit_test(test_hosts),
 		cmocka_unit_test(test_missing_ends),
 		cmocka_unit_test(test_subnets),
+		cmocka_unit_test(test_sourceip),
 		cmocka_unit_test(test_protoport),
 		cmocka_unit_test(test_ids),
 		cmocka_unit_test(test_enums),

@@ -124,9 +124,16 @@ static void conf_for(const struct table *t, const char *key, const char *v,
 		return;
 	}
 	/* both ends, so that auto= has what it needs; also= has "other" */
-	snprintf(buf, len, "conn t\n\t%s=\"%s\"\n%s%sconn other\n", key, v,
+	const char *src = strstr(key, "sourceip");
+	char sub[64] = "";
+
+	/* a source address is one of leftsubnet= */
+	if (src)
+		snprintf(sub, sizeof(sub), "\t%.*ssubnet=%s/32\n",
+			 (int)(src - key), key, v);
+	snprintf(buf, len, "conn t\n\t%s=\"%s\"\n%s%s%sconn other\n", key, v,
 		 strcmp(key, "left") ? "\tleft=192.0.2.1\n" : "",
-		 strcmp(key, "right") ? "\tright=192.0.2.2\n" : "");
+		 strcmp(key, "right") ? "\tright=192.0.2.2\n" : "", sub);
 }
 
 static void check_row(const struct table *t, const struct cfg_rule *r,

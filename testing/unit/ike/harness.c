@@ -248,6 +248,8 @@ static void peer_init(struct net *n, int idx, const char *conn,
 		.resolve = hdns_resolve,
 		.xfrmi_add = hxfrmi_add,
 		.xfrmi_del = hxfrmi_del,
+		.srcroute_add = hsrc_add,
+		.srcroute_del = hsrc_del,
 	};
 
 	p->net = n;

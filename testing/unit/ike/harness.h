@@ -128,6 +128,26 @@ int hxfrmi_add(void *ctx, const char *name, uint32_t if_id,
 int hxfrmi_del(void *ctx, const char *name, struct ikb_error *err);
 
 /*
+ * The fake source routes of leftsourceip= (hsrcroute.c), over both peers
+ * until hsrc_reset(): those there now, and the calls counted.
+ */
+#define HSRC_MAX 8
+struct hsrc_route {
+	bool used;
+	int who;
+	struct ike_srcroute r;
+	bool addr_added;
+};
+extern unsigned hsrc_adds, hsrc_dels, hsrc_addr_adds, hsrc_addr_dels;
+void hsrc_reset(void);
+const struct hsrc_route *hsrc_routes(void); /* HSRC_MAX of them */
+unsigned hsrc_count(int who);
+int hsrc_add(void *ctx, struct ike_srcroute *r, bool add_addr,
+	     struct ikb_error *err);
+int hsrc_del(void *ctx, const struct ike_srcroute *r, bool del_addr,
+	     struct ikb_error *err);
+
+/*
  * Both peers from a conn body (after left/right/ids/authby) and extra
  * config setup lines; east_conn NULL means the same as west's. PSKs:
  * NULL means "secret".
