@@ -1,6 +1,8 @@
 #!/bin/sh
-# An updown script for leftupdown= (see updown.conf): what libreswan's
-# _updown does with leftsourceip=, which ikebana refuses. This host's own
+# An updown script for leftupdown= (see updown.conf): by hand, what
+# libreswan's _updown does with leftsourceip= (ikebana does that itself:
+# see sourceip.conf), for a setup that wants more (a table, a metric,
+# another device). This host's own
 # traffic to the peer's subnet leaves with SOURCEIP, an address of this
 # host inside leftsubnet=, so that the conn's policy covers it, and the
 # route goes again when the tunnel does. Everything is logged to the

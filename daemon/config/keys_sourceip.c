@@ -40,9 +40,10 @@ static void check_side(const struct ikb_section *s, const char *side,
 	if (!v || !cfg_parse_net(v->value, &a, &plen))
 		return;
 	if (type && strcasecmp(type->value, "tunnel")) {
-		diag_report(d, s, v, IKB_SEV_ERROR,
-			    "needs type=tunnel (type=%s at %s:%u): in transport mode the selector is the host's address",
-			    type->value, type->file, type->line);
+		diag_report(
+			d, s, v, IKB_SEV_ERROR,
+			"needs type=tunnel (type=%s at %s:%u): in transport mode the selector is the host's address",
+			type->value, type->file, type->line);
 		return;
 	}
 	snprintf(key, sizeof(key), "%ssubnet", side);

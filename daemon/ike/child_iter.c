@@ -125,6 +125,8 @@ void child_info_fill(const struct ike_sa *sa, const struct child_sa *c,
 		.ts = c->ts,
 		.updown = v ? v->local.updown : NULL,
 	};
+	if (v)
+		i->sourceip = v->local.sourceip;
 	conn_policy(v ? v->conn : NULL, v, i->policy, sizeof(i->policy));
 }
 

@@ -218,6 +218,7 @@ struct ike_child_info {
 	 */
 	struct ikb_selector ts;
 	const char *updown;
+	struct ikb_addr sourceip; /* the local leftsourceip=, family 0: none */
 	char policy[96];
 };
 

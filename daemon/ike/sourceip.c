@@ -13,7 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ike/conn.h"
 #include "ike/engine.h"
 #include "ike/sourceip.h"
 #include "log.h"
@@ -37,32 +36,14 @@ static const char *astr(const struct ikb_addr *a, char *buf, size_t len)
 	return buf;
 }
 
-/* The local end of conn as this IKE SA has it: by its local address. */
-static const struct conn_end *local_end(const struct ike_engine *e,
-					const struct conn *c,
-					const struct ike_sa_info *ike)
-{
-	struct ikb_error err = { "" };
-	struct conn_view v;
-
-	for (int side = 1; side >= 0; side--) {
-		const struct conn_end *l = &c->view[side].local;
-
-		if (l->sourceip.family && ike_addr_equal(&l->addr, &ike->path->local))
-			return l;
-	}
-	if (conn_view_local(e, c, &v, &err))
-		return NULL;
-	return &c->view[v.left_is_local ? 1 : 0].local;
-}
-
 static struct srcroute_rec **rec_find(struct srcroutes *s, const char *conn,
 				      const struct ikb_selector *ts)
 {
 	struct srcroute_rec **pp = &s->head;
 
 	for (; *pp; pp = &(*pp)->next)
-		if (!strcmp((*pp)->conn, conn) && (*pp)->r.plen == ts->dst_plen &&
+		if (!strcmp((*pp)->conn, conn) &&
+		    (*pp)->r.plen == ts->dst_plen &&
 		    ike_addr_equal(&(*pp)->r.net, &ts->dst))
 			return pp;
 	return pp;
@@ -98,8 +79,8 @@ static void route_add(struct ike_engine *e, const struct ike_event *ev,
 				      .net = ts->dst,
 				      .plen = ts->dst_plen,
 				      .peer = ev->ike->path->remote };
-	r->addr_added = !addr_in_use(s, src, NULL) &&
-			!e->io.is_local(e->io.ctx, src);
+	r->addr_added =
+		!addr_in_use(s, src, NULL) && !e->io.is_local(e->io.ctx, src);
 	if (!e->io.srcroute_add ||
 	    e->io.srcroute_add(e->io.ctx, &r->r, r->addr_added, &err)) {
 		log_err("conn %s: leftsourceip=%s: %s: this host's own traffic to %s/%u does not take the address",
@@ -121,12 +102,14 @@ static void rec_remove(struct ike_engine *e, struct srcroute_rec **pp)
 {
 	struct srcroute_rec *r = *pp;
 	struct ikb_error err = { "" };
-	bool del_addr = r->addr_added && !addr_in_use(e->srcroutes, &r->r.src, r);
+	bool del_addr =
+		r->addr_added && !addr_in_use(e->srcroutes, &r->r.src, r);
 	char n[INET6_ADDRSTRLEN];
 
 	/* another route keeps the address: it is that one's to remove */
 	if (r->addr_added && !del_addr)
-		for (struct srcroute_rec *o = e->srcroutes->head; o; o = o->next)
+		for (struct srcroute_rec *o = e->srcroutes->head; o;
+		     o = o->next)
 			if (o != r && ike_addr_equal(&o->r.src, &r->r.src)) {
 				o->addr_added = true;
 				o->r.ifindex = r->r.ifindex;
@@ -159,8 +142,8 @@ static void count_other(void *ctx, const struct ike_child_info *c)
 
 static void child_down(struct ike_engine *e, const struct ike_event *ev)
 {
-	struct srcroute_rec **pp = rec_find(e->srcroutes, ev->ike->conn,
-					    &ev->child->ts);
+	struct srcroute_rec **pp =
+		rec_find(e->srcroutes, ev->ike->conn, &ev->child->ts);
 	struct others o = { .going = ev->child };
 
 	if (!*pp)
@@ -173,8 +156,6 @@ static void child_down(struct ike_engine *e, const struct ike_event *ev)
 static void on_event(void *ctx, const struct ike_event *ev)
 {
 	struct ike_engine *e = ctx;
-	const struct conn *c;
-	const struct conn_end *l;
 
 	if (!ev->child || ev->child->mode != IKB_MODE_TUNNEL)
 		return;
@@ -184,10 +165,8 @@ static void on_event(void *ctx, const struct ike_event *ev)
 	}
 	if (ev->kind != IKE_EVENT_CHILD_UP)
 		return;
-	c = engine_conn(e, ev->ike->conn);
-	l = c ? local_end(e, c, ev->ike) : NULL;
-	if (l && l->sourceip.family)
-		route_add(e, ev, &l->sourceip);
+	if (ev->child->sourceip.family)
+		route_add(e, ev, &ev->child->sourceip);
 }
 
 int sourceip_init(struct ike_engine *e)

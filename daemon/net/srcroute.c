@@ -31,8 +31,7 @@ static const char *astr(const struct ikb_addr *a, char *buf, size_t len)
 	return buf;
 }
 
-static int peer_route(struct rtnl *t, struct srcroute *r, char *err,
-		      size_t len)
+static int peer_route(struct rtnl *t, struct srcroute *r, char *err, size_t len)
 {
 	char buf[SRCROUTE_MSG_MAX], p[INET6_ADDRSTRLEN];
 	struct route_ans a = { 0 };
@@ -65,8 +64,8 @@ int srcroute_add(struct srcroute *r, bool add_addr, char *err, size_t len)
 	if (!rc)
 		if_indextoname(r->ifindex, dev);
 	if (!rc && add_addr) {
-		rc = rtnl_ask(&t, srcroute_msg_addr(buf, true, &r->src,
-						    r->ifindex),
+		rc = rtnl_ask(&t,
+			      srcroute_msg_addr(buf, true, &r->src, r->ifindex),
 			      NULL, NULL);
 		if (rc == -EEXIST)
 			rc = 0;
@@ -93,8 +92,7 @@ int srcroute_add(struct srcroute *r, bool add_addr, char *err, size_t len)
 	return rc;
 }
 
-int srcroute_del(const struct srcroute *r, bool del_addr, char *err,
-		 size_t len)
+int srcroute_del(const struct srcroute *r, bool del_addr, char *err, size_t len)
 {
 	char buf[SRCROUTE_MSG_MAX], s[INET6_ADDRSTRLEN], n[INET6_ADDRSTRLEN];
 	struct rtnl t;
@@ -112,10 +110,9 @@ int srcroute_del(const struct srcroute *r, bool del_addr, char *err,
 		snprintf(err, len, "cannot remove the route to %s/%u: %s",
 			 astr(&r->net, n, sizeof(n)), r->plen, strerror(-rc));
 	if (del_addr) {
-		rc2 = rtnl_ask(&t,
-			       srcroute_msg_addr(buf, false, &r->src,
-						 r->ifindex),
-			       NULL, NULL);
+		rc2 = rtnl_ask(
+			&t, srcroute_msg_addr(buf, false, &r->src, r->ifindex),
+			NULL, NULL);
 		if (rc2 == -EADDRNOTAVAIL || rc2 == -ENODEV)
 			rc2 = 0;
 		if (rc2 && !rc)

@@ -89,9 +89,8 @@ int srcroute_parse_route(const struct nlmsghdr *nlh, uint32_t *oif,
 struct nlmsghdr *srcroute_msg_addr(void *buf, bool add,
 				   const struct ikb_addr *a, uint32_t ifindex)
 {
-	struct nlmsghdr *nlh =
-		start(buf, add ? RTM_NEWADDR : RTM_DELADDR,
-		      add ? NLM_F_CREATE | NLM_F_EXCL : 0);
+	struct nlmsghdr *nlh = start(buf, add ? RTM_NEWADDR : RTM_DELADDR,
+				     add ? NLM_F_CREATE | NLM_F_EXCL : 0);
 	struct ifaddrmsg *ifa = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifa));
 
 	ifa->ifa_family = (uint8_t)a->family;
@@ -109,9 +108,8 @@ struct nlmsghdr *srcroute_msg_addr(void *buf, bool add,
 struct nlmsghdr *srcroute_msg_route(void *buf, bool add,
 				    const struct srcroute *r)
 {
-	struct nlmsghdr *nlh =
-		start(buf, add ? RTM_NEWROUTE : RTM_DELROUTE,
-		      add ? NLM_F_CREATE | NLM_F_REPLACE : 0);
+	struct nlmsghdr *nlh = start(buf, add ? RTM_NEWROUTE : RTM_DELROUTE,
+				     add ? NLM_F_CREATE | NLM_F_REPLACE : 0);
 	struct rtmsg *rtm = mnl_nlmsg_put_extra_header(nlh, sizeof(*rtm));
 	/* the peer on the link: traffic to its subnet goes through it */
 	const struct ikb_addr *via = r->via.family ? &r->via : &r->peer;

@@ -172,7 +172,7 @@ int updown_env_build(struct updown_job *j, const struct ike_event *ev,
 {
 	const struct ike_child_info *c = ev->child;
 	const struct ike_path *p = ev->ike->path;
-	char me[64], peer[64], dev[IF_NAMESIZE + 8];
+	char me[64], peer[64], src[64], dev[IF_NAMESIZE + 8];
 	int rc = 0;
 
 	ifname(&p->local, dev, sizeof(dev));
@@ -191,6 +191,10 @@ int updown_env_build(struct updown_job *j, const struct ike_event *ev,
 	rc |= add(j, "PLUTO_ME", "%s", addr(&p->local, me, sizeof(me)));
 	rc |= add(j, "PLUTO_MY_ID", "%s", c->local_id ? c->local_id : me);
 	rc |= my_client(j, &c->ts);
+	/* libreswan's _updown adds the address and routes with it too */
+	if (c->sourceip.family)
+		rc |= add(j, "PLUTO_MY_SOURCEIP", "%s",
+			  addr(&c->sourceip, src, sizeof(src)));
 	/*
 	 * The reqid as ikebana's log and status show it. libreswan tells
 	 * its ESP SA's (5.x) or that one less (4.x); the kernel backend may

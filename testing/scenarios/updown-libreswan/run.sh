@@ -238,6 +238,51 @@ u_got=$(tr '\n' ' ' <"$HOSTS/west/log/ud-ls.rec")
 	fail "libreswan's _updown under ikebana: '$u_got'"
 log "ok: libreswan's _updown under ikebana: $u_got"
 
+# leftsourceip= (ikebana's own, no updown script): while the tunnel is
+# up, west's own traffic to east's subnet leaves from 10.5.0.1, which west
+# lacks: ikebana adds it to the device towards east, and the route with
+# src; libreswan's _updown does the same on east for 10.6.0.1. A ping
+# without -I goes through ESP both ways; down removes route and address.
+cat >>"$HOSTS/west/etc/ikebana.conf" <<CONF
+conn srcip
+	left=$W
+	right=$E
+	leftid=@west
+	rightid=@east
+	authby=secret
+	leftsubnet=10.5.0.0/24
+	rightsubnet=10.6.0.0/24
+	leftsourceip=10.5.0.1
+	ike=aes_gcm256-sha2_256-dh19
+	esp=aes_gcm128
+CONF
+{
+	echo "conn srcip"
+	printf '\t%s\n' "left=$E" "right=$W" "leftid=@east" "rightid=@west" \
+	"authby=secret" "leftsubnet=10.6.0.0/24" "rightsubnet=10.5.0.0/24" \
+	"leftsourceip=10.6.0.1" "ike=aes_gcm256-sha2_256-dh19" "esp=aes_gcm128" \
+	"auto=add"
+} >"$HOSTS/east/etc/ipsec.d/conns/srcip.conf"
+_ls_add east "$HOSTS/east/etc/ipsec.d/conns/srcip.conf" || fail "libreswan on east: addconn srcip failed"
+_ikb west reload || fail "ikebana reload with conn srcip failed"
+_src_route() { ns "$1" ip -4 route show "$2" | grep -q "src $3"; }
+_has_addr() { ns "$1" ip -4 -o addr show | grep -q " $2/"; }
+_no_src_route() { ! ns "$1" ip -4 route show "$2" | grep -q "src $3"; }
+_no_addr() { ! _has_addr "$@"; }
+_has_addr west 10.5.0.1 && fail "west has 10.5.0.1 before the tunnel"
+initiate west srcip
+expect_sa west mode=tunnel
+wait_for 20 "west's route to 10.6.0.0/24 src 10.5.0.1" _src_route west 10.6.0.0/24 10.5.0.1
+wait_for 20 "east's route to 10.5.0.0/24 src 10.6.0.1 (libreswan's _updown)" _src_route east 10.5.0.0/24 10.6.0.1
+_has_addr west 10.5.0.1 || fail "ikebana did not add 10.5.0.1 on west"
+log "west: $(ns west ip -4 route show 10.6.0.0/24)"
+expect_esp_grows west ping_ok west 10.6.0.1
+expect_esp_grows west ping_ok east 10.5.0.1
+_ikb west down srcip || fail "ikebana down srcip failed"
+wait_for 20 "west's route to 10.6.0.0/24 to go" _no_src_route west 10.6.0.0/24 10.5.0.1
+wait_for 20 "10.5.0.1 to leave west" _no_addr west 10.5.0.1
+log "ok: leftsourceip=: route and address while the tunnel was up, and gone after"
+
 # ikebanad stops (SIGTERM) with a tunnel up: down and unroute run first,
 # as libreswan runs them when it shuts down (east gets its conns back,
 # which whack --delete took)

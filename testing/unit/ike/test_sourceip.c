@@ -15,9 +15,9 @@
 
 #include "harness.h"
 
-#define SUBNETS                                                        \
-	"\tleftsubnet=10.1.0.0/24\n\trightsubnet=10.2.0.0/24\n"        \
-	"\tleftsourceip=10.1.0.1\n\trightsourceip=10.2.0.1\n"          \
+#define SUBNETS                                                 \
+	"\tleftsubnet=10.1.0.0/24\n\trightsubnet=10.2.0.0/24\n" \
+	"\tleftsourceip=10.1.0.1\n\trightsourceip=10.2.0.1\n"   \
 	"\tipsec-lifetime=1h\n\tikelifetime=1h\n"
 
 static const struct hsrc_route *route_of(int who)

@@ -323,7 +323,8 @@ static void test_host(void **state)
 static void test_client(void **state)
 {
 	char *c = conn_text("\tleftsubnet=10.1.0.0/16\n"
-			    "\trightsubnet=10.2.3.0/24\n",
+			    "\trightsubnet=10.2.3.0/24\n"
+			    "\tleftsourceip=10.1.0.1\n",
 			    "west.log", "east.log"),
 	     buf[512];
 	struct net *n = updown_net(c, 0, 0);
@@ -342,6 +343,9 @@ static void test_client(void **state)
 	expect("west.log", 0, "PLUTO_CLIENT_FAMILY", "ipv4");
 	/* no counters callback: none told */
 	expect("west.log", 0, "PLUTO_INBYTES", NULL);
+	/* leftsourceip= is west's: east (right) has none */
+	expect("west.log", 0, "PLUTO_MY_SOURCEIP", "10.1.0.1");
+	expect("east.log", 2, "PLUTO_MY_SOURCEIP", NULL);
 	expect("east.log", 2, "PLUTO_MY_CLIENT", "10.2.3.0/24");
 	expect("east.log", 2, "PLUTO_PEER_CLIENT", "10.1.0.0/16");
 	done(n);
