@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 #include <sys/stat.h>
 
 #include "config/arena.h"
@@ -22,6 +23,7 @@
 #include "config/diag.h"
 #include "config/groups.h"
 #include "config/internal.h"
+#include "config/readfile.h"
 
 /* A file of 1,000,000 lines is a mistake, not a policy. */
 #define GROUP_LINES_MAX 65536
@@ -43,13 +45,21 @@ bool cfg_host_is_oppo(const char *v)
 		     !strcasecmp(v, "%oppo") || cfg_host_is_group(v));
 }
 
-/* Whose group file: ipsecdir= as libreswan, else ipsec.d beside c. */
+/*
+ * Whose group file: ipsecdir= as libreswan, else ipsec.d beside c. A
+ * relative ipsecdir= is from the directory of the file that sets it, as
+ * a relative include is: the daemon's working directory is /.
+ */
 static void policies_dir(const struct cfg *c, char *out, size_t len)
 {
 	const struct ikb_value *v = cfg_get(&c->setup, "ipsecdir");
 	const char *slash = c->path ? strrchr(c->path, '/') : NULL;
+	const char *vslash = v && v->file ? strrchr(v->file, '/') : NULL;
 
-	if (v)
+	if (v && v->value[0] != '/' && vslash)
+		snprintf(out, len, "%.*s/%s/policies", (int)(vslash - v->file),
+			 v->file, v->value);
+	else if (v)
 		snprintf(out, len, "%s/policies", v->value);
 	else if (slash)
 		snprintf(out, len, "%.*s/ipsec.d/policies",
@@ -162,28 +172,24 @@ static int read_line(struct cfg *c, struct cfg_group *g, char *line,
 static int read_group(struct cfg *c, struct cfg_group *g, struct ikb_diag *d,
 		      const struct ikb_value *at)
 {
-	FILE *f = fopen(g->file, "r");
 	char line[512];
 	unsigned lineno = 0;
 	size_t cap = 0;
 	int rc = 0;
-
+	const char *why;
 	struct stat st;
+	/* never blocks on a FIFO, refuses what is no regular file */
+	int fd = cfg_open_regular(g->file, &st, &why);
+	FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL;
 
-	if (!f && errno == ENOENT)
+	if (fd < 0 && errno == ENOENT)
 		return 0;
-	if (f && !fstat(fileno(f), &st) && !S_ISREG(st.st_mode))
-		errno = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
-	else if (f)
-		errno = 0;
-	if (errno) {
+	if (!f) {
 		diag_at(d, IKB_SEV_ERROR, at->file, at->line,
 			"%s=%s: policy group file %s: %s", at->key, at->value,
-			g->file,
-			errno == EINVAL ? "not a regular file" :
-					  strerror(errno));
-		if (f)
-			fclose(f);
+			g->file, fd < 0 ? why : strerror(errno));
+		if (fd >= 0)
+			close(fd);
 		return -1;
 	}
 	while (fgets(line, sizeof(line), f)) {
@@ -218,6 +224,54 @@ static const struct ikb_value *group_end(const struct ikb_section *s)
 	return l && cfg_host_is_group(l->value) ? l : NULL;
 }
 
+/* The family of s's other end (this host's), 0: not known from text. */
+static int local_family(const struct ikb_section *s,
+			const struct ikb_value *group)
+{
+	const struct ikb_value *o =
+		cfg_get(s, strcmp(group->key, "right") ? "right" : "left");
+	const struct ikb_value *hf = cfg_get(s, "hostaddrfamily");
+
+	if (hf)
+		return strcasecmp(hf->value, "ipv6") ? AF_INET : AF_INET6;
+	if (!o)
+		return 0;
+	if (addr_family(o->value))
+		return addr_family(o->value);
+	if (!strcasecmp(o->value, "%defaultroute6") ||
+	    !strcasecmp(o->value, "%any6"))
+		return AF_INET6;
+	if (!strcasecmp(o->value, "%defaultroute") ||
+	    !strcasecmp(o->value, "%defaultroute4") ||
+	    !strcasecmp(o->value, "%any4"))
+		return AF_INET;
+	return 0;
+}
+
+/*
+ * A network of the other family than the conn's: no trap covers it and
+ * no peer there is taken, as in libreswan, but said rather than silent.
+ */
+static void warn_family(const struct ikb_section *s,
+			const struct ikb_value *at, const struct cfg_group *g,
+			struct ikb_diag *d)
+{
+	int fam = local_family(s, at);
+	char t[64];
+
+	for (size_t i = 0; fam && i < g->n; i++) {
+		if (g->nets[i].a.family == fam)
+			continue;
+		inet_ntop(g->nets[i].a.family, g->nets[i].a.bytes, t,
+			  sizeof(t));
+		diag_at(d, IKB_SEV_WARNING, g->file, g->nets[i].line,
+			"policy group %s: %s/%u is IPv%d, and conn %s is IPv%d: no trap covers it and no peer there is accepted; write a conn of the other family for it",
+			g->conn, t, g->nets[i].plen,
+			g->nets[i].a.family == AF_INET6 ? 6 : 4, g->conn,
+			fam == AF_INET6 ? 6 : 4);
+	}
+}
+
 int cfg_groups_load(struct cfg *c, struct ikb_diag *d)
 {
 	char dir[PATH_MAX - 256], path[PATH_MAX];
@@ -243,6 +297,8 @@ int cfg_groups_load(struct cfg *c, struct ikb_diag *d)
 		g->file = arena_strdup(c->arena, path);
 		if (read_group(c, g, d, at))
 			rc = -1;
+		else
+			warn_family(&c->conns[i], at, g, d);
 	}
 	return rc;
 }

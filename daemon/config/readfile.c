@@ -40,6 +40,7 @@ int cfg_open_regular(const char *path, struct stat *st, const char **why)
 	if (!S_ISREG(st->st_mode)) {
 		*why = not_regular(st);
 		close(fd);
+		errno = S_ISDIR(st->st_mode) ? EISDIR : EINVAL;
 		return -1;
 	}
 	return fd;

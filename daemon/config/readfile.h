@@ -21,8 +21,9 @@
 
 /*
  * Open path for reading, never blocking (a FIFO with no writer), and
- * fstat what was opened. Returns the fd, or -1 with *why: the errno
- * text, or "is a directory" and the like for what is not a regular file.
+ * fstat what was opened. Returns the fd, or -1 with errno and *why: the
+ * errno text, or "is a directory" and the like for what is not a regular
+ * file (errno EISDIR or EINVAL).
  */
 int cfg_open_regular(const char *path, struct stat *st, const char **why);
 

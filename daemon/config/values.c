@@ -191,7 +191,7 @@ bool check_failureshunt(const char *v, char *why, size_t len)
 
 	if (values_one_of(v, ok))
 		return true;
-	FAIL("expected none, passthrough, drop or reject");
+	FAIL("expected none, passthrough, drop, reject or hold (as none)");
 }
 
 bool cfg_parse_bool(const char *s, bool *out)

@@ -13,6 +13,7 @@
 
 #include "crypto/sig.h"
 #include "ike/engine.h"
+#include "config/groups.h"
 #include "ike/conn.h"
 
 /*
@@ -66,6 +67,30 @@ static bool is_or_has(const struct conn *c, const char *name)
 	       (!name[n] || (name[n] == '#' && c->grp_side >= 0));
 }
 
+/* The longest of c's group networks that holds a; -1: none, or no group. */
+static int group_plen(const struct conn *c, const struct ikb_addr *a)
+{
+	int best = -1;
+
+	for (unsigned i = 0; c->grp_side >= 0 && i < c->ngrp; i++)
+		if (c->grp[i].plen > best &&
+		    cfg_prefix_has(&c->grp[i].a, c->grp[i].plen, a))
+			best = c->grp[i].plen;
+	return best;
+}
+
+/*
+ * Between two conns that score alike, the group with the more specific
+ * network for the peer, as libreswan (and the kernel's traps: the
+ * longer prefix has the lower priority number) choose.
+ */
+static bool more_specific(const struct conn *c, const struct conn *than,
+			  const struct ikb_addr *peer)
+{
+	return than && than->grp_side >= 0 &&
+	       group_plen(c, peer) > group_plen(than, peer);
+}
+
 /* The best address match, optionally also accepting peer's ID. */
 static const struct conn *best(const struct ike_engine *e,
 			       const struct ike_path *p,
@@ -96,7 +121,9 @@ static const struct conn *best(const struct ike_engine *e,
 			    (c->view[side].remote.auth.methods &
 			     authm_of(method)))
 				sc += 8;
-			if (sc > top) {
+			if (sc > top ||
+			    (sc && sc == top &&
+			     more_specific(c, found, &p->remote))) {
 				top = sc;
 				found = c;
 				at = side;

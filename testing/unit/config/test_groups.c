@@ -92,7 +92,7 @@ static void test_groups_read(void **state)
 	put("ipsec.d/policies/private-or-clear",
 	    "# comment only\n\n192.0.2.0/24   # a net\n  198.51.100.7\n"
 	    "2001:db8::/32\n");
-	c = load("");
+	c = load("@/ipsec.d/policies/private-or-clear:5: warning: policy group private-or-clear: 2001:db8::/32 is IPv6, and conn private-or-clear is IPv4: no trap covers it and no peer there is accepted; write a conn of the other family for it\n");
 	assert_int_equal(c->ngroups, 2);
 	g = cfg_group_find(c, "private-or-clear");
 	assert_non_null(g);
@@ -142,8 +142,22 @@ static void test_groups_ipsecdir(void **state)
 	snprintf(conf, sizeof(conf), "%s/other/policies/private-or-clear", dir);
 	mkdir(conf, 0700);
 	cfg_free(load(
-		"@/ipsec.conf:5: error: right=%opportunisticgroup: policy group file @/other/policies/private-or-clear: Is a directory\n"));
+		"@/ipsec.conf:5: error: right=%opportunisticgroup: policy group file @/other/policies/private-or-clear: is a directory, not a regular file\n"));
 	rmdir(conf);
+
+	/* a FIFO there: refused at once, the load never waits for a writer */
+	assert_int_equal(mkfifo(conf, 0600), 0);
+	cfg_free(load(
+		"@/ipsec.conf:5: error: right=%opportunisticgroup: policy group file @/other/policies/private-or-clear: is a FIFO, not a regular file\n"));
+	unlink(conf);
+
+	/* relative: from the directory of the file that sets it */
+	snprintf(conf, sizeof(conf), "config setup\n\tipsecdir=other\n%s",
+		 oe_conf);
+	put("ipsec.conf", conf);
+	c = load("");
+	assert_int_equal(cfg_group_find(c, "clear")->n, 1);
+	cfg_free(c);
 }
 
 int main(void)

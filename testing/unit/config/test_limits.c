@@ -192,7 +192,7 @@ static void test_auto(void **state)
 		"conn a\n\tleft=192.0.2.1\n\tright=192.0.2.2\n\tauto=route\n"
 		"\tfailureshunt=maybe\n",
 		E(5, "a", "failureshunt=maybe",
-		  "expected none, passthrough, drop or reject"));
+		  "expected none, passthrough, drop, reject or hold (as none)"));
 	core_expect(
 		"conn a\n\tleft=192.0.2.1\n\tright=192.0.2.2\n\tauto=up\n",
 		E(4, "a", "auto=up",

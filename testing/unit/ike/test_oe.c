@@ -256,6 +256,34 @@ static void test_oe_instances_go(void **state)
 	net_free(n);
 }
 
+/* Two groups hold the initiator: the responder takes the narrower. */
+static void test_oe_most_specific(void **state)
+{
+	static const char east2[] =
+		"\tauto=ignore\n"
+		"conn clear-or-private\n" OE_ENDS("192.0.2.2")
+		"\tfailureshunt=passthrough\n\tauto=add\n"
+		"conn private\n" OE_ENDS("192.0.2.2")
+		"\tfailureshunt=drop\n\tauto=add\n";
+	struct ikb_selector sel = to_east();
+	uint32_t reqid = 0;
+	struct net *n;
+	char buf[128];
+
+	group(wdir, "private-or-clear", "192.0.2.0/24\n");
+	group(edir, "clear-or-private", "192.0.2.0/24\n");
+	group(edir, "private", "192.0.2.1/32\n");
+	n = oe_net(west_poc, east2);
+	assert_int_equal(pols(n, WEST, IKB_POLICY_IPSEC, &reqid), 1);
+	kernel_acquire_sel(n, WEST, reqid, -1, &sel);
+	assert_true(net_run(n, oe_up, 10000));
+	assert_string_equal(status_str(n, EAST, false, "conn", buf,
+				       sizeof(buf)),
+			    "private#192.0.2.1");
+	assert_false(log_has("conn clear-or-private#192.0.2.1: instance for"));
+	net_free(n);
+}
+
 static bool clear_passes(struct net *n)
 {
 	return log_has("traffic: stays passthrough (failureshunt=");
@@ -336,6 +364,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_oe_both, net_cleanup),
 		cmocka_unit_test_teardown(test_oe_clear_host, net_cleanup),
 		cmocka_unit_test_teardown(test_oe_instances_go, net_cleanup),
+		cmocka_unit_test_teardown(test_oe_most_specific, net_cleanup),
 		cmocka_unit_test_teardown(test_oe_private, net_cleanup),
 		cmocka_unit_test_teardown(test_oe_shunt_groups, net_cleanup),
 	};
