@@ -1,0 +1,88 @@
+#!/bin/sh
+# IKE_SA_INIT floods (issue 19 item 3), see description. The flood comes
+# from east (testing/tools/initflood), whose host routes the spoofed
+# networks to itself (AnyIP), and west routes them back to east.
+# shellcheck source=/dev/null # the helpers are checked on their own
+. "$IKB_UML/lib/all.sh"
+. "$IKB_UML/lib/scenario/ikebana.sh"
+topology west-east
+W=$(addr_of west 4) E=$(addr_of east 4)
+FLOOD=$IKB_BUILD/testing/tools/initflood
+[ -x "$FLOOD" ] || fail "$FLOOD not built"
+for _n in 10.200.0.0/18 10.201.0.0/29; do
+	ip -n east route add local "$_n" dev lo || fail "east: cannot route $_n locally"
+	ip -n west route add "$_n" via "$E" || fail "west: cannot route $_n to east"
+done
+
+IKB_KERNEL=kernel-xfrm
+_ikb_conf west
+peer ikebana west east responder psk ike=$IKB_IKE esp=$IKB_ESP
+peer strongswan east west add psk ike=$IKB_IKE esp=$IKB_ESP
+
+_pid=$(cat "$HOSTS/west/ikebanad.pid")
+_rss() { sed -n 's/^VmRSS:[[:space:]]*\([0-9]*\).*/\1/p' "/proc/$_pid/status"; }
+_lines() { wc -l <"$HOSTS/west/log/ikebanad.log"; }
+# _halfopen: west's half-open IKE SAs, as its status lists them
+_halfopen() {
+	t 20 ip netns exec west "$IKB_CLI" --rundir "$HOSTS/west/run" status --json |
+		jq '[.ike_sas[] | select(.state != "established")] | length'
+}
+_no_halfopen() { [ "$(_halfopen)" = 0 ]; }
+_rss0=$(_rss) _l0=$(_lines)
+
+# --- the spoofed flood, and strongSwan connecting in its middle
+ns east "$FLOOD" "$W" 500 10.200.0.0/18 20000 >"$HOSTS/east/log/flood1.out" 2>&1 &
+_fl=$!
+_flooding() { [ "$(_halfopen)" -ge 50 ] || ! kill -0 "$_fl" 2>/dev/null; }
+wait_for 10 "the flood to reach west" _flooding
+_t0=$(now_cs)
+strongswan_initiate east east-west >"$HOSTS/east/log/initiate.out" 2>&1 ||
+	fail "strongSwan could not connect during the flood: $(tail -n 3 "$HOSTS/east/log/initiate.out")"
+_t1=$(now_cs)
+_dt=$((_t1 - _t0))
+[ "$_dt" -le 500 ] || fail "strongSwan took $((_dt / 100)).$((_dt % 100)) s to connect during the flood (more than 5 s)"
+log "ok: strongSwan connected in $((_dt / 100)).$((_dt % 100 / 10)) s during the flood"
+_fl_done() { ! kill -0 "$_fl" 2>/dev/null; }
+wait_for 120 "the flood to end" _fl_done
+_out=$(cat "$HOSTS/east/log/flood1.out")
+log "flood 1: $_out"
+_get() { echo "$_out" | sed -n "s/.* $1=\([0-9]*\).*/\1/p; s/^$1=\([0-9]*\).*/\1/p" | head -n 1; }
+[ "$(_get sent)" = 20000 ] || fail "the flood sent $(_get sent) of 20000"
+_full=$(_get full) _cookie=$(_get cookie)
+# the COOKIE threshold (ddos-ike-threshold=100): at most that many full
+# answers, each a key exchange; the rest COOKIEs
+[ "$_full" -le 100 ] || fail "west answered $_full flood requests with a key exchange, more than the 100 of the COOKIE threshold"
+[ "$_cookie" -gt 10000 ] || fail "west answered only $_cookie flood requests with a COOKIE"
+_ho=$(_halfopen)
+[ "$_ho" -le 101 ] || fail "west holds $_ho half-open IKE SAs after the flood"
+_rss1=$(_rss)
+_grow=$((_rss1 - _rss0))
+[ "$_grow" -le 20480 ] || fail "ikebanad's RSS grew by $_grow KiB during the flood"
+_nl=$(($(_lines) - _l0))
+[ "$_nl" -le 600 ] || fail "the flood made $_nl log lines on west: not rate-limited"
+log "ok: flood 1: $_full key exchanges, $_cookie COOKIEs, $_ho half-open SAs, RSS $_rss0 -> $_rss1 KiB (+$_grow), $_nl log lines"
+expect_esp_grows west ping_ok west east
+
+# --- every half-open SA expires (HALFOPEN_MS, 30 s)
+wait_for 45 "the flood's half-open IKE SAs to expire" _no_halfopen
+log "ok: no half-open IKE SA left"
+
+# --- a sender that answers COOKIEs, then IKE_AUTH garbage, 6 addresses
+_l0=$(_lines)
+ns east "$FLOOD" "$W" 500 10.201.0.0/29 600 0 cookies auth >"$HOSTS/east/log/flood2.out" 2>&1 ||
+	fail "flood 2: $(cat "$HOSTS/east/log/flood2.out")"
+_out=$(cat "$HOSTS/east/log/flood2.out")
+log "flood 2: $_out"
+_ho=$(_halfopen)
+[ "$_ho" -le 150 ] || fail "west holds $_ho half-open IKE SAs from 6 addresses (at most 25 each)"
+[ "$(_get auth)" -gt 0 ] || fail "flood 2 sent no IKE_AUTH garbage (no full answer came)"
+grep -q 'too many half-open IKE SAs from this address' "$HOSTS/west/log/ikebanad.log" ||
+	fail "west did not log the per-address limit"
+grep -q 'integrity check failed' "$HOSTS/west/log/ikebanad.log" ||
+	fail "west did not log the IKE_AUTH garbage's failed integrity check"
+_nl=$(($(_lines) - _l0))
+[ "$_nl" -le 400 ] || fail "flood 2 made $_nl log lines on west: not rate-limited"
+_peer_established strongswan east east-west || fail "strongSwan's IKE SA went during the floods"
+expect_esp_grows west ping_ok west east
+log "ok: flood 2: $_ho half-open SAs from 6 addresses, garbage dropped, $_nl log lines; strongSwan's SAs stay"
+pass
