@@ -16,7 +16,7 @@ done
 
 IKB_KERNEL=kernel-xfrm
 _ikb_conf west
-peer ikebana west east responder psk ike=$IKB_IKE esp=$IKB_ESP
+peer ikebana west east responder psk nat=yes ike=$IKB_IKE esp=$IKB_ESP
 peer strongswan east west add psk ike=$IKB_IKE esp=$IKB_ESP
 
 _pid=$(cat "$HOSTS/west/ikebanad.pid")
