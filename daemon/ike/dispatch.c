@@ -219,8 +219,12 @@ void dispatch_request(struct ike_sa *sa, const struct wire_hdr *h,
 	if (sa->rtx.resp && h->msgid == sa->rtx.resp_msgid &&
 	    h->msgid + 1 == sa->next_peer_msgid) {
 		/* a fragmented request again: answer its first fragment
-		 * only (RFC 7383 §2.6.1), not each of them */
-		if (!frag_not_first(buf, len))
+		 * only (RFC 7383 §2.6.1), not each of them; and only an
+		 * authentic one, or anyone who knows the SPIs and the last
+		 * message ID makes us send a response per datagram */
+		if (!frag_not_first(buf, len) &&
+		    (h->exchange == WIRE_EXCH_IKE_SA_INIT ||
+		     msg_check_sk(sa, buf, len)))
 			rtx_replay(sa);
 	} else if (h->msgid != sa->next_peer_msgid) {
 		snprintf(why, sizeof(why),

@@ -256,6 +256,49 @@ static int open_fragment(struct ike_sa *sa, struct wire_msg *m,
 	return 0;
 }
 
+bool msg_check_sk(struct ike_sa *sa, const uint8_t *buf, size_t len)
+{
+	struct wire_opts o = { sa->iv_len, sa->icv_len, sa->block_len };
+	struct wire_msg *m = calloc(1, sizeof(*m));
+	struct crypto_err cerr = { 0 };
+	const struct wire_payload *sk;
+	struct wire_error werr;
+	uint8_t *pt = NULL;
+	size_t pt_len;
+	bool ok = false;
+
+	if (!m || !sa->sk_in || wire_parse(m, buf, len, &o, &werr)) {
+		log_wire_drop(&sa->path, "retransmitted request: malformed",
+			      m && sa->sk_in ? &werr : NULL);
+		free(m);
+		return false;
+	}
+	sk = wire_find(m, WIRE_PT_SK);
+	if (!sk)
+		sk = wire_find(m, WIRE_PT_SKF);
+	if (sk)
+		pt = malloc(sk->u.sk.body_len ? sk->u.sk.body_len : 1);
+	if (pt)
+		ok = !msg_sk_decrypt(sa, buf, sk, pt, &pt_len, &cerr);
+	if (pt && !ok) {
+		char why[320];
+
+		snprintf(why, sizeof(why),
+			 "retransmitted request: SK payload: %s",
+			 cerr.msg[0] ? cerr.msg : "integrity check failed");
+		log_wire_drop(&sa->path, why, NULL);
+	} else if (!sk) {
+		log_wire_drop(&sa->path,
+			      "retransmitted request without an SK payload",
+			      NULL);
+	}
+	if (pt && ok)
+		explicit_bzero(pt, pt_len);
+	free(pt);
+	free(m);
+	return ok;
+}
+
 int msg_open_sk(struct ike_sa *sa, struct wire_msg *m, const uint8_t *buf,
 		size_t len, uint8_t **plain)
 {

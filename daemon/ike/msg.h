@@ -65,6 +65,11 @@ int msg_open_sk(struct ike_sa *sa, struct wire_msg *m, const uint8_t *buf,
 /* The body of SK or SKF payload sk of datagram buf, checked and
  * decrypted into plain (body_len octets at most). 0 or -errno, cerr. */
 struct crypto_err;
+/*
+ * Whether buf, a request of sa's (SK or SKF), passes its integrity check:
+ * nothing else is done with it. A failure is logged (rate-limited).
+ */
+bool msg_check_sk(struct ike_sa *sa, const uint8_t *buf, size_t len);
 int msg_sk_decrypt(const struct ike_sa *sa, const uint8_t *buf,
 		   const struct wire_payload *sk, uint8_t *plain, size_t *len,
 		   struct crypto_err *cerr);

@@ -205,6 +205,44 @@ static void test_malformed(void **state)
 	net_free(n);
 }
 
+/*
+ * The last request's message ID again: only an authentic retransmit is
+ * answered from the cache. Forgeries at that ID (a bad ICV, garbage SK)
+ * once each made east send its IKE_AUTH response again.
+ */
+static void test_forged_retransmit(void **state)
+{
+	struct net *n = net_new(SLOW, NULL, NULL, NULL, NULL);
+	const struct hdgram *d;
+	uint8_t *b;
+	unsigned sent;
+
+	start(n);
+	assert_true(net_run(n, both_up, 5000));
+	assert_true(net_run(n, queue_empty, 2000));
+	d = find(n, WEST, 35, false);
+	b = malloc(d->len);
+	memcpy(b, d->buf, d->len);
+	log_reset();
+	sent = n->p[EAST].sent;
+	for (int i = 0; i < 20; i++) {
+		b[d->len - 1 - i % 8] ^= (uint8_t)(1 + i); /* the ICV */
+		net_inject(n, EAST, b, d->len);
+	}
+	assert_true(net_run(n, queue_empty, 2000));
+	assert_int_equal(n->p[EAST].sent, sent);
+	assert_true(log_has("retransmitted request: SK payload"));
+	assert_false(log_has("resending our response"));
+	/* the request as west sent it: answered again */
+	net_inject(n, EAST, d->buf, d->len);
+	assert_true(net_run(n, queue_empty, 2000));
+	assert_int_equal(n->p[EAST].sent, sent + 1);
+	assert_true(log_has("resending our response"));
+	assert_true(both_up(n));
+	free(b);
+	net_free(n);
+}
+
 static bool is_auth_req(int from, const uint8_t *buf, size_t len)
 {
 	return from == WEST && dgram_is(buf, len, 35, false);
@@ -344,6 +382,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_duplicates, net_cleanup),
 		cmocka_unit_test_teardown(test_malformed, net_cleanup),
 		cmocka_unit_test_teardown(test_bad_sk, net_cleanup),
+		cmocka_unit_test_teardown(test_forged_retransmit, net_cleanup),
 		cmocka_unit_test_teardown(test_cookie, net_cleanup),
 		cmocka_unit_test_teardown(test_cookie_busy, net_cleanup),
 		cmocka_unit_test_teardown(test_cookie_unlimited, net_cleanup),
