@@ -1,0 +1,54 @@
+#!/bin/sh
+# Malformed traffic at a live daemon (issue 19 item 2), see description.
+# shellcheck source=/dev/null # the helpers are checked on their own
+. "$IKB_UML/lib/all.sh"
+. "$IKB_UML/lib/scenario/ikebana.sh"
+topology west-east
+JUNK=$IKB_BUILD/testing/tools/ikejunk
+[ -x "$JUNK" ] || fail "$JUNK not built"
+IKB_KERNEL=kernel-xfrm
+_ikb_conf west
+peer ikebana west east responder psk ike=$IKB_IKE esp=$IKB_ESP
+peer strongswan east west initiator psk ike=$IKB_IKE esp=$IKB_ESP
+wait_for 20 "ikebana on west: IKE SA and Child SA established" _ikb_established west
+expect_esp_grows west ping_ok west east
+_ikb_snap west
+_spi_i=$(_ikb_json west spi_i) _spi_r=$(_ikb_json west spi_r)
+_child=$(_ikb_json west 'child_sas[0].spi_in')
+_log=$HOSTS/west/log/ikebanad.log
+_l0=$(wc -l <"$_log")
+log "west: IKE SA $_spi_i/$_spi_r, Child SA $_child"
+
+ns east "$JUNK" "$(addr_of west 4)" 500 "$_spi_i" "$_spi_r" 2 9000 \
+	>"$HOSTS/east/log/ikejunk.out" 2>&1 || fail "ikejunk: $(cat "$HOSTS/east/log/ikejunk.out")"
+_out=$(cat "$HOSTS/east/log/ikejunk.out")
+log "east: $_out"
+_answers=$(echo "$_out" | sed -n 's/.*answers=\([0-9]*\).*/\1/p')
+[ "$_answers" = 0 ] || fail "west answered $_answers of the malformed messages"
+# the same SAs, established
+_ikb_snap west
+[ "$(_ikb_json west spi_r)" = "$_spi_r" ] && [ "$(_ikb_json west state)" = established ] ||
+	fail "west's IKE SA changed under the junk"
+[ "$(_ikb_json west 'child_sas[0].spi_in')" = "$_child" ] || fail "west's Child SA changed under the junk"
+_nl=$(($(wc -l <"$_log") - _l0))
+[ "$_nl" -le 400 ] || fail "the junk made $_nl log lines on west: not rate-limited"
+for _why in 'length' 'integrity check failed' 'message id' 'no IKE SA for its SPI'; do
+	sed -n "$((_l0 + 1)),\$p" "$_log" | grep -q "dropped message from .*$_why" ||
+		fail "west logged no dropped message naming '$_why'"
+done
+log "ok: 9,000 malformed messages: none answered, SAs kept, $_nl log lines naming length, integrity, message id, SPI"
+
+# strongSwan rekeys both, and ESP flows
+_ss_swanctl east --rekey --child east-west >"$HOSTS/east/log/rekey.out" 2>&1 ||
+	fail "strongSwan: rekey of the Child SA failed: $(cat "$HOSTS/east/log/rekey.out")"
+_child_new() { _ikb_snap west && _c=$(_ikb_json west 'child_sas[0].spi_in') &&
+	[ -n "$_c" ] && [ "$_c" != "$_child" ] && [ "$(jq '.ike_sas[0].child_sas | length' "$HOSTS/west/log/status.json")" = 1 ]; }
+wait_for 20 "the Child SA rekeyed by strongSwan" _child_new
+_ss_swanctl east --rekey --ike east-west >>"$HOSTS/east/log/rekey.out" 2>&1 ||
+	fail "strongSwan: rekey of the IKE SA failed: $(cat "$HOSTS/east/log/rekey.out")"
+_ike_new() { _ikb_snap west && [ "$(jq '.ike_sas | length' "$HOSTS/west/log/status.json")" = 1 ] &&
+	_s=$(_ikb_json west spi_r) && [ "$_s" != "$_spi_r" ] && _ikb_established west; }
+wait_for 20 "the IKE SA rekeyed by strongSwan" _ike_new
+expect_esp_grows west ping_ok west east
+log "ok: strongSwan rekeyed the Child SA and the IKE SA after the junk"
+pass
