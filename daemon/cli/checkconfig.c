@@ -5,6 +5,7 @@
  * looks at the certificates conns name in the NSS database, opened as
  * the daemon opens it (read-only, nssdb.c).
  */
+#include <arpa/inet.h>
 #include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -12,6 +13,7 @@
 
 #include "cli/cli.h"
 #include "config/diag.h"
+#include "config/groups.h"
 #include "crypto/nss_init.h"
 #include "crypto/nssdb.h"
 #include "ike/conn_check.h"
@@ -62,15 +64,72 @@ usage:
 	return -1;
 }
 
+/* A group's network as its file has it: ADDRESS/PREFIX. */
+static const char *net_text(const struct cfg_group_net *n, char *buf,
+			    size_t len)
+{
+	char a[INET6_ADDRSTRLEN];
+
+	inet_ntop(n->a.family, n->a.bytes, a, sizeof(a));
+	snprintf(buf, len, "%s/%u", a, n->plen);
+	return buf;
+}
+
+/*
+ * The policy groups the conns of %group/%opportunisticgroup read, after
+ * the conns: comments, so that the output still parses as a config.
+ */
+static void print_groups(const struct cfg *c)
+{
+	char t[64];
+
+	for (size_t i = 0; i < c->ngroups; i++) {
+		const struct cfg_group *g = &c->groups[i];
+
+		printf("\n# policy group %s: %s (%zu network%s)\n", g->conn,
+		       g->file, g->n, g->n == 1 ? "" : "s");
+		for (size_t k = 0; k < g->n; k++)
+			printf("#\t%s\t(line %u)\n",
+			       net_text(&g->nets[k], t, sizeof(t)),
+			       g->nets[k].line);
+	}
+}
+
+static struct json_object *groups_json(const struct cfg *c)
+{
+	struct json_object *a = json_object_new_array();
+	char t[64];
+
+	for (size_t i = 0; i < c->ngroups; i++) {
+		const struct cfg_group *g = &c->groups[i];
+		struct json_object *o = json_object_new_object(),
+				   *nets = json_object_new_array();
+
+		for (size_t k = 0; k < g->n; k++)
+			json_object_array_add(
+				nets, json_object_new_string(net_text(
+					      &g->nets[k], t, sizeof(t))));
+		json_object_object_add(o, "conn",
+				       json_object_new_string(g->conn));
+		json_object_object_add(o, "file",
+				       json_object_new_string(g->file));
+		json_object_object_add(o, "networks", nets);
+		json_object_array_add(a, o);
+	}
+	return a;
+}
+
 static void print_conf(const struct loaded_conf *lc, int json)
 {
 	struct json_object *j;
 
 	if (!json) {
 		cfg_print(lc->cfg, stdout);
+		print_groups(lc->cfg);
 		return;
 	}
 	j = cfg_to_json(lc->cfg);
+	json_object_object_add(j, "groups", groups_json(lc->cfg));
 	printf("%s\n", json_object_to_json_string_ext(
 			       j, JSON_C_TO_STRING_PRETTY |
 					  JSON_C_TO_STRING_NOSLASHESCAPE));

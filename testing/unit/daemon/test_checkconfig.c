@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include <sys/stat.h>
 #include <json-c/json.h>
 
 #include "harness.h"
@@ -63,6 +64,56 @@ static void test_good(void **state)
 	free(out);
 	free(err);
 	h_rmrf(dir);
+	free(conf);
+	free(dir);
+}
+
+/* An opportunistic group's networks are shown, text and JSON. */
+static void test_groups(void **state)
+{
+	static const char oe[] = "config setup\n"
+				 "\tplugins=kernel-mem\n"
+				 "conn private\n"
+				 "\tleft=192.0.2.1\n"
+				 "\tright=%opportunisticgroup\n"
+				 "\tauthby=null\n"
+				 "\tleftid=%null\n"
+				 "\trightid=%null\n"
+				 "\tauto=ondemand\n";
+	char *dir = h_tmpdir(), *conf, *pol, *out, *err;
+	struct json_object *j, *g;
+
+	conf = h_write(dir, "ikebana.conf", 0644, oe);
+	assert_int_equal(asprintf(&pol, "%s/ipsec.d", dir) > 0, 1);
+	assert_int_equal(mkdir(pol, 0700), 0);
+	free(pol);
+	assert_int_equal(asprintf(&pol, "%s/ipsec.d/policies", dir) > 0, 1);
+	assert_int_equal(mkdir(pol, 0700), 0);
+	free(pol);
+	pol = h_write(dir, "ipsec.d/policies/private", 0644,
+		      "# two\n192.0.2.0/24\n10.0.0.1\n");
+	if (checkconfig(dir, &out, &err, conf, NULL) != 0)
+		fail_msg("refused: %s", err);
+	assert_non_null(strstr(out, "# policy group private: "));
+	assert_non_null(strstr(out, "#\t192.0.2.0/24\t(line 2)"));
+	assert_non_null(strstr(out, "#\t10.0.0.1/32\t(line 3)"));
+	free(out);
+	free(err);
+	assert_int_equal(checkconfig(dir, &out, &err, "--json", conf, NULL), 0);
+	j = json_tokener_parse(out);
+	assert_non_null(j);
+	assert_true(json_object_object_get_ex(j, "groups", &g));
+	assert_int_equal(json_object_array_length(g), 1);
+	g = json_object_array_get_idx(g, 0);
+	assert_true(json_object_object_get_ex(g, "networks", &g));
+	assert_string_equal(
+		json_object_get_string(json_object_array_get_idx(g, 1)),
+		"10.0.0.1/32");
+	json_object_put(j);
+	free(out);
+	free(err);
+	h_rmrf(dir);
+	free(pol);
 	free(conf);
 	free(dir);
 }
@@ -128,6 +179,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_good),
 		cmocka_unit_test(test_bad),
+		cmocka_unit_test(test_groups),
 		cmocka_unit_test(test_missing_and_usage),
 		cmocka_unit_test(test_secrets_mode),
 	};
