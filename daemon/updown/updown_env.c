@@ -185,6 +185,11 @@ int updown_env_build(struct updown_job *j, const struct ike_event *ev,
 	rc |= add(j, "PLUTO_VIRT_INTERFACE", "NULL");
 	rc |= add(j, "PLUTO_INTERFACE", "%s", dev);
 	rc |= add(j, "PLUTO_XFRMI_ROUTE", "%s", "");
+	/* ipsec-interface=: the if_id on the SAs (libreswan 5's names) */
+	if (c->in && c->in->if_id)
+		rc |= add(j, "PLUTO_IF_ID_IN", "%" PRIu32, c->in->if_id);
+	if (c->out && c->out->if_id)
+		rc |= add(j, "PLUTO_IF_ID_OUT", "%" PRIu32, c->out->if_id);
 	/* libreswan's nexthop defaults to the peer (the kernel routes) */
 	rc |= add(j, "PLUTO_NEXT_HOP", "%s",
 		  addr(&p->remote, peer, sizeof(peer)));

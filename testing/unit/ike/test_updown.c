@@ -584,7 +584,22 @@ static void test_env_v6(void **state)
 	assert_string_equal(env_of(&j, "SPI_IN"), "0xbeef");
 	assert_string_equal(env_of(&j, "SPI_OUT"), "0xc0ffee");
 	assert_null(env_of(&j, "PLUTO_INBYTES"));
+	/* no ipsec-interface=: no if_id told */
+	assert_null(env_of(&j, "PLUTO_IF_ID_IN"));
 	assert_null(j.env[j.nenv]);
+	for (size_t i = 0; i < j.nenv; i++)
+		free(j.env[i]);
+	free(j.env);
+
+	/* ipsec-interface=5: the SAs' if_id */
+	struct ikb_sa in = { .if_id = 5 }, out = { .if_id = 5 };
+
+	c.in = &in;
+	c.out = &out;
+	memset(&j, 0, sizeof(j));
+	assert_int_equal(updown_env_build(&j, &ev, "up", NULL), 0);
+	assert_string_equal(env_of(&j, "PLUTO_IF_ID_IN"), "5");
+	assert_string_equal(env_of(&j, "PLUTO_IF_ID_OUT"), "5");
 	for (size_t i = 0; i < j.nenv; i++)
 		free(j.env[i]);
 	free(j.env);
