@@ -199,7 +199,22 @@ static void test_status(void **state)
 	assert_non_null(strstr(out, "ikebanad " IKB_VERSION));
 	free(out);
 	free(err);
+
+	/* the PSK of setup()'s secrets is in neither form, nor the log */
+	assert_int_equal(cli(f, f->rundir, &out, &err, "status", "--json",
+			     NULL),
+			 0);
+	assert_null(strstr(out, "not-so-secret"));
+	free(out);
+	free(err);
+	assert_int_equal(cli(f, f->rundir, &out, &err, "status", NULL), 0);
+	assert_null(strstr(out, "not-so-secret"));
+	free(out);
+	free(err);
 	stop_daemon(&f->d[0]);
+	out = h_slurp(f->d[0].err);
+	assert_null(strstr(out, "not-so-secret"));
+	free(out);
 }
 
 static void test_reload(void **state)
