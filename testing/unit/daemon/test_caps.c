@@ -167,7 +167,7 @@ static uint64_t saved_field(const char *text, const char *name, int base)
 static unsigned fds_foreign(const char *text)
 {
 	static const char *const own[] = { "/dev/null", "pipe:", "caps.sh",
-					    "caps.tmp" };
+					   "caps.tmp" };
 	unsigned bad = 0, seen = 0;
 
 	for (const char *p = strstr(text, " -> "); p;
@@ -249,8 +249,7 @@ static void test_updown_child(void **state)
 
 	snprintf(path, sizeof(path), "%s/caps.out", da);
 	if (!h_wait_contains(path, "CapAmb", H_DEADLINE_MS))
-		fail_msg("the up-host script did not run:\n%s",
-			 h_slurp(a.err));
+		fail_msg("the up-host script did not run:\n%s", h_slurp(a.err));
 	seen = h_slurp(path);
 	assert_int_equal(saved_field(seen, "Uid", 10), 0);
 	assert_int_equal(saved_field(seen, "CapBnd", 16), WANTED);

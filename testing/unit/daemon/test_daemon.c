@@ -201,9 +201,8 @@ static void test_status(void **state)
 	free(err);
 
 	/* the PSK of setup()'s secrets is in neither form, nor the log */
-	assert_int_equal(cli(f, f->rundir, &out, &err, "status", "--json",
-			     NULL),
-			 0);
+	assert_int_equal(
+		cli(f, f->rundir, &out, &err, "status", "--json", NULL), 0);
 	assert_null(strstr(out, "not-so-secret"));
 	free(out);
 	free(err);
