@@ -2,9 +2,11 @@
 /*
  * After start-up ikebanad holds exactly CAP_NET_ADMIN and
  * CAP_NET_BIND_SERVICE, and that is enough to reload (re-read the 0600
- * root-owned secrets and reload plugins).
+ * root-owned secrets and reload plugins). An updown script it runs holds
+ * no more than that, and none of its descriptors.
  */
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <inttypes.h>
@@ -108,10 +110,173 @@ static void test_exact_caps_and_reload(void **state)
 	free(conf);
 }
 
+/* "ikeport=" and the like as h_write_conf() chose them. */
+static unsigned conf_port(const char *path, const char *key)
+{
+	char *text = h_slurp(path);
+	const char *p = strstr(text, key);
+	unsigned port;
+
+	assert_non_null(p);
+	port = (unsigned)strtoul(p + strlen(key), NULL, 10);
+	free(text);
+	return port;
+}
+
+/* One end of a conn between two daemons on 127.0.0.1, told apart by port. */
+static char *end_conf(const char *dir, const char *me, const char *peer,
+		      unsigned ike, unsigned natt, unsigned peer_port)
+{
+	char *text, *path;
+
+	assert_true(asprintf(&text,
+			     "config setup\n"
+			     "\tplugins=\"esp-proposals replay-window "
+			     "kernel-mem\"\n"
+			     "\tlisten=127.0.0.1\n\tikeport=%u\n"
+			     "\tnat-ikeport=%u\n"
+			     "conn t\n\tleft=127.0.0.1\n\tright=127.0.0.1\n"
+			     "\trightikeport=%u\n"
+			     "\tleftid=@%s\n\trightid=@%s\n"
+			     "\tauthby=secret\n\tauto=add\n"
+			     "\tleftupdown=\"%s/caps.sh\"\n",
+			     ike, natt, peer_port, me, peer, dir) > 0);
+	path = h_write(dir, "ikebana.conf", 0644, text);
+	free(text);
+	return path;
+}
+
+/* One "Key:\tvalue" line of a saved /proc/PID/status, as a number. */
+static uint64_t saved_field(const char *text, const char *name, int base)
+{
+	char key[32];
+	const char *p;
+
+	snprintf(key, sizeof(key), "\n%s:", name);
+	p = strstr(text, key);
+	if (!p)
+		fail_msg("no %s in:\n%s", name, text);
+	return strtoull(p + strlen(key), NULL, base);
+}
+
+/*
+ * Descriptors of the script's shell ("N -> TARGET" of ls -l /proc/PID/fd)
+ * that are neither its stdin (/dev/null), its log pipe, nor its own
+ * (the script file, the output it writes): all of those the daemon held.
+ */
+static unsigned fds_foreign(const char *text)
+{
+	static const char *const own[] = { "/dev/null", "pipe:", "caps.sh",
+					   "caps.tmp" };
+	unsigned bad = 0, seen = 0;
+
+	for (const char *p = strstr(text, " -> "); p;
+	     p = strstr(p + 4, " -> ")) {
+		const char *end = strchr(p, '\n');
+		bool ok = false;
+
+		seen++;
+		for (size_t i = 0; i < sizeof(own) / sizeof(own[0]); i++) {
+			const char *at = strstr(p, own[i]);
+
+			ok |= at && (!end || at < end);
+		}
+		if (!ok) {
+			print_message("inherited:%.*s\n",
+				      end ? (int)(end - p) : 64, p);
+			bad++;
+		}
+	}
+	assert_true(seen >= 3); /* stdin, stdout, stderr at least */
+	return bad;
+}
+
+/*
+ * What an updown script holds under the real daemon: it runs as root, so
+ * the kernel gives it the bounding set, which is the daemon's two
+ * capabilities; nothing inheritable or ambient; no descriptor of the
+ * daemon's. The two daemons share 127.0.0.1 and differ by port.
+ */
+static void test_updown_child(void **state)
+{
+	const char *why = cannot_test();
+	char *da, *db, *ra, *rb, *ca, *cb, *out, *err, *seen, path[512];
+	struct proc a = { 0 }, b = { 0 };
+	unsigned pa, na, pb, nb;
+
+	if (why) {
+		print_message("SKIP: %s\n", why);
+		skip();
+	}
+	da = h_tmpdir();
+	db = h_tmpdir();
+	assert_true(asprintf(&ra, "%s/run", da) > 0);
+	assert_true(asprintf(&rb, "%s/run", db) > 0);
+	/* free ports, as h_write_conf() picks them */
+	ca = h_write_conf(da, "ports.conf", "config setup\n");
+	cb = h_write_conf(db, "ports.conf", "config setup\n");
+	pa = conf_port(ca, "\tikeport=");
+	na = conf_port(ca, "\tnat-ikeport=");
+	pb = conf_port(cb, "\tikeport=");
+	nb = conf_port(cb, "\tnat-ikeport=");
+	free(ca);
+	free(cb);
+	ca = end_conf(da, "a", "b", pa, na, pb);
+	cb = end_conf(db, "b", "a", pb, nb, pa);
+	for (int i = 0; i < 2; i++) {
+		const char *d = i ? db : da;
+		char *script;
+
+		free(h_write(d, "ikebana.secrets", 0600,
+			     "@a @b : PSK \"caps test\"\n"));
+		/* $$ is the script's own shell, exec'd by the daemon's sh -c */
+		assert_true(asprintf(&script,
+				     "#!/bin/sh\n"
+				     "[ \"$PLUTO_VERB\" = up-host ] || exit 0\n"
+				     "{ echo; cat /proc/$$/status;\n"
+				     "  ls -l /proc/$$/fd; } > %s/caps.tmp\n"
+				     "mv %s/caps.tmp %s/caps.out\n",
+				     d, d, d) > 0);
+		free(h_write(d, "caps.sh", 0755, script));
+		free(script);
+	}
+	assert_true(h_start_daemon(&a, da, ra, ca));
+	assert_true(h_start_daemon(&b, db, rb, cb));
+	if (h_cli(da, ra, &out, &err, "up", "t", NULL) != 0)
+		fail_msg("ikebana up t: %s%s", out, err);
+	free(out);
+	free(err);
+
+	snprintf(path, sizeof(path), "%s/caps.out", da);
+	if (!h_wait_contains(path, "CapAmb", H_DEADLINE_MS))
+		fail_msg("the up-host script did not run:\n%s", h_slurp(a.err));
+	seen = h_slurp(path);
+	assert_int_equal(saved_field(seen, "Uid", 10), 0);
+	assert_int_equal(saved_field(seen, "CapBnd", 16), WANTED);
+	assert_int_equal(saved_field(seen, "CapPrm", 16), WANTED);
+	assert_int_equal(saved_field(seen, "CapEff", 16), WANTED);
+	assert_int_equal(saved_field(seen, "CapInh", 16), 0);
+	assert_int_equal(saved_field(seen, "CapAmb", 16), 0);
+	assert_int_equal(fds_foreign(seen), 0);
+	free(seen);
+
+	h_kill(&a);
+	h_kill(&b);
+	h_rmrf(da);
+	h_rmrf(db);
+	free(da);
+	free(db);
+	free(ra);
+	free(rb);
+	free(ca);
+	free(cb);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_exact_caps_and_reload),
+		cmocka_unit_test(test_updown_child),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -199,7 +199,21 @@ static void test_status(void **state)
 	assert_non_null(strstr(out, "ikebanad " IKB_VERSION));
 	free(out);
 	free(err);
+
+	/* the PSK of setup()'s secrets is in neither form, nor the log */
+	assert_int_equal(
+		cli(f, f->rundir, &out, &err, "status", "--json", NULL), 0);
+	assert_null(strstr(out, "not-so-secret"));
+	free(out);
+	free(err);
+	assert_int_equal(cli(f, f->rundir, &out, &err, "status", NULL), 0);
+	assert_null(strstr(out, "not-so-secret"));
+	free(out);
+	free(err);
 	stop_daemon(&f->d[0]);
+	out = h_slurp(f->d[0].err);
+	assert_null(strstr(out, "not-so-secret"));
+	free(out);
 }
 
 static void test_reload(void **state)
@@ -712,6 +726,25 @@ static void test_up_down_errors(void **state)
 	stop_daemon(&f->d[0]);
 }
 
+/*
+ * The control socket is 0660 from the moment it exists (bind under
+ * umask 0117, then chmod): root and group ikebana, nobody else. Which
+ * group owns it is checked under systemd (testing/systemd/guest.sh).
+ */
+static void test_socket_mode(void **state)
+{
+	struct fx *f = *state;
+	char path[256];
+	struct stat st;
+
+	start_daemon(f, &f->d[0], f->rundir);
+	assert_int_equal(ctl_socket_path(f->rundir, path, sizeof(path)), 0);
+	assert_int_equal(stat(path, &st), 0);
+	assert_true(S_ISSOCK(st.st_mode));
+	assert_int_equal(st.st_mode & 07777, 0660);
+	stop_daemon(&f->d[0]);
+}
+
 static void test_not_running_message(void **state)
 {
 	struct fx *f = *state;
@@ -746,6 +779,7 @@ int main(void)
 		T(test_idle_clients),
 		T(test_not_running_message),
 		T(test_up_down_errors),
+		T(test_socket_mode),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

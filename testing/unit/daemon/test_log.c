@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <sys/stat.h>
 #include <cmocka.h>
@@ -335,6 +336,38 @@ static void test_journal_not_stderr(void **state)
 	unsetenv("JOURNAL_STREAM");
 }
 
+/*
+ * log_ratelimit (what a sender can trigger at will): per_sec lines in one
+ * second, the rest counted and said in one line when the next second
+ * begins.
+ */
+static void test_ratelimit(void **state)
+{
+	struct fx *f = *state;
+	struct log_ratelimit rl = { .per_sec = 5, .what = "test lines" };
+	struct timespec t;
+	unsigned ok = 0;
+	char *text;
+
+	assert_int_equal(log_file_open(f->path), 0);
+	/* start just after a second began: 1000 tries fit in the rest */
+	do
+		clock_gettime(CLOCK_MONOTONIC, &t);
+	while (t.tv_nsec > 100000000);
+	for (int i = 0; i < 1000; i++)
+		ok += log_ratelimit_ok(&rl);
+	assert_int_equal(ok, 5);
+	assert_int_equal(rl.suppressed, 995);
+	do
+		clock_gettime(CLOCK_MONOTONIC, &t);
+	while (t.tv_sec == rl.window);
+	assert_true(log_ratelimit_ok(&rl));
+	text = slurp(f->path);
+	assert_matches(text, "^" STAMP "ikebanad: notice: 995 more test lines "
+			     "not logged\n$");
+	free(text);
+}
+
 int main(void)
 {
 #define T(t) cmocka_unit_test_setup_teardown(t, setup, teardown)
@@ -348,6 +381,7 @@ int main(void)
 		T(test_plutodebug_words),
 		T(test_journal_fields),
 		T(test_journal_not_stderr),
+		T(test_ratelimit),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

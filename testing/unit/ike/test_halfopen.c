@@ -139,6 +139,35 @@ static void test_source_limit(void **state)
 	net_free(n);
 }
 
+/*
+ * The defaults docs/SECURITY.md gives: COOKIEs from the 100th half-open
+ * SA on (ddos-ike-threshold=), at most 50000 (max-halfopen-ike=), and
+ * each waits 30 s for its IKE_AUTH.
+ */
+static void test_defaults(void **state)
+{
+	struct net *n = net_new(SLOW, NULL, NULL, NULL, NULL);
+	struct ike_engine *e = n->p[EAST].e;
+	struct ikb_addr other = { .family = AF_INET };
+	char addr[32];
+
+	assert_int_equal(e->ddos_threshold, 100);
+	assert_int_equal(e->max_halfopen, 50000);
+	assert_int_equal(e->halfopen_ms, 30000);
+	inet_pton(AF_INET, "203.0.113.250", other.bytes);
+	/* one each from 99 addresses: no source is busy, none asked */
+	for (unsigned i = 0; i < 99; i++) {
+		snprintf(addr, sizeof(addr), "198.51.%u.%u", 100 + i / 200,
+			 1 + i % 200);
+		fake_halfopen(n, addr, i);
+	}
+	assert_int_equal(e->halfopen, 99);
+	assert_int_equal(halfopen_admit(e, &other), HALFOPEN_OK);
+	fake_halfopen(n, "198.51.101.1", 99);
+	assert_int_equal(halfopen_admit(e, &other), HALFOPEN_COOKIE);
+	net_free(n);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -147,6 +176,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_source_cookie, net_cleanup),
 		cmocka_unit_test_teardown(test_source_unlimited, net_cleanup),
 		cmocka_unit_test_teardown(test_source_limit, net_cleanup),
+		cmocka_unit_test_teardown(test_defaults, net_cleanup),
 	};
 
 	harness_global_init();

@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "harness.h"
+#include "ike/engine.h"
 
 #define FAST "\tretransmit-interval=20\n"
 #define SLOW "\tretransmit-interval=20s\n"
@@ -332,6 +333,47 @@ static void test_cookie_unlimited(void **state)
 	net_free(n);
 }
 
+/*
+ * The COOKIE secret rotates (every 120 s, cookie.c): a COOKIE made with
+ * the previous secret is still good, one made two rotations ago is not,
+ * and the initiator is asked again. The filter turns east's secret
+ * version on as its first COOKIE leaves.
+ */
+static unsigned rotations;
+
+static unsigned rotate_after_cookie(struct net *n, int from, unsigned seq,
+				    const uint8_t *buf, size_t len)
+{
+	if (from == EAST && dgram_is(buf, len, 34, true) && rotations) {
+		n->p[EAST].e->cookie_version += (uint8_t)rotations;
+		rotations = 0;
+	}
+	return 1;
+}
+
+static unsigned cookie_run(unsigned turns)
+{
+	struct net *n =
+		net_new(SLOW, NULL, "\tddos-ike-threshold=0\n", NULL, NULL);
+	unsigned sent;
+
+	rotations = turns;
+	n->filter = rotate_after_cookie;
+	start(n);
+	assert_true(net_run(n, both_up, 5000));
+	sent = n->p[WEST].sent;
+	net_free(n);
+	return sent;
+}
+
+static void test_cookie_rotation(void **state)
+{
+	/* IKE_SA_INIT, again with the COOKIE, IKE_AUTH */
+	assert_int_equal(cookie_run(1), 3);
+	/* the COOKIE is refused: one more IKE_SA_INIT with the new one */
+	assert_int_equal(cookie_run(2), 4);
+}
+
 static bool west_empty(struct net *n)
 {
 	return ike_sa_count(n, WEST, NULL) == 0;
@@ -386,6 +428,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_cookie, net_cleanup),
 		cmocka_unit_test_teardown(test_cookie_busy, net_cleanup),
 		cmocka_unit_test_teardown(test_cookie_unlimited, net_cleanup),
+		cmocka_unit_test_teardown(test_cookie_rotation, net_cleanup),
 		cmocka_unit_test_teardown(test_timeout, net_cleanup),
 		cmocka_unit_test_teardown(test_max_halfopen, net_cleanup),
 	};

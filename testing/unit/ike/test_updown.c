@@ -7,6 +7,7 @@
  * meanwhile. Every wait is for a condition, with a deadline.
  */
 #include <arpa/inet.h>
+#include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -610,6 +611,72 @@ static void test_env_v6(void **state)
 	assert_string_equal(updown_suffix(&ev), "-host-v6");
 }
 
+/*
+ * What a script inherits, as docs/SECURITY.md says: no descriptor of the
+ * daemon's but stdin (/dev/null), stdout and stderr (the log pipe), and
+ * nothing secret in its environment: neither the PSK nor a Child SA key.
+ */
+static const char fd_recorder[] =
+	"#!/bin/sh\n"
+	"{ echo \"verb=$PLUTO_VERB\"; env | sort | sed 's/^/  /';\n"
+	"  ls -l /proc/$$/fd | sed 's/^/  fd /'; } >> \"$1\"\n";
+
+#define UPDOWN_PSK "updown-psk-5e1b-not-for-scripts"
+
+static void test_inherits_nothing(void **state)
+{
+	char *c, marker[128], h[40], *text;
+	struct net *n;
+	struct kdump w;
+	struct updown_opts o = { 0 };
+	unsigned keys = 0;
+	int fd;
+
+	write_script("fds.sh", fd_recorder);
+	assert_true(asprintf(&c,
+			     "\tleftupdown=\"%s/fds.sh %s/west.log\"\n"
+			     "\trightupdown=\"%s/fds.sh %s/east.log\"\n"
+			     "\tesp=aes256-sha2_256\n",
+			     dir, dir, dir, dir) > 0);
+	/* an fd without O_CLOEXEC: posix_spawn would pass it on, but for
+	 * the runner's closefrom */
+	snprintf(marker, sizeof(marker), "%s/open-in-the-daemon", dir);
+	fd = open(marker, O_CREAT | O_RDWR, 0600);
+	assert_true(fd > 2);
+	n = net_new(c, NULL, NULL, UPDOWN_PSK, UPDOWN_PSK);
+	for (int i = 0; i < 2; i++)
+		assert_non_null(ud[i] = updown_new(n->base, n->p[i].e, &o));
+	up_down(n);
+	wait_runs(n, "west.log", 3);
+	wait_runs(n, "east.log", 3);
+
+	kernel_dump(n, WEST, &w);
+	text = slurp("west.log");
+	/* the scripts ran and listed their descriptors */
+	assert_non_null(strstr(text, "fd "));
+	assert_non_null(strstr(text, "/dev/null"));
+	if (strstr(text, "open-in-the-daemon"))
+		fail_msg("an updown script inherited a descriptor:\n%s", text);
+	assert_null(strstr(text, UPDOWN_PSK));
+	for (unsigned i = 0; i < w.nsa; i++) {
+		const struct ikb_alg *algs[] = { &w.sa[i].encr,
+						 &w.sa[i].integ };
+
+		for (size_t k = 0; k < 2; k++) {
+			for (size_t b = 0; b < 16; b++)
+				sprintf(h + 2 * b, "%02x", algs[k]->key[b]);
+			if (strstr(text, h))
+				fail_msg("an updown script saw key %s", h);
+			keys++;
+		}
+	}
+	assert_int_equal(keys, 4);
+	free(text);
+	close(fd);
+	done(n);
+	free(c);
+}
+
 /* %disabled and "" run nothing. */
 static void test_disabled(void **state)
 {
@@ -634,6 +701,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_stop, setup, teardown),
 		cmocka_unit_test(test_env_v6),
 		cmocka_unit_test_setup_teardown(test_disabled, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_inherits_nothing, setup,
+						teardown),
 	};
 
 	out_fd = dup(2);
