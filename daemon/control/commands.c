@@ -2,10 +2,13 @@
 /* The table of control commands, and what they share. */
 #include <stdbool.h>
 #include <string.h>
+#include <unistd.h>
 #include <json-c/json.h>
 
 #include "control/commands.h"
 #include "control/proto.h"
+#include "control/server.h"
+#include "daemon.h"
 #include "log.h"
 
 bool req_bool(struct json_object *req, const char *key)
@@ -38,14 +41,25 @@ struct json_object *conn_done(const char *conn, const char *what)
 	return ctl_response_ok(o);
 }
 
+/*
+ * changes: the command changes what is protected (a tunnel, a trap, the
+ * configuration) or shows keys; only root (or the daemon's own user, when
+ * it runs unprivileged) may. The socket is 0660 root:ikebana, so the
+ * group may still look (status, trafficstatus, version).
+ */
 static const struct {
 	const char *name;
 	struct json_object *(*fn)(struct ikbd *d, struct json_object *req);
+	bool changes;
 } commands[] = {
-	{ "status", cmd_status }, { "trafficstatus", cmd_trafficstatus },
-	{ "up", cmd_up },	  { "down", cmd_down },
-	{ "route", cmd_route },	  { "unroute", cmd_unroute },
-	{ "reload", cmd_reload }, { "version", cmd_version },
+	{ "status", cmd_status, false },
+	{ "trafficstatus", cmd_trafficstatus, false },
+	{ "up", cmd_up, true },
+	{ "down", cmd_down, true },
+	{ "route", cmd_route, true },
+	{ "unroute", cmd_unroute, true },
+	{ "reload", cmd_reload, true },
+	{ "version", cmd_version, false },
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
@@ -64,13 +78,58 @@ static struct json_object *unknown(const char *cmd)
 				  known);
 }
 
+/* The conn a request names, for the log line: "" when none. */
+static const char *conn_of(struct json_object *req)
+{
+	struct json_object *v;
+
+	return json_object_object_get_ex(req, "conn", &v) &&
+			       json_object_is_type(v, json_type_string) ?
+		       json_object_get_string(v) :
+		       "";
+}
+
+/*
+ * Whether the client may run it; a changing command is logged with who
+ * asked, allowed or not, so that the journal says who took a tunnel down.
+ */
+static bool allowed(struct ikbd *d, size_t i, struct json_object *req)
+{
+	bool changes = commands[i].changes || (!strcmp(commands[i].name,
+						       "status") &&
+					       req_bool(req, "private"));
+	pid_t pid = 0;
+	uid_t uid = 0;
+	bool ok;
+
+	if (!ctl_server_peer(d->ctl, &pid, &uid)) {
+		log_debug("control: %s", commands[i].name);
+		return true; /* not from a client: the daemon's own call */
+	}
+	if (!changes) {
+		log_debug("control: %s (uid %u pid %d)", commands[i].name,
+			  (unsigned)uid, (int)pid);
+		return true;
+	}
+	ok = uid == 0 || uid == geteuid();
+	logm(ok ? IKB_LOG_NOTICE : IKB_LOG_WARNING,
+	     "control: %s%s%.64s by uid %u pid %d%s", commands[i].name,
+	     conn_of(req)[0] ? " " : "", conn_of(req), (unsigned)uid, (int)pid,
+	     ok ? "" : ": refused, only root may");
+	return ok;
+}
+
 struct json_object *commands_handle(void *ctx, const char *cmd,
 				    struct json_object *req)
 {
-	for (size_t i = 0; i < NCOMMANDS; i++)
-		if (strcmp(cmd, commands[i].name) == 0) {
-			log_debug("control: %s", cmd);
-			return commands[i].fn(ctx, req);
-		}
+	for (size_t i = 0; i < NCOMMANDS; i++) {
+		if (strcmp(cmd, commands[i].name))
+			continue;
+		if (!allowed(ctx, i, req))
+			return ctl_response_error(
+				"%s: only root may change tunnels, routes or the configuration, or see keys; members of group ikebana may run status, trafficstatus and version",
+				cmd);
+		return commands[i].fn(ctx, req);
+	}
 	return unknown(cmd);
 }

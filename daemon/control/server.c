@@ -97,6 +97,15 @@ struct ctl_client *ctl_server_defer(struct ctl_server *srv, ctl_gone_fn *gone,
 	return c;
 }
 
+bool ctl_server_peer(const struct ctl_server *srv, pid_t *pid, uid_t *uid)
+{
+	if (!srv || !srv->current)
+		return false;
+	*pid = srv->current->pid;
+	*uid = srv->current->uid;
+	return true;
+}
+
 void ctl_client_answer(struct ctl_client *c, struct json_object *resp)
 {
 	c->deferred = false;

@@ -7,6 +7,9 @@
 #ifndef IKB_CONTROL_SERVER_H
 #define IKB_CONTROL_SERVER_H
 
+#include <stdbool.h>
+#include <sys/types.h>
+
 struct event_base;
 struct json_object;
 struct ctl_server;
@@ -64,6 +67,11 @@ struct ctl_client;
 typedef void ctl_gone_fn(void *arg);
 struct ctl_client *ctl_server_defer(struct ctl_server *srv, ctl_gone_fn *gone,
 				    void *arg);
+/*
+ * Who sent the request the handler runs: SO_PEERCRED of its connection.
+ * False outside a handler.
+ */
+bool ctl_server_peer(const struct ctl_server *srv, pid_t *pid, uid_t *uid);
 /* Takes resp; the client's next request, if buffered, runs from the loop. */
 void ctl_client_answer(struct ctl_client *c, struct json_object *resp);
 

@@ -199,6 +199,15 @@ else
 	not_ok "ping through the Child SA" "SAs: $sas, outbound packets $p0 -> $(out_packets)" "$(ip -s xfrm state)"
 fi
 check "ikebana status (as alice) shows the Child SA" sh -c 'runuser -u alice -- ikebana status | grep -qi "west-east.*\(installed\|established\|child\)"'
+# the group may look, not change: alice's down is refused and logged
+if out=$(runuser -u alice -- ikebana down west-east 2>&1); then
+	not_ok "a member of group ikebana may not take a tunnel down" "$out"
+elif echo "$out" | grep -q 'only root may' &&
+	journalctl -u ikebana --no-pager | grep -q "control: down west-east by uid $(id -u alice) pid .*refused"; then
+	ok "a member of group ikebana may not take a tunnel down: refused, and logged with its uid"
+else
+	not_ok "a member of group ikebana may not take a tunnel down" "$out" "$(journalctl -u ikebana --no-pager | tail -n 5)"
+fi
 
 # journald fields: `journalctl IKB_CONN=west-east` is that conn's story,
 # each line with its IKE SA's serial and the peer's address, nothing else.

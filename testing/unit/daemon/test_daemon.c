@@ -745,6 +745,69 @@ static void test_socket_mode(void **state)
 	stop_daemon(&f->d[0]);
 }
 
+/* The CLI as uid 65534 (nobody), which the socket here lets in. */
+static int cli_nobody(struct fx *f, char **err, const char *cmd,
+		      const char *conn)
+{
+	char *out;
+	char *argv[] = { "/usr/bin/setpriv",
+			 "--reuid=65534",
+			 "--regid=65534",
+			 "--clear-groups",
+			 (char *)h_env("IKEBANA"),
+			 "--rundir",
+			 f->rundir,
+			 (char *)cmd,
+			 (char *)conn,
+			 NULL };
+	int rc = h_run(f->dir, &out, err, argv);
+
+	free(out);
+	return rc;
+}
+
+/*
+ * Group ikebana may look, only root may change: down, up, route,
+ * unroute, reload and status --private are refused to another uid, and
+ * each changing command is logged with who asked (SO_PEERCRED).
+ */
+static void test_only_root_changes(void **state)
+{
+	static const char *const changing[] = { "down", "up", "route",
+						"unroute", "reload" };
+	struct fx *f = *state;
+	char path[256], *err, *log;
+
+	if (getuid() != 0)
+		skip();
+	start_daemon(f, &f->d[0], f->rundir);
+	assert_int_equal(ctl_socket_path(f->rundir, path, sizeof(path)), 0);
+	/* stand-ins for the group's rights: nobody reaches the socket */
+	assert_int_equal(chmod(f->dir, 0755), 0);
+	assert_int_equal(chmod(f->rundir, 0755), 0);
+	assert_int_equal(chmod(path, 0666), 0);
+	assert_int_equal(cli_nobody(f, &err, "status", NULL), 0);
+	free(err);
+	for (size_t i = 0; i < sizeof(changing) / sizeof(changing[0]); i++) {
+		const char *conn = strcmp(changing[i], "reload") ? "alpha" :
+								   NULL;
+
+		assert_int_not_equal(cli_nobody(f, &err, changing[i], conn), 0);
+		if (!strstr(err, "only root may"))
+			fail_msg("%s as nobody: %s", changing[i], err);
+		free(err);
+	}
+	/* root's down is let through (and fails for its own reason) */
+	expect_cli_error(f, "conn alpha has no IKE SA", "down", "alpha", NULL);
+	stop_daemon(&f->d[0]);
+	log = h_slurp(f->d[0].err);
+	if (!strstr(log, "control: down alpha by uid 65534 pid ") ||
+	    !strstr(log, ": refused, only root may") ||
+	    !strstr(log, "control: down alpha by uid 0 pid "))
+		fail_msg("no log line saying who asked: %s", log);
+	free(log);
+}
+
 static void test_not_running_message(void **state)
 {
 	struct fx *f = *state;
@@ -780,6 +843,7 @@ int main(void)
 		T(test_not_running_message),
 		T(test_up_down_errors),
 		T(test_socket_mode),
+		T(test_only_root_changes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
