@@ -82,9 +82,8 @@ static size_t sk(uint8_t *d, const uint8_t spi_i[8], const uint8_t spi_r[8],
 }
 
 /* Message i of the flood into d: its length; *kind which. */
-static size_t forge(uint8_t *d, const uint8_t spi_i[8],
-		    const uint8_t spi_r[8], uint32_t msgid, unsigned long i,
-		    unsigned *kind)
+static size_t forge(uint8_t *d, const uint8_t spi_i[8], const uint8_t spi_r[8],
+		    uint32_t msgid, unsigned long i, unsigned *kind)
 {
 	uint8_t rnd_i[8], rnd_r[8];
 	size_t n;
@@ -133,11 +132,11 @@ static int bypass(int fd, int family)
 			 .soft_packet_limit = XFRM_INF,
 			 .hard_packet_limit = XFRM_INF },
 	};
-	int rc = family == AF_INET ? setsockopt(fd, IPPROTO_IP, IP_XFRM_POLICY,
-						&pol, sizeof(pol)) :
-				     setsockopt(fd, IPPROTO_IPV6,
-						IPV6_XFRM_POLICY, &pol,
-						sizeof(pol));
+	int rc = family == AF_INET ?
+			 setsockopt(fd, IPPROTO_IP, IP_XFRM_POLICY, &pol,
+				    sizeof(pol)) :
+			 setsockopt(fd, IPPROTO_IPV6, IPV6_XFRM_POLICY, &pol,
+				    sizeof(pol));
 
 	pol.dir = XFRM_POLICY_IN;
 	if (!rc)

@@ -223,8 +223,8 @@ static void on_answer(struct flood *f, const uint8_t *m, size_t len,
 	err = notify_of(m, len, &ck, &cklen);
 	if (ck && cklen <= 64) {
 		f->cookie++;
-		if (f->cookies && !send_from(f, to, out,
-					     init_req(out, m, ck, cklen)))
+		if (f->cookies &&
+		    !send_from(f, to, out, init_req(out, m, ck, cklen)))
 			f->sent++;
 	} else if (err) {
 		f->refused++;
@@ -296,7 +296,8 @@ static int setup(struct flood *f, const char *dst, const char *port,
 	    inet_pton(AF_INET, dst, &f->dst.sin_addr) != 1)
 		return -1;
 	f->size = plen == 32 ? 1 : (1u << (32 - plen)) - 2;
-	f->net = ntohl(a.s_addr) & (plen == 32 ? ~0u : ~((1u << (32 - plen)) - 1));
+	f->net = ntohl(a.s_addr) &
+		 (plen == 32 ? ~0u : ~((1u << (32 - plen)) - 1));
 	f->dst.sin_family = AF_INET;
 	f->dst.sin_port = htons((uint16_t)atoi(port));
 	f->fd = socket(AF_INET, SOCK_DGRAM, 0);
@@ -334,7 +335,8 @@ int main(int argc, char **argv)
 	srand((unsigned)getpid());
 	t0 = next = now_s();
 	for (unsigned long i = 0; i < count; i++) {
-		uint32_t src = f.net + (f.size == 1 ? 0 : 1 + (uint32_t)(i % f.size));
+		uint32_t src =
+			f.net + (f.size == 1 ? 0 : 1 + (uint32_t)(i % f.size));
 
 		for (int k = 0; k < 8; k++)
 			spi[k] = (uint8_t)rand();
