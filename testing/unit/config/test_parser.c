@@ -272,7 +272,7 @@ static void test_print_and_json(void **state)
 	size_t len = 0;
 	FILE *f = open_memstream(&out, &len);
 
-	cfg_print(c, f);
+	cfg_print(c, f, 0);
 	fclose(f);
 	assert_string_equal(out, "config setup\t# t.conf:1\n"
 				 "\tplutodebug=\"all crypt\"\t# t.conf:2\n\n"
@@ -280,7 +280,7 @@ static void test_print_and_json(void **state)
 				 "\tleft=192.0.2.1\t# t.conf:4\n\n");
 	free(out);
 
-	struct json_object *j = cfg_to_json(c);
+	struct json_object *j = cfg_to_json(c, 0);
 	const char *js =
 		json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN);
 
@@ -289,6 +289,64 @@ static void test_print_and_json(void **state)
 		"{\"setup\":{\"plutodebug\":{\"value\":\"all crypt\",\"file\":\"t.conf\",\"line\":2}},"
 		"\"conns\":[{\"name\":\"a\",\"file\":\"t.conf\",\"line\":3,"
 		"\"keys\":{\"left\":{\"value\":\"192.0.2.1\",\"file\":\"t.conf\",\"line\":4}}}]}");
+	json_object_put(j);
+	cfg_free(c);
+}
+
+/*
+ * Inherited values are printed once, where they are written; a conn says
+ * how many it inherits. Expanded, each conn has them all.
+ */
+static void test_print_written(void **state)
+{
+	struct cfg *c = parse_expect("conn %default\n\tauthby=secret\n"
+				     "conn b\n\tleft=192.0.2.1\n"
+				     "conn a\n\talso=b\n\tright=192.0.2.2\n",
+				     "");
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+
+	cfg_print(c, f, 0);
+	fclose(f);
+	assert_string_equal(out, "conn %default\t# t.conf:1\n"
+				 "\tauthby=secret\t# t.conf:2\n\n"
+				 "conn b\t# t.conf:3\n"
+				 "\tleft=192.0.2.1\t# t.conf:4\n"
+				 "\t# and 1 inherited (--conn b lists them)\n\n"
+				 "conn a\t# t.conf:5\n"
+				 "\talso=b\t# t.conf:6\n"
+				 "\tright=192.0.2.2\t# t.conf:7\n"
+				 "\t# and 2 inherited (--conn a lists them)\n\n");
+	free(out);
+	f = open_memstream(&out, &len);
+	cfg_print(c, f, CFG_PRINT_EXPAND);
+	fclose(f);
+	assert_string_equal(out, "conn b\t# t.conf:3\n"
+				 "\tleft=192.0.2.1\t# t.conf:4\n"
+				 "\tauthby=secret\t# t.conf:2\n\n"
+				 "conn a\t# t.conf:5\n"
+				 "\tright=192.0.2.2\t# t.conf:7\n"
+				 "\tleft=192.0.2.1\t# t.conf:4\n"
+				 "\tauthby=secret\t# t.conf:2\n\n");
+	free(out);
+
+	struct json_object *j = cfg_to_json(c, 0);
+	const char *js =
+		json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN);
+
+	assert_string_equal(
+		js,
+		"{\"setup\":{},"
+		"\"defaults\":[{\"file\":\"t.conf\",\"line\":1,\"keys\":"
+		"{\"authby\":{\"value\":\"secret\",\"file\":\"t.conf\",\"line\":2}}}],"
+		"\"conns\":[{\"name\":\"b\",\"file\":\"t.conf\",\"line\":3,\"keys\":"
+		"{\"left\":{\"value\":\"192.0.2.1\",\"file\":\"t.conf\",\"line\":4}},"
+		"\"inherited\":1},"
+		"{\"name\":\"a\",\"file\":\"t.conf\",\"line\":5,\"keys\":"
+		"{\"right\":{\"value\":\"192.0.2.2\",\"file\":\"t.conf\",\"line\":7}},"
+		"\"also\":[{\"value\":\"b\",\"file\":\"t.conf\",\"line\":6}],"
+		"\"inherited\":2}]}");
 	json_object_put(j);
 	cfg_free(c);
 }
@@ -309,6 +367,7 @@ int main(void)
 		cmocka_unit_test(test_also_errors),
 		cmocka_unit_test(test_empty_and_partial),
 		cmocka_unit_test(test_print_and_json),
+		cmocka_unit_test(test_print_written),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
