@@ -52,6 +52,7 @@ struct resolver {
 	struct cfg_index *byname; /* conn name -> raw index */
 	struct flat *flat; /* per raw index */
 	long *stack; /* raw indexes being flattened */
+	size_t *next; /* for each, the index of its key to look at next */
 	size_t depth;
 };
 
@@ -103,39 +104,70 @@ static void report_cycle(struct resolver *r, long target,
 	free(chain);
 }
 
-static void flatten(struct resolver *r, long i)
+/* Start on section i: its own keys now, its also= one at a time. */
+static void flat_begin(struct resolver *r, long i)
 {
-	struct flat *f = &r->flat[i];
 	const struct ikb_section *s = &r->raw[i];
+	struct flat *f = &r->flat[i];
 
 	f->state = 1;
-	r->stack[r->depth++] = i;
+	r->stack[r->depth] = i;
+	r->next[r->depth++] = 0;
 	for (size_t k = 0; k < s->n; k++)
 		if (strcmp(s->kv[k].key, "also"))
 			flat_add(r->p->a, f, &s->kv[k]);
-	for (size_t k = 0; k < s->n; k++) {
-		const struct ikb_value *v = &s->kv[k];
+}
 
-		if (strcmp(v->key, "also"))
+static void flat_merge(struct resolver *r, struct flat *f, long t)
+{
+	for (size_t j = 0; j < r->flat[t].n; j++)
+		flat_add(r->p->a, f, &r->flat[t].kv[j]);
+}
+
+/*
+ * Depth first without recursion: a chain of 300,000 conns, each also= the
+ * next one written, would overflow the stack of the daemon that loads it.
+ * r->stack holds the sections in progress, r->next the key each is at.
+ */
+static void flatten(struct resolver *r, long root)
+{
+	flat_begin(r, root);
+	while (r->depth) {
+		long i = r->stack[r->depth - 1];
+		const struct ikb_section *s = &r->raw[i];
+		size_t *k = &r->next[r->depth - 1];
+
+		if (*k == s->n) {
+			r->flat[i].state = 2;
+			if (--r->depth) {
+				/* the also= that led here, in its section */
+				flat_merge(r, &r->flat[r->stack[r->depth - 1]],
+					   i);
+				r->next[r->depth - 1]++;
+			}
 			continue;
+		}
+		const struct ikb_value *v = &s->kv[*k];
+
+		if (strcmp(v->key, "also")) {
+			(*k)++;
+			continue;
+		}
 		long t = *index_slot(r->byname, r->raw, v->value);
 
 		if (t < 0) {
 			diag_report(r->p->d, s, v, IKB_SEV_ERROR,
 				    "no conn named \"%s\"", v->value);
-			continue;
-		}
-		if (r->flat[t].state == 1) {
+		} else if (r->flat[t].state == 1) {
 			report_cycle(r, t, v);
+		} else if (r->flat[t].state == 0) {
+			flat_begin(r, t); /* merged when it is done */
 			continue;
+		} else {
+			flat_merge(r, &r->flat[i], t);
 		}
-		if (r->flat[t].state == 0)
-			flatten(r, t);
-		for (size_t j = 0; j < r->flat[t].n; j++)
-			flat_add(r->p->a, f, &r->flat[t].kv[j]);
+		(*k)++;
 	}
-	r->depth--;
-	f->state = 2;
 }
 
 static void index_conns(struct resolver *r, size_t nraw)
@@ -205,9 +237,10 @@ void cfg_resolve(struct parse_ctx *p)
 		.raw = c->raw,
 		.flat = calloc(nraw + 1, sizeof(struct flat)),
 		.stack = calloc(nraw + 1, sizeof(long)),
+		.next = calloc(nraw + 1, sizeof(size_t)),
 	};
 
-	if (!r.flat || !r.stack)
+	if (!r.flat || !r.stack || !r.next)
 		abort();
 	r.byname = index_new(p->a, nraw);
 	index_conns(&r, nraw);
@@ -238,6 +271,7 @@ void cfg_resolve(struct parse_ctx *p)
 	free(def.kv);
 	free(r.flat);
 	free(r.stack);
+	free(r.next);
 }
 
 const struct ikb_value *cfg_get(const struct ikb_section *s, const char *key)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Lexer, sections, %default, also=, duplicates: every message verbatim. */
 #include <json-c/json.h>
+#include <pthread.h>
 
 #include "helpers.h"
 
@@ -351,6 +352,55 @@ static void test_print_written(void **state)
 	cfg_free(c);
 }
 
+/*
+ * A 50,000-deep also= chain, each conn pulling in the one written after
+ * it, resolved on a 512 KiB stack: the resolver once recursed once per
+ * link, and 300,000 of them (a 7.9 MB file) overflowed the daemon's 8 MiB.
+ */
+#define DEEP_CHAIN 50000
+
+struct deep {
+	char *text;
+	size_t len;
+	struct cfg *c;
+	unsigned errors;
+};
+
+static void *deep_parse(void *arg)
+{
+	struct deep *t = arg;
+	struct ikb_diag d;
+
+	diag_init(&d);
+	cfg_parse_buffer("t.conf", t->text, t->len, &t->c, &d);
+	t->errors = d.errors;
+	diag_free(&d);
+	return NULL;
+}
+
+static void test_also_deep_chain(void **state)
+{
+	struct deep t = { 0 };
+	FILE *f = open_memstream(&t.text, &t.len);
+	pthread_attr_t attr;
+	pthread_t th;
+
+	for (int i = 0; i < DEEP_CHAIN - 1; i++)
+		fprintf(f, "conn c%d\n\talso=c%d\n", i, i + 1);
+	fprintf(f, "conn c%d\n\tleft=192.0.2.1\n", DEEP_CHAIN - 1);
+	fclose(f);
+	assert_int_equal(pthread_attr_init(&attr), 0);
+	assert_int_equal(pthread_attr_setstacksize(&attr, 512 << 10), 0);
+	assert_int_equal(pthread_create(&th, &attr, deep_parse, &t), 0);
+	assert_int_equal(pthread_join(th, NULL), 0);
+	pthread_attr_destroy(&attr);
+	assert_int_equal(t.errors, 0);
+	assert_int_equal(t.c->nconns, DEEP_CHAIN);
+	assert_string_equal(value_of(&t.c->conns[0], "left"), "192.0.2.1");
+	cfg_free(t.c);
+	free(t.text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -365,6 +415,7 @@ int main(void)
 		cmocka_unit_test(test_also_order_and_chain),
 		cmocka_unit_test(test_also_diamond),
 		cmocka_unit_test(test_also_errors),
+		cmocka_unit_test(test_also_deep_chain),
 		cmocka_unit_test(test_empty_and_partial),
 		cmocka_unit_test(test_print_and_json),
 		cmocka_unit_test(test_print_written),
