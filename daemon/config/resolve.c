@@ -44,6 +44,7 @@ struct flat {
 	int state; /* 0 new, 1 in progress, 2 done */
 	size_t n, cap;
 	struct ikb_value *kv;
+	struct keyset keys; /* kv's keys */
 };
 
 struct resolver {
@@ -56,21 +57,14 @@ struct resolver {
 	size_t depth;
 };
 
-static bool has_key(const struct ikb_value *kv, size_t n, const char *key)
-{
-	for (size_t i = 0; i < n; i++)
-		if (kv[i].key == key)
-			return true;
-	return false;
-}
-
 /* Append v under its canonical key unless that key is there already. */
 static void flat_add(struct cfg_arena *a, struct flat *f,
 		     const struct ikb_value *v)
 {
 	const char *key = arena_intern(a, cfg_canonical_key(v->key));
+	size_t at = f->n;
 
-	if (has_key(f->kv, f->n, key))
+	if (!keyset_put(&f->keys, key, &at))
 		return;
 	if (f->n == f->cap) {
 		f->cap = f->cap ? f->cap * 2 : 16;
@@ -224,7 +218,7 @@ static void emit(struct cfg_arena *a, struct ikb_section *out,
 	for (size_t i = 0; i < own->n; i++)
 		out->kv[out->n++] = own->kv[i];
 	for (size_t i = 0; i < def->n; i++)
-		if (!has_key(out->kv, own->n, def->kv[i].key))
+		if (!keyset_get(&own->keys, def->kv[i].key, NULL))
 			out->kv[out->n++] = def->kv[i];
 }
 
@@ -266,9 +260,12 @@ void cfg_resolve(struct parse_ctx *p)
 		nconns++;
 	}
 	c->nconns = nconns;
-	for (size_t i = 0; i < nraw; i++)
+	for (size_t i = 0; i < nraw; i++) {
 		free(r.flat[i].kv);
+		keyset_free(&r.flat[i].keys);
+	}
 	free(def.kv);
+	keyset_free(&def.keys);
 	free(r.flat);
 	free(r.stack);
 	free(r.next);

@@ -2,6 +2,7 @@
 /* Lexer, sections, %default, also=, duplicates: every message verbatim. */
 #include <json-c/json.h>
 #include <pthread.h>
+#include <time.h>
 
 #include "helpers.h"
 
@@ -401,6 +402,56 @@ static void test_also_deep_chain(void **state)
 	free(t.text);
 }
 
+/*
+ * 20,000 keys in conn %default and 20,000 in a conn, half of them the
+ * same: a key already set is found without a walk over the section (the
+ * duplicate check compared every new key with every earlier one under all
+ * its names, and 100,000 keys took 457 s), and so is what a conn sets
+ * itself when %default is applied. The one duplicate is still reported.
+ */
+#define WIDE_KEYS 20000
+
+static void test_wide_sections(void **state)
+{
+	char *text = NULL, want[256];
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	struct ikb_diag d;
+	struct cfg *c = NULL;
+
+	fprintf(f, "conn %%default\n");
+	for (int i = 0; i < WIDE_KEYS; i++)
+		fprintf(f, "\tk%d=d\n", i);
+	fprintf(f, "conn a\n");
+	for (int i = WIDE_KEYS / 2; i < WIDE_KEYS * 3 / 2; i++)
+		fprintf(f, "\tk%d=a\n", i);
+	fprintf(f, "\tk%d=again\n", WIDE_KEYS);
+	fclose(f);
+
+	clock_t t0 = clock();
+
+	diag_init(&d);
+	cfg_parse_buffer("t.conf", text, len, &c, &d);
+	double s = (double)(clock() - t0) / CLOCKS_PER_SEC;
+
+	if (s > 5)
+		fail_msg("%d keys took %.1f s of CPU to parse", 2 * WIDE_KEYS,
+			 s);
+	assert_int_equal(d.n, 1);
+	snprintf(want, sizeof(want),
+		 "conn a: k%d=again: duplicate key: k%d= is already set at t.conf:%d",
+		 WIDE_KEYS, WIDE_KEYS, WIDE_KEYS + 3 + WIDE_KEYS / 2);
+	assert_string_equal(d.msgs[0].text, want);
+	assert_int_equal(d.msgs[0].line, 2 * WIDE_KEYS + 3);
+	assert_int_equal(c->nconns, 1);
+	assert_int_equal(c->conns[0].n, WIDE_KEYS * 3 / 2);
+	assert_string_equal(value_of(&c->conns[0], "k0"), "d");
+	assert_string_equal(value_of(&c->conns[0], "k10000"), "a");
+	diag_free(&d);
+	cfg_free(c);
+	free(text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -416,6 +467,7 @@ int main(void)
 		cmocka_unit_test(test_also_diamond),
 		cmocka_unit_test(test_also_errors),
 		cmocka_unit_test(test_also_deep_chain),
+		cmocka_unit_test(test_wide_sections),
 		cmocka_unit_test(test_empty_and_partial),
 		cmocka_unit_test(test_print_and_json),
 		cmocka_unit_test(test_print_written),
