@@ -21,6 +21,8 @@
 
 struct checkconfig_opts {
 	int json;
+	int expand;
+	const char *conn; /* --conn: only this conn, expanded */
 	const char *secrets;
 	const char *plugindir;
 	const char *nssdir;
@@ -32,6 +34,8 @@ static int parse(const struct cli *c, int argc, char **argv,
 {
 	static const struct option opts[] = {
 		{ "json", no_argument, NULL, 'j' },
+		{ "expand", no_argument, NULL, 'e' },
+		{ "conn", required_argument, NULL, 'c' },
 		{ "secrets", required_argument, NULL, 's' },
 		{ "plugindir", required_argument, NULL, 'p' },
 		{ "nssdir", required_argument, NULL, 'd' },
@@ -40,9 +44,13 @@ static int parse(const struct cli *c, int argc, char **argv,
 	int ch;
 
 	optind = 1;
-	while ((ch = getopt_long(argc, argv, "js:p:d:", opts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "jec:s:p:d:", opts, NULL)) != -1) {
 		if (ch == 'j')
 			o->json = 1;
+		else if (ch == 'e')
+			o->expand = 1;
+		else if (ch == 'c')
+			o->conn = optarg;
 		else if (ch == 's')
 			o->secrets = optarg;
 		else if (ch == 'p')
@@ -58,8 +66,8 @@ static int parse(const struct cli *c, int argc, char **argv,
 	return 0;
 usage:
 	fprintf(stderr,
-		"Usage: %s checkconfig [--json] [--secrets FILE] "
-		"[--plugindir DIR] [--nssdir DIR] FILE\n",
+		"Usage: %s checkconfig [--json] [--expand | --conn NAME] "
+		"[--secrets FILE] [--plugindir DIR] [--nssdir DIR] FILE\n",
 		c->prog);
 	return -1;
 }
@@ -119,21 +127,38 @@ static struct json_object *groups_json(const struct cfg *c)
 	return a;
 }
 
-static void print_conf(const struct loaded_conf *lc, int json)
+/*
+ * Each section once, as written; --expand: every conn with all it
+ * inherits; --conn: that one. Returns -1 if there is no such conn.
+ */
+static int print_conf(const struct loaded_conf *lc,
+		      const struct checkconfig_opts *o)
 {
+	unsigned flags = o->expand ? CFG_PRINT_EXPAND : 0;
+	const struct ikb_section *s = NULL;
 	struct json_object *j;
 
-	if (!json) {
-		cfg_print(lc->cfg, stdout);
-		print_groups(lc->cfg);
-		return;
+	if (o->conn && !(s = cfg_conn_find(lc->cfg, o->conn))) {
+		fprintf(stderr, "%s: no conn named \"%s\"\n", o->file, o->conn);
+		return -1;
 	}
-	j = cfg_to_json(lc->cfg);
-	json_object_object_add(j, "groups", groups_json(lc->cfg));
+	if (!o->json) {
+		if (s)
+			cfg_print_conn(s, stdout);
+		else
+			cfg_print(lc->cfg, stdout, flags);
+		if (!s)
+			print_groups(lc->cfg);
+		return 0;
+	}
+	j = s ? cfg_conn_to_json(s) : cfg_to_json(lc->cfg, flags);
+	if (!s)
+		json_object_object_add(j, "groups", groups_json(lc->cfg));
 	printf("%s\n", json_object_to_json_string_ext(
 			       j, JSON_C_TO_STRING_PRETTY |
 					  JSON_C_TO_STRING_NOSLASHESCAPE));
 	json_object_put(j);
+	return 0;
 }
 
 /*
@@ -173,11 +198,18 @@ int checkconfig_main(const struct cli *c, int argc, char **argv)
 	struct checkconfig_opts o = { 0 };
 	struct loaded_conf lc = { 0 };
 	struct ikb_diag d;
-	bool loaded = false;
+	bool loaded = false, unknown = false;
 	int r;
 
 	if (parse(c, argc, argv, &o) < 0)
 		return CLI_USAGE;
+	if (o.expand && o.conn) {
+		fprintf(stderr,
+			"%s checkconfig: --conn expands one conn; "
+			"--expand is for all of them\n",
+			c->prog);
+		return CLI_USAGE;
+	}
 	diag_init(&d);
 	r = conf_load(&(struct conf_load_opts){ .config = o.file,
 						.secrets = o.secrets,
@@ -191,8 +223,8 @@ int checkconfig_main(const struct cli *c, int argc, char **argv)
 	}
 	/* Errors and warnings on stderr, as "FILE:LINE: error: ...". */
 	diag_print(&d, stderr);
-	if (r == 0)
-		print_conf(&lc, o.json);
+	if (r == 0 && print_conf(&lc, &o))
+		unknown = true;
 	if (loaded)
 		conf_unload(&lc);
 	if (r) {
@@ -200,5 +232,5 @@ int checkconfig_main(const struct cli *c, int argc, char **argv)
 			d.errors, d.warnings);
 	}
 	diag_free(&d);
-	return r == 0 ? CLI_OK : CLI_FAIL;
+	return r == 0 && !unknown ? CLI_OK : CLI_FAIL;
 }

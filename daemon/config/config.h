@@ -100,9 +100,19 @@ const char *cfg_updown_path(void);
 bool cfg_parse_duration_ms(const char *s, unsigned long long *ms);
 bool cfg_parse_bool(const char *s, bool *out);
 
-/* checkconfig output: resolved sections with file:line for each value. */
+/*
+ * checkconfig output, file:line for each value. Every section once as
+ * written, with the number of keys each conn inherits: the size of the
+ * file, not conns times what they inherit. CFG_PRINT_EXPAND: every conn
+ * with all its resolved values instead (large when many conns share a
+ * long %default or also= chain).
+ */
+#define CFG_PRINT_EXPAND 1u
 struct json_object;
-struct json_object *cfg_to_json(const struct cfg *c);
-void cfg_print(const struct cfg *c, FILE *f);
+struct json_object *cfg_to_json(const struct cfg *c, unsigned flags);
+void cfg_print(const struct cfg *c, FILE *f, unsigned flags);
+/* One resolved conn with every value it ends up with. */
+struct json_object *cfg_conn_to_json(const struct ikb_section *s);
+void cfg_print_conn(const struct ikb_section *s, FILE *f);
 
 #endif

@@ -10,6 +10,7 @@
 #include "config/arena.h"
 #include "config/config.h"
 #include "config/diag.h"
+#include "config/keyset.h"
 
 /* libreswan allows 10 nested includes (lib/libipsecconf/parser.l). */
 #define CFG_MAX_INCLUDE_DEPTH 10
@@ -25,6 +26,7 @@ struct parse_ctx {
 	struct cfg_arena *a;
 	struct ikb_diag *d;
 	struct ikb_section *raw; /* malloc'd while parsing */
+	struct keyset *keys; /* per raw section: canonical key -> kv index */
 	size_t nraw, capraw;
 	long cur; /* raw index of the open section, -1 for none */
 	long setup; /* raw index of the merged config setup, -1 */

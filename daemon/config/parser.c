@@ -28,12 +28,15 @@ static long section_new(struct parse_ctx *p, enum cfg_kind kind,
 	if (p->nraw == p->capraw) {
 		size_t cap = p->capraw ? p->capraw * 2 : 16;
 		struct ikb_section *r = realloc(p->raw, cap * sizeof(*r));
+		struct keyset *k = realloc(p->keys, cap * sizeof(*k));
 
-		if (!r)
+		if (!r || !k)
 			abort();
 		p->raw = r;
+		p->keys = k;
 		p->capraw = cap;
 	}
+	p->keys[p->nraw] = (struct keyset){ 0 };
 	struct ikb_section *s = &p->raw[p->nraw];
 
 	memset(s, 0, sizeof(*s));
@@ -105,13 +108,13 @@ static void add_kv(struct parse_ctx *p, const char *file, unsigned line,
 			label, v.value);
 		return;
 	}
-	const char *canon = cfg_canonical_key(key);
+	const char *canon = arena_intern(p->a, cfg_canonical_key(key));
+	size_t at = s->n;
 
-	for (size_t i = 0; i < s->n && strcmp(key, "also") != 0; i++) {
-		const struct ikb_value *o = &s->kv[i];
+	/* also= may be there many times; any other key, by any name, once */
+	if (strcmp(key, "also") && !keyset_put(&p->keys[p->cur], canon, &at)) {
+		const struct ikb_value *o = &s->kv[at];
 
-		if (o->key != key && strcmp(cfg_canonical_key(o->key), canon))
-			continue;
 		if (o->key == key)
 			diag_at(p->d, IKB_SEV_ERROR, file, line,
 				"%s: %s=%s: duplicate key: %s= is already set at %s:%u",
@@ -271,6 +274,10 @@ static int parse_finish(struct parse_ctx *p, unsigned errors_before)
 	if (p->setup >= 0)
 		c->setup = c->raw[p->setup];
 	cfg_resolve(p);
+	for (size_t i = 0; i < p->nraw; i++)
+		keyset_free(&p->keys[i]);
+	free(p->keys);
+	p->keys = NULL;
 	free(p->raw);
 	p->raw = NULL;
 	return p->d->errors > errors_before ? -1 : 0;

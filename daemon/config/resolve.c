@@ -44,6 +44,7 @@ struct flat {
 	int state; /* 0 new, 1 in progress, 2 done */
 	size_t n, cap;
 	struct ikb_value *kv;
+	struct keyset keys; /* kv's keys */
 };
 
 struct resolver {
@@ -52,24 +53,18 @@ struct resolver {
 	struct cfg_index *byname; /* conn name -> raw index */
 	struct flat *flat; /* per raw index */
 	long *stack; /* raw indexes being flattened */
+	size_t *next; /* for each, the index of its key to look at next */
 	size_t depth;
 };
-
-static bool has_key(const struct ikb_value *kv, size_t n, const char *key)
-{
-	for (size_t i = 0; i < n; i++)
-		if (kv[i].key == key)
-			return true;
-	return false;
-}
 
 /* Append v under its canonical key unless that key is there already. */
 static void flat_add(struct cfg_arena *a, struct flat *f,
 		     const struct ikb_value *v)
 {
 	const char *key = arena_intern(a, cfg_canonical_key(v->key));
+	size_t at = f->n;
 
-	if (has_key(f->kv, f->n, key))
+	if (!keyset_put(&f->keys, key, &at))
 		return;
 	if (f->n == f->cap) {
 		f->cap = f->cap ? f->cap * 2 : 16;
@@ -103,39 +98,70 @@ static void report_cycle(struct resolver *r, long target,
 	free(chain);
 }
 
-static void flatten(struct resolver *r, long i)
+/* Start on section i: its own keys now, its also= one at a time. */
+static void flat_begin(struct resolver *r, long i)
 {
-	struct flat *f = &r->flat[i];
 	const struct ikb_section *s = &r->raw[i];
+	struct flat *f = &r->flat[i];
 
 	f->state = 1;
-	r->stack[r->depth++] = i;
+	r->stack[r->depth] = i;
+	r->next[r->depth++] = 0;
 	for (size_t k = 0; k < s->n; k++)
 		if (strcmp(s->kv[k].key, "also"))
 			flat_add(r->p->a, f, &s->kv[k]);
-	for (size_t k = 0; k < s->n; k++) {
-		const struct ikb_value *v = &s->kv[k];
+}
 
-		if (strcmp(v->key, "also"))
+static void flat_merge(struct resolver *r, struct flat *f, long t)
+{
+	for (size_t j = 0; j < r->flat[t].n; j++)
+		flat_add(r->p->a, f, &r->flat[t].kv[j]);
+}
+
+/*
+ * Depth first without recursion: a chain of 300,000 conns, each also= the
+ * next one written, would overflow the stack of the daemon that loads it.
+ * r->stack holds the sections in progress, r->next the key each is at.
+ */
+static void flatten(struct resolver *r, long root)
+{
+	flat_begin(r, root);
+	while (r->depth) {
+		long i = r->stack[r->depth - 1];
+		const struct ikb_section *s = &r->raw[i];
+		size_t *k = &r->next[r->depth - 1];
+
+		if (*k == s->n) {
+			r->flat[i].state = 2;
+			if (--r->depth) {
+				/* the also= that led here, in its section */
+				flat_merge(r, &r->flat[r->stack[r->depth - 1]],
+					   i);
+				r->next[r->depth - 1]++;
+			}
 			continue;
+		}
+		const struct ikb_value *v = &s->kv[*k];
+
+		if (strcmp(v->key, "also")) {
+			(*k)++;
+			continue;
+		}
 		long t = *index_slot(r->byname, r->raw, v->value);
 
 		if (t < 0) {
 			diag_report(r->p->d, s, v, IKB_SEV_ERROR,
 				    "no conn named \"%s\"", v->value);
-			continue;
-		}
-		if (r->flat[t].state == 1) {
+		} else if (r->flat[t].state == 1) {
 			report_cycle(r, t, v);
+		} else if (r->flat[t].state == 0) {
+			flat_begin(r, t); /* merged when it is done */
 			continue;
+		} else {
+			flat_merge(r, &r->flat[i], t);
 		}
-		if (r->flat[t].state == 0)
-			flatten(r, t);
-		for (size_t j = 0; j < r->flat[t].n; j++)
-			flat_add(r->p->a, f, &r->flat[t].kv[j]);
+		(*k)++;
 	}
-	r->depth--;
-	f->state = 2;
 }
 
 static void index_conns(struct resolver *r, size_t nraw)
@@ -192,7 +218,7 @@ static void emit(struct cfg_arena *a, struct ikb_section *out,
 	for (size_t i = 0; i < own->n; i++)
 		out->kv[out->n++] = own->kv[i];
 	for (size_t i = 0; i < def->n; i++)
-		if (!has_key(out->kv, own->n, def->kv[i].key))
+		if (!keyset_get(&own->keys, def->kv[i].key, NULL))
 			out->kv[out->n++] = def->kv[i];
 }
 
@@ -205,9 +231,10 @@ void cfg_resolve(struct parse_ctx *p)
 		.raw = c->raw,
 		.flat = calloc(nraw + 1, sizeof(struct flat)),
 		.stack = calloc(nraw + 1, sizeof(long)),
+		.next = calloc(nraw + 1, sizeof(size_t)),
 	};
 
-	if (!r.flat || !r.stack)
+	if (!r.flat || !r.stack || !r.next)
 		abort();
 	r.byname = index_new(p->a, nraw);
 	index_conns(&r, nraw);
@@ -233,11 +260,15 @@ void cfg_resolve(struct parse_ctx *p)
 		nconns++;
 	}
 	c->nconns = nconns;
-	for (size_t i = 0; i < nraw; i++)
+	for (size_t i = 0; i < nraw; i++) {
 		free(r.flat[i].kv);
+		keyset_free(&r.flat[i].keys);
+	}
 	free(def.kv);
+	keyset_free(&def.keys);
 	free(r.flat);
 	free(r.stack);
+	free(r.next);
 }
 
 const struct ikb_value *cfg_get(const struct ikb_section *s, const char *key)

@@ -51,8 +51,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		cfg_check_core(c, &d);
 		for (size_t i = 0; i < c->nconns; i++)
 			(void)cfg_conn_find(c, c->conns[i].name);
-		json_object_put(cfg_to_json(c));
-		cfg_print(c, null);
+		json_object_put(cfg_to_json(c, 0));
+		json_object_put(cfg_to_json(c, CFG_PRINT_EXPAND));
+		cfg_print(c, null, 0);
+		cfg_print(c, null, CFG_PRINT_EXPAND);
 	}
 	check_located(&d, path);
 	diag_print(&d, null);

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Lexer, sections, %default, also=, duplicates: every message verbatim. */
 #include <json-c/json.h>
+#include <pthread.h>
+#include <time.h>
 
 #include "helpers.h"
 
@@ -272,7 +274,7 @@ static void test_print_and_json(void **state)
 	size_t len = 0;
 	FILE *f = open_memstream(&out, &len);
 
-	cfg_print(c, f);
+	cfg_print(c, f, 0);
 	fclose(f);
 	assert_string_equal(out, "config setup\t# t.conf:1\n"
 				 "\tplutodebug=\"all crypt\"\t# t.conf:2\n\n"
@@ -280,7 +282,7 @@ static void test_print_and_json(void **state)
 				 "\tleft=192.0.2.1\t# t.conf:4\n\n");
 	free(out);
 
-	struct json_object *j = cfg_to_json(c);
+	struct json_object *j = cfg_to_json(c, 0);
 	const char *js =
 		json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN);
 
@@ -291,6 +293,163 @@ static void test_print_and_json(void **state)
 		"\"keys\":{\"left\":{\"value\":\"192.0.2.1\",\"file\":\"t.conf\",\"line\":4}}}]}");
 	json_object_put(j);
 	cfg_free(c);
+}
+
+/*
+ * Inherited values are printed once, where they are written; a conn says
+ * how many it inherits. Expanded, each conn has them all.
+ */
+static void test_print_written(void **state)
+{
+	struct cfg *c = parse_expect("conn %default\n\tauthby=secret\n"
+				     "conn b\n\tleft=192.0.2.1\n"
+				     "conn a\n\talso=b\n\tright=192.0.2.2\n",
+				     "");
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+
+	cfg_print(c, f, 0);
+	fclose(f);
+	assert_string_equal(out, "conn %default\t# t.conf:1\n"
+				 "\tauthby=secret\t# t.conf:2\n\n"
+				 "conn b\t# t.conf:3\n"
+				 "\tleft=192.0.2.1\t# t.conf:4\n"
+				 "\t# and 1 inherited (--conn b lists them)\n\n"
+				 "conn a\t# t.conf:5\n"
+				 "\talso=b\t# t.conf:6\n"
+				 "\tright=192.0.2.2\t# t.conf:7\n"
+				 "\t# and 2 inherited (--conn a lists them)\n\n");
+	free(out);
+	f = open_memstream(&out, &len);
+	cfg_print(c, f, CFG_PRINT_EXPAND);
+	fclose(f);
+	assert_string_equal(out, "conn b\t# t.conf:3\n"
+				 "\tleft=192.0.2.1\t# t.conf:4\n"
+				 "\tauthby=secret\t# t.conf:2\n\n"
+				 "conn a\t# t.conf:5\n"
+				 "\tright=192.0.2.2\t# t.conf:7\n"
+				 "\tleft=192.0.2.1\t# t.conf:4\n"
+				 "\tauthby=secret\t# t.conf:2\n\n");
+	free(out);
+
+	struct json_object *j = cfg_to_json(c, 0);
+	const char *js =
+		json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN);
+
+	assert_string_equal(
+		js,
+		"{\"setup\":{},"
+		"\"defaults\":[{\"file\":\"t.conf\",\"line\":1,\"keys\":"
+		"{\"authby\":{\"value\":\"secret\",\"file\":\"t.conf\",\"line\":2}}}],"
+		"\"conns\":[{\"name\":\"b\",\"file\":\"t.conf\",\"line\":3,\"keys\":"
+		"{\"left\":{\"value\":\"192.0.2.1\",\"file\":\"t.conf\",\"line\":4}},"
+		"\"inherited\":1},"
+		"{\"name\":\"a\",\"file\":\"t.conf\",\"line\":5,\"keys\":"
+		"{\"right\":{\"value\":\"192.0.2.2\",\"file\":\"t.conf\",\"line\":7}},"
+		"\"also\":[{\"value\":\"b\",\"file\":\"t.conf\",\"line\":6}],"
+		"\"inherited\":2}]}");
+	json_object_put(j);
+	cfg_free(c);
+}
+
+/*
+ * A 50,000-deep also= chain, each conn pulling in the one written after
+ * it, resolved on a 512 KiB stack: the resolver once recursed once per
+ * link, and 300,000 of them (a 7.9 MB file) overflowed the daemon's 8 MiB.
+ */
+#define DEEP_CHAIN 50000
+
+struct deep {
+	char *text;
+	size_t len;
+	struct cfg *c;
+	unsigned errors;
+};
+
+static void *deep_parse(void *arg)
+{
+	struct deep *t = arg;
+	struct ikb_diag d;
+
+	diag_init(&d);
+	cfg_parse_buffer("t.conf", t->text, t->len, &t->c, &d);
+	t->errors = d.errors;
+	diag_free(&d);
+	return NULL;
+}
+
+static void test_also_deep_chain(void **state)
+{
+	struct deep t = { 0 };
+	FILE *f = open_memstream(&t.text, &t.len);
+	pthread_attr_t attr;
+	pthread_t th;
+
+	for (int i = 0; i < DEEP_CHAIN - 1; i++)
+		fprintf(f, "conn c%d\n\talso=c%d\n", i, i + 1);
+	fprintf(f, "conn c%d\n\tleft=192.0.2.1\n", DEEP_CHAIN - 1);
+	fclose(f);
+	assert_int_equal(pthread_attr_init(&attr), 0);
+	assert_int_equal(pthread_attr_setstacksize(&attr, 512 << 10), 0);
+	assert_int_equal(pthread_create(&th, &attr, deep_parse, &t), 0);
+	assert_int_equal(pthread_join(th, NULL), 0);
+	pthread_attr_destroy(&attr);
+	assert_int_equal(t.errors, 0);
+	assert_int_equal(t.c->nconns, DEEP_CHAIN);
+	assert_string_equal(value_of(&t.c->conns[0], "left"), "192.0.2.1");
+	cfg_free(t.c);
+	free(t.text);
+}
+
+/*
+ * 20,000 keys in conn %default and 20,000 in a conn, half of them the
+ * same: a key already set is found without a walk over the section (the
+ * duplicate check compared every new key with every earlier one under all
+ * its names, and 100,000 keys took 457 s), and so is what a conn sets
+ * itself when %default is applied. The one duplicate is still reported.
+ */
+#define WIDE_KEYS 20000
+
+static void test_wide_sections(void **state)
+{
+	char *text = NULL, want[256];
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	struct ikb_diag d;
+	struct cfg *c = NULL;
+
+	fprintf(f, "conn %%default\n");
+	for (int i = 0; i < WIDE_KEYS; i++)
+		fprintf(f, "\tk%d=d\n", i);
+	fprintf(f, "conn a\n");
+	for (int i = WIDE_KEYS / 2; i < WIDE_KEYS * 3 / 2; i++)
+		fprintf(f, "\tk%d=a\n", i);
+	fprintf(f, "\tk%d=again\n", WIDE_KEYS);
+	fclose(f);
+
+	clock_t t0 = clock();
+
+	diag_init(&d);
+	cfg_parse_buffer("t.conf", text, len, &c, &d);
+	double s = (double)(clock() - t0) / CLOCKS_PER_SEC;
+
+	if (s > 5)
+		fail_msg("%d keys took %.1f s of CPU to parse", 2 * WIDE_KEYS,
+			 s);
+	assert_int_equal(d.n, 1);
+	snprintf(want, sizeof(want),
+		 "conn a: k%d=again: duplicate key: k%d= is already set at t.conf:%d",
+		 WIDE_KEYS, WIDE_KEYS, WIDE_KEYS + 3 + WIDE_KEYS / 2);
+	assert_string_equal(d.msgs[0].text, want);
+	assert_int_equal(d.msgs[0].line, 2 * WIDE_KEYS + 3);
+	assert_int_equal(c->nconns, 1);
+	assert_int_equal(c->conns[0].n, WIDE_KEYS * 3 / 2);
+	assert_string_equal(value_of(&c->conns[0], "k0"), "d");
+	assert_string_equal(value_of(&c->conns[0], "k10000"), "a");
+	diag_free(&d);
+	cfg_free(c);
+	free(text);
 }
 
 int main(void)
@@ -307,8 +466,11 @@ int main(void)
 		cmocka_unit_test(test_also_order_and_chain),
 		cmocka_unit_test(test_also_diamond),
 		cmocka_unit_test(test_also_errors),
+		cmocka_unit_test(test_also_deep_chain),
+		cmocka_unit_test(test_wide_sections),
 		cmocka_unit_test(test_empty_and_partial),
 		cmocka_unit_test(test_print_and_json),
+		cmocka_unit_test(test_print_written),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -174,6 +174,93 @@ static void test_secrets_mode(void **state)
 	free(dir);
 }
 
+/*
+ * 2,000 conns that share a %default with a long value and a 20-deep also=
+ * chain (issue 19: a 1.9 MB file gave 13 GB, every conn repeating every
+ * inherited value). The output must grow with the file, not with conns
+ * times what they inherit: under 20 times the input, each inherited value
+ * printed once, where it is written. --conn NAME still expands one conn.
+ */
+#define BIG_CONNS 2000
+#define BIG_CHAIN 20
+#define BIG_ID 4000
+
+static char *big_conf(size_t *len)
+{
+	char *buf = NULL;
+	FILE *f = open_memstream(&buf, len);
+
+	assert_non_null(f);
+	fprintf(f, "config setup\n\tplugins=kernel-mem\n"
+		   "conn %%default\n\tauthby=secret\n\tikelifetime=8h\n"
+		   "\tleftid=@");
+	for (int i = 0; i < BIG_ID; i++)
+		fputc('a' + i % 26, f);
+	fprintf(f, "\n\tauto=add\n");
+	fprintf(f, "conn base0\n\tleft=192.0.2.1\n\tleftsubnet=10.0.0.0/16\n"
+		   "\tauto=ignore\n");
+	for (int i = 1; i < BIG_CHAIN; i++)
+		fprintf(f, "conn base%d\n\talso=base%d\n", i, i - 1);
+	for (int i = 0; i < BIG_CONNS; i++)
+		fprintf(f,
+			"conn c%d\n\talso=base%d\n\tright=198.51.%d.%d\n"
+			"\tauto=add\n",
+			i, BIG_CHAIN - 1, i / 250, i % 250 + 1);
+	fclose(f);
+	return buf;
+}
+
+static size_t count(const char *hay, const char *needle)
+{
+	size_t n = 0;
+
+	for (const char *p = hay; (p = strstr(p, needle)); p++)
+		n++;
+	return n;
+}
+
+static void test_output_linear(void **state)
+{
+	size_t len;
+	char *text = big_conf(&len), *dir = h_tmpdir();
+	char *conf = h_write(dir, "big.conf", 0644, text);
+	char *out, *err, *json;
+
+	if (checkconfig(dir, &out, &err, conf, NULL) != 0)
+		fail_msg("big file refused: %s", err);
+	if (strlen(out) >= 20 * len)
+		fail_msg("%zu bytes of output for a %zu-byte file", strlen(out),
+			 len);
+	assert_int_equal(count(out, "@abcdefghij"), 1);
+	assert_int_equal(count(out, "\nconn c1999\t"), 1);
+	free(err);
+
+	assert_int_equal(checkconfig(dir, &json, &err, "--json", conf, NULL),
+			 0);
+	if (strlen(json) >= 20 * len)
+		fail_msg("%zu bytes of JSON for a %zu-byte file", strlen(json),
+			 len);
+	assert_int_equal(count(json, "@abcdefghij"), 1);
+	json_object_put(json_tokener_parse(json));
+	free(json);
+	free(err);
+	free(out);
+
+	/* one conn, with everything it inherits and where it comes from */
+	assert_int_equal(
+		checkconfig(dir, &out, &err, "--conn", "c7", conf, NULL), 0);
+	assert_int_equal(count(out, "@abcdefghij"), 1);
+	assert_non_null(strstr(out, "\tleftsubnet=10.0.0.0/16\t# "));
+	assert_non_null(strstr(out, "\tright=198.51.0.8\t# "));
+	assert_null(strstr(out, "c8"));
+	free(out);
+	free(err);
+	h_rmrf(dir);
+	free(conf);
+	free(dir);
+	free(text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -182,6 +269,7 @@ int main(void)
 		cmocka_unit_test(test_groups),
 		cmocka_unit_test(test_missing_and_usage),
 		cmocka_unit_test(test_secrets_mode),
+		cmocka_unit_test(test_output_linear),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
