@@ -1,8 +1,9 @@
 #!/bin/sh
 # Rekeys under load lose nothing (issue 19 item 4): ikebana on west with
-# strongSwan, libreswan and ikebana, each in both roles, six cases at once;
-# Child SAs rekeyed every 10-12 s and the IKE SA every 26-28 s by the
-# initiating side while sequence-numbered UDP flows both ways; nothing
+# strongSwan, libreswan and ikebana, three cases per peer at once (both roles,
+# and the IKE SA's initiator answering the Child SA rekeys); Child SAs
+# rekeyed every 10-12 s and IKE SAs every 26-28 s while sequence-numbered
+# UDP flows both ways; nothing
 # lost or duplicated, the rekeys counted from west's SAD and log (see
 # testing/uml/lib/scenario/rekey.sh).
 # shellcheck source=/dev/null # the helpers are checked on their own

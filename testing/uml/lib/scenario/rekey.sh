@@ -1,13 +1,18 @@
 # Rekeys under load (issue 19 item 4), for the rekey-load scenario and the
 # rekey-load bench (sourced after lib/all.sh). One boot, topology
 # testing/scenarios/rekey-load/topology: ikebana on west; strongSwan on
-# east, libreswan on north, ikebana on south. Six cases at once, each on
-# its own address pair and conn, in both roles:
+# east, libreswan on north, ikebana on south. Nine cases at once, each on
+# its own address pair and conn, three per peer:
 #   CASE-i: ikebana (west) initiates the IKE SA and, with the short
 #           lifetimes, every Child SA and IKE SA rekey; the peer keeps its
 #           defaults (hours) and only answers;
 #   CASE-r: the peer initiates and rekeys with the short lifetimes; ikebana
-#           keeps hours and only answers.
+#           keeps hours and only answers;
+#   CASE-m: ikebana initiates the IKE SA and rekeys it (short IKE
+#           lifetime), the peer rekeys the Child SA (short Child SA
+#           lifetime): the CREATE_CHILD_SA's initiator is the IKE SA's
+#           responder, so KEYMAT's roles (RFC 7296 §2.17) are not the IKE
+#           SA's.
 # Short lifetimes: Child SAs rekeyed every 10-12 s (ipsec-lifetime 20 s,
 # rekeymargin 8 s, rekeyfuzz 25%; strongSwan rekey_time 11s, rand_time 1s,
 # life_time 20s), the IKE SA every 26-28 s (ikelifetime 36 s; strongSwan
@@ -19,13 +24,15 @@
 # Per case, rk_check asserts:
 #   - no datagram lost and none duplicated, either way (counted by number
 #     at the receiver; the kernel's drops at a full socket buffer are shown
-#     apart, as the host's loss, not the path's);
+#     apart, as the host's loss, not the path's), except a peer's own loss
+#     that RK_PEER_LOSS documents and the receiver's kernel accounts for;
 #   - at least RK_MIN_CHILD Child SA rekeys while the traffic ran: new
 #     inbound and new outbound SPIs on west between its first and its last
 #     datagram (a run in which nothing was rekeyed fails);
 #   - at least RK_MIN_IKE IKE SA rekeys in that time (west's ikebanad log);
 #   - the rekeys came from the side whose lifetimes were short: ikebana on
-#     west logs its own rekeys of CASE-i and none of CASE-r.
+#     west logs its own rekeys of CASE-i, none of CASE-r, and only the IKE
+#     SA's of CASE-m.
 # And, on a control pair without IPsec (west - ctl) through 2% netem loss,
 # the same tool must report the loss: a counter that cannot fail proves
 # nothing.
@@ -34,14 +41,17 @@
 # meant; the sh -c scripts are
 # single-quoted on purpose and take their values as arguments)
 
-RK_RATE=${RK_RATE:-200}
+RK_RATE=${RK_RATE:-150}
 RK_SECS=${RK_SECS:-42}
 RK_MIN_CHILD=${RK_MIN_CHILD:-3}
 RK_MIN_IKE=${RK_MIN_IKE:-1}
 RK_IKE=aes_gcm128-sha2_256-dh19
 RK_ESP=aes_gcm128
-RK_TOOL=$IKB_BUILD/testing/tools/seqtraffic
+RK_TOOL=${RK_TOOL:-$IKB_BUILD/testing/tools/seqtraffic}
 RK_SHORT='\tsalifetime=20s\n\tikelifetime=36s\n\trekeymargin=8s\n\trekeyfuzz=25%'
+# CASE-m: the peer's Child SA lifetime and ikebana's IKE SA lifetime
+RK_CHILD='\tsalifetime=20s\n\trekeymargin=8s\n\trekeyfuzz=25%'
+RK_IKELIFE='\tikelifetime=36s\n\trekeymargin=8s\n\trekeyfuzz=25%'
 # RK_LIFETIMES=default leaves every conn with its daemon's lifetimes
 # (hours): nothing is rekeyed, and rk_check must fail every case.
 RK_LIFETIMES=${RK_LIFETIMES:-short}
@@ -50,10 +60,14 @@ RK_LIFETIMES=${RK_LIFETIMES:-short}
 # address, the peer's address, the UDP port of its flows.
 RK_CASES='ss-i strongswan east initiator 192.0.2.1 192.0.2.2 7001
 ss-r strongswan east responder 192.0.2.11 192.0.2.12 7002
-ls-i libreswan north initiator 198.51.100.1 198.51.100.2 7003
-ls-r libreswan north responder 198.51.100.11 198.51.100.12 7004
-ik-i ikebana south initiator 203.0.113.1 203.0.113.2 7005
-ik-r ikebana south responder 203.0.113.11 203.0.113.12 7006'
+ss-m strongswan east mixed 192.0.2.21 192.0.2.22 7003
+ls-i libreswan north initiator 198.51.100.1 198.51.100.2 7004
+ls-r libreswan north responder 198.51.100.11 198.51.100.12 7005
+ls-m libreswan north mixed 198.51.100.21 198.51.100.22 7006
+ik-i ikebana south initiator 203.0.113.1 203.0.113.2 7007
+ik-r ikebana south responder 203.0.113.11 203.0.113.12 7008
+ik-m ikebana south mixed 203.0.113.21 203.0.113.22 7009'
+RK_NCASES=9
 
 # _rk_each FUNC: FUNC once per case, its fields in r_*; the lines come on
 # fd 3, as FUNC's commands may read stdin.
@@ -66,8 +80,9 @@ _rk_each() {
 }
 
 # _rk_ss_conn HOST ROLE NAME LOCAL REMOTE SHORT: a strongSwan conn written
-# by the shared writer, with the short lifetimes when SHORT is yes, and
-# PFS (the writer's proposals have none), then loaded.
+# by the shared writer, with the short lifetimes when SHORT is yes (child:
+# the Child SA's only), and PFS (the writer's proposals have none), then
+# loaded.
 _rk_ss_conn() {
 	strongswan_start "$1"
 	p_daemon=strongswan p_host=$1 p_role=$2 p_auth=psk p_mode=transport
@@ -78,13 +93,14 @@ _rk_ss_conn() {
 	_f=$HOSTS/$1/etc/swanctl/conf.d/$3.conf
 	_sed='s/^esp_proposals = .*/&-ecp256/'
 	[ "$6" = yes ] && _sed="$_sed
-s/^proposals = .*/&\nrekey_time = 27s\nrand_time = 1s\nover_time = 9s/
+s/^proposals = .*/&\nrekey_time = 27s\nrand_time = 1s\nover_time = 9s/"
+	[ "$6" = yes ] || [ "$6" = child ] && _sed="$_sed
 s/^start_action = .*/&\nrekey_time = 11s\nrand_time = 1s\nlife_time = 20s/"
 	sed -i "$_sed" "$_f" || fail "strongswan on $1: cannot edit $_f"
 	grep -q '^esp_proposals = .*-ecp256$' "$_f" || fail "strongswan on $1: no PFS in $_f"
 	strongswan_load "$1" || fail "strongswan on $1: swanctl --load-all failed"
 	_life=
-	[ "$6" = yes ] && _life=', short lifetimes'
+	[ "$6" != no ] && _life=", short lifetimes ($6)"
 	log "peer strongswan on $1: conn $3 $4 <-> $5, $2, PFS$_life"
 }
 
@@ -97,17 +113,23 @@ _rk_conn() {
 	fi
 	PEER_CONN_EXTRA=
 	[ "$8" = yes ] && PEER_CONN_EXTRA=$RK_SHORT
+	[ "$8" = child ] && PEER_CONN_EXTRA=$RK_CHILD
+	[ "$8" = ike ] && PEER_CONN_EXTRA=$RK_IKELIFE
 	peer "$1" "$2" "$3" "$4" psk ike=$RK_IKE esp=$RK_ESP name="$5" \
 		local="$6" remote="$7"
-	[ "$8" = yes ] && log "conn $5 on $2: short lifetimes"
+	[ "$8" != no ] && log "conn $5 on $2: short lifetimes ($8)"
 	PEER_CONN_EXTRA=
 }
 
 # Each case's responder first, then its initiator; short lifetimes on the
-# initiator's side.
+# initiator's side (mixed: ikebana initiates the IKE SA and rekeys it, the
+# peer rekeys the Child SA: the end that began the IKE SA answers the
+# CREATE_CHILD_SA, so the exchange's roles are not the IKE SA's).
 _rk_responder() {
 	if [ "$r_role" = initiator ]; then
 		_rk_conn "$r_peer" "$r_host" west responder "$r_case" "$r_addr" "$r_west" no
+	elif [ "$r_role" = mixed ]; then
+		_rk_conn "$r_peer" "$r_host" west responder "$r_case" "$r_addr" "$r_west" child
 	else
 		_rk_conn ikebana west "$r_host" responder "$r_case" "$r_west" "$r_addr" no
 	fi
@@ -116,6 +138,8 @@ _rk_responder() {
 _rk_initiator() {
 	if [ "$r_role" = initiator ]; then
 		_rk_conn ikebana west "$r_host" initiator "$r_case" "$r_west" "$r_addr" yes
+	elif [ "$r_role" = mixed ]; then
+		_rk_conn ikebana west "$r_host" initiator "$r_case" "$r_west" "$r_addr" ike
 	else
 		_rk_conn "$r_peer" "$r_host" west initiator "$r_case" "$r_addr" "$r_west" yes
 	fi
@@ -243,7 +267,7 @@ rk_setup() {
 	_rk_each _rk_responder
 	_rk_each _rk_initiator
 	wait_for 60 "every case's Child SA up on both ends" _rk_all_up
-	log "ok: all 6 cases up: an ESP SA each way on west and on each peer"
+	log "ok: all $RK_NCASES cases up: an ESP SA each way on west and on each peer"
 }
 
 # rk_traffic: RK_SECS s of RK_RATE datagrams a second each way per case.
@@ -257,7 +281,7 @@ rk_traffic() {
 	_rk_log0=$(wc -c <"$HOSTS/west/log/ikebanad.log")
 	_rk_t0=$(now)
 	read -r _ _u0 _n0 _s0 _i0 _rest </proc/stat
-	log "traffic: $RK_RATE datagrams/s each way through each of 6 cases for ${RK_SECS}s"
+	log "traffic: $RK_RATE datagrams/s each way through each of $RK_NCASES cases for ${RK_SECS}s"
 	for _h in west east north south; do _rk_start_send "$_h"; done
 	wait_for $((RK_SECS + 90)) "every sender and receiver to end" _rk_pids_gone
 	read -r _ _u1 _n1 _s1 _i1 _rest </proc/stat
@@ -270,8 +294,8 @@ rk_traffic() {
 }
 
 _rk_recv_listening() {
-	_rk_listening west 6 && _rk_listening east 2 && _rk_listening north 2 &&
-		_rk_listening south 2
+	_rk_listening west 9 && _rk_listening east 3 && _rk_listening north 3 &&
+		_rk_listening south 3
 }
 
 # _rk_xstat HOST SUFFIX: HOST's /proc/net/xfrm_stat (per namespace).
@@ -297,12 +321,13 @@ _rk_nosa() {
 _rk_window() { tail -c +$(($2 + 1)) "$1" | head -c $(($3 - $2)); }
 
 # _rk_counts: one line per case in rk.counts, from the traffic window:
-#   case new_in new_out ike_rekeys ikebana_child ikebana_ike
+#   case new_in new_out ike_rekeys ikebana_child ikebana_ike simultaneous
 # new_in and new_out: the SPIs west's kernel got for the case's SAs, each
 # way. The monitor prints an SA as "src A dst B" (a new one) or "Updated
 # src A dst B" (one whose SPI was allocated first), then "proto esp spi
 # S"; Deleted and Expired ones are not new. From west's log: IKE SA rekeys
-# (either side's), and the Child SA and IKE SA rekeys ikebana initiated.
+# (either side's), the Child SA and IKE SA rekeys ikebana initiated, and
+# the simultaneous Child SA rekeys it settled.
 _rk_counts() {
 	_W=$HOSTS/west/log
 	_rk_window "$_W/xfrm-monitor.out" "$_rk_mon0" "$_rk_mon1" >"$_W/xfrm-monitor.window"
@@ -327,8 +352,9 @@ _rk_counts() {
 			if (l ~ /IKE SA established by rekeying/) ike[k]++
 			if (l ~ /CREATE_CHILD_SA: rekeying Child SA/) oc[k]++
 			if (l ~ /rekeying the IKE SA/) oi[k]++
+			if (l ~ /simultaneous rekey/) sim[k]++
 		}
-		for (i = 1; i <= n; i++) { k = c[i]; print k, gi[k] + 0, go[k] + 0, ike[k] + 0, oc[k] + 0, oi[k] + 0 }
+		for (i = 1; i <= n; i++) { k = c[i]; print k, gi[k] + 0, go[k] + 0, ike[k] + 0, oc[k] + 0, oi[k] + 0, sim[k] + 0 }
 	}' >"$_W/rk.counts"
 }
 
@@ -373,12 +399,12 @@ _rk_known() {
 # _rk_case_check: one case's assertions; appends its row to $RK_TSV:
 # case peer role, then per direction (west->peer, peer->west) sent lost
 # dup reordered rxq_drops peer_loss(0|1), then new_in new_out ike
-# ikebana_child ikebana_ike.
+# ikebana_child ikebana_ike simultaneous.
 _rk_case_check() {
 	_bad=
 	_row=
-	read -r _gi _go _ike _ours _ours_ike <<-EOF
-	$(awk -v c="$r_case" '$1 == c { print $2, $3, $4, $5, $6 }' "$HOSTS/west/log/rk.counts")
+	read -r _gi _go _ike _ours _ours_ike _sim <<-EOF
+	$(awk -v c="$r_case" '$1 == c { print $2, $3, $4, $5, $6, $7 }' "$HOSTS/west/log/rk.counts")
 	EOF
 	for _d in "$r_host:west->$r_peer" "west:$r_peer->west"; do
 		_rh=${_d%%:*} _dir=${_d#*:}
@@ -408,8 +434,8 @@ _rk_case_check() {
 		_row="$_row	$_s	$_lost	$_dup	$_ro	$_rx	$_known"
 		log "$r_case $_dir: $_line"
 	done
-	printf '%s\t%s\t%s%s\t%s\t%s\t%s\t%s\t%s\n' "$r_case" "$r_peer" "$r_role" "$_row" \
-		"$_gi" "$_go" "$_ike" "$_ours" "$_ours_ike" >>"$RK_TSV"
+	printf '%s\t%s\t%s%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$r_case" "$r_peer" "$r_role" "$_row" \
+		"$_gi" "$_go" "$_ike" "$_ours" "$_ours_ike" "$_sim" >>"$RK_TSV"
 	[ "$_gi" -ge "$RK_MIN_CHILD" ] && [ "$_go" -ge "$RK_MIN_CHILD" ] ||
 		_bad="$_bad; $_gi new inbound and $_go new outbound SPIs on west during the traffic, expected >= $RK_MIN_CHILD rekeys"
 	[ "$_ike" -ge "$RK_MIN_IKE" ] ||
@@ -417,14 +443,17 @@ _rk_case_check() {
 	if [ "$r_role" = initiator ]; then
 		[ "$_ours" -ge "$RK_MIN_CHILD" ] && [ "$_ours_ike" -ge "$RK_MIN_IKE" ] ||
 			_bad="$_bad; ikebana initiated $_ours Child SA and $_ours_ike IKE SA rekeys, expected the rekeys to be ikebana's"
-	else
+	elif [ "$r_role" = responder ]; then
 		[ "$_ours" = 0 ] && [ "$_ours_ike" = 0 ] ||
 			_bad="$_bad; ikebana initiated $_ours Child SA and $_ours_ike IKE SA rekeys, expected the peer's only"
+	else
+		[ "$_ours" = 0 ] && [ "$_ours_ike" -ge "$RK_MIN_IKE" ] ||
+			_bad="$_bad; ikebana initiated $_ours Child SA and $_ours_ike IKE SA rekeys, expected the IKE SA's only"
 	fi
 	if [ -n "$_bad" ]; then
 		echo "$r_case (ikebana $r_role, $r_peer)${_bad}" >>"$HOSTS/west/log/rk.failed"
 	else
-		log "ok: $r_case (ikebana $r_role, $r_peer): $_gi/$_go new SPIs in/out and $_ike IKE SA rekeys during the traffic (ikebana initiated $_ours and $_ours_ike), nothing duplicated, nothing lost but the peer's own"
+		log "ok: $r_case (ikebana $r_role, $r_peer): $_gi/$_go new SPIs in/out and $_ike IKE SA rekeys during the traffic (ikebana initiated $_ours and $_ours_ike; $_sim simultaneous), nothing duplicated, nothing lost but the peer's own"
 	fi
 }
 
@@ -440,5 +469,5 @@ rk_check() {
 	_rk_each _rk_case_check
 	[ -s "$HOSTS/west/log/rk.failed" ] || return 0
 	while read -r _l; do log "FAIL: $_l"; done <"$HOSTS/west/log/rk.failed"
-	fail "$(wc -l <"$HOSTS/west/log/rk.failed") of 6 cases failed (above)"
+	fail "$(wc -l <"$HOSTS/west/log/rk.failed") of $RK_NCASES cases failed (above)"
 }
