@@ -45,6 +45,9 @@ RK_RATE=${RK_RATE:-150}
 RK_SECS=${RK_SECS:-42}
 RK_MIN_CHILD=${RK_MIN_CHILD:-3}
 RK_MIN_IKE=${RK_MIN_IKE:-1}
+# RK_LOSS_FAILS=no (the bench): loss and duplicates are logged and kept in
+# the table, not failed; missing rekeys and summaries still fail.
+RK_LOSS_FAILS=${RK_LOSS_FAILS:-yes}
 RK_IKE=aes_gcm128-sha2_256-dh19
 RK_ESP=aes_gcm128
 RK_TOOL=${RK_TOOL:-$IKB_BUILD/testing/tools/seqtraffic}
@@ -402,6 +405,7 @@ _rk_known() {
 # ikebana_child ikebana_ike simultaneous.
 _rk_case_check() {
 	_bad=
+	_loss=
 	_row=
 	read -r _gi _go _ike _ours _ours_ike _sim <<-EOF
 	$(awk -v c="$r_case" '$1 == c { print $2, $3, $4, $5, $6, $7 }' "$HOSTS/west/log/rk.counts")
@@ -425,12 +429,12 @@ _rk_case_check() {
 				_known=1
 				log "PEER LOSS: $r_case $_dir: $_lost lost in $_runs runs ($_gaps), $_nost ESP packets for an SPI without a usable SA on $_rh: $_why"
 			else
-				_bad="$_bad; $_dir: $_lost lost in $_runs runs ($_gaps) at $RK_RATE/s, more than the peer's known loss explains (XfrmInNoStates + XfrmAcquireError +$_nost on $_rh, $_gi rekeys)"
+				_loss="$_loss; $_dir: $_lost lost in $_runs runs ($_gaps) at $RK_RATE/s, more than the peer's known loss explains (XfrmInNoStates + XfrmAcquireError +$_nost on $_rh, $_gi rekeys)"
 			fi
 		elif [ "$_lost" != 0 ]; then
-			_bad="$_bad; $_dir: $_lost lost (${_gaps}at $RK_RATE/s; rxq_drops=$_rx)"
+			_loss="$_loss; $_dir: $_lost lost (${_gaps}at $RK_RATE/s; rxq_drops=$_rx; XfrmInNoStates + XfrmAcquireError +$(_rk_nosa "$_rh") on $_rh)"
 		fi
-		[ "$_dup" = 0 ] || _bad="$_bad; $_dir: $_dup duplicated"
+		[ "$_dup" = 0 ] || _loss="$_loss; $_dir: $_dup duplicated"
 		_row="$_row	$_s	$_lost	$_dup	$_ro	$_rx	$_known"
 		log "$r_case $_dir: $_line"
 	done
@@ -450,8 +454,15 @@ _rk_case_check() {
 		[ "$_ours" = 0 ] && [ "$_ours_ike" -ge "$RK_MIN_IKE" ] ||
 			_bad="$_bad; ikebana initiated $_ours Child SA and $_ours_ike IKE SA rekeys, expected the IKE SA's only"
 	fi
+	if [ -n "$_loss" ] && [ "$RK_LOSS_FAILS" = no ]; then
+		log "LOSS: $r_case (ikebana $r_role, $r_peer)$_loss"
+	else
+		_bad="$_loss$_bad"
+	fi
 	if [ -n "$_bad" ]; then
 		echo "$r_case (ikebana $r_role, $r_peer)${_bad}" >>"$HOSTS/west/log/rk.failed"
+	elif [ -n "$_loss" ]; then
+		log "ok: $r_case (ikebana $r_role, $r_peer): $_gi/$_go new SPIs in/out and $_ike IKE SA rekeys during the traffic (ikebana initiated $_ours and $_ours_ike; $_sim simultaneous); the loss above"
 	else
 		log "ok: $r_case (ikebana $r_role, $r_peer): $_gi/$_go new SPIs in/out and $_ike IKE SA rekeys during the traffic (ikebana initiated $_ours and $_ours_ike; $_sim simultaneous), nothing duplicated, nothing lost but the peer's own"
 	fi
