@@ -15,9 +15,9 @@
  *
  * recv: counts until the end marker plus a grace of MS (default 500) for
  * late datagrams, or for at most SECS (default 3600). Prints one line:
- *   sent=N received=N lost=N dup=N reordered=N rxq_drops=N end=yes|no
+ *   sent=N received=N lost=N gaps=N dup=N reordered=N rxq_drops=N end=yes|no
  * received counts distinct numbers, lost the numbers below sent never
- * received, rxq_drops what the kernel dropped at this socket for a full
+ * received, gaps the runs they make, rxq_drops what the kernel dropped at this socket for a full
  * buffer (the receiver was too slow: loss of the host, not of the path).
  * Without the end marker, sent is the highest number seen + 1. Then, on
  * stderr unless -q, the first lost runs ("lost 120-131"). Exit status: 0
@@ -260,6 +260,15 @@ static void show_gaps(const struct seqcount *s, uint64_t sent)
 	}
 }
 
+static uint64_t count_gaps(const struct seqcount *s, uint64_t sent)
+{
+	uint64_t from = 0, lo, hi, n = 0;
+
+	while (seqcount_next_gap(s, sent, &from, &lo, &hi))
+		n++;
+	return n;
+}
+
 static int recv_main(const struct recv_opts *o)
 {
 	struct seqcount s;
@@ -303,10 +312,12 @@ static int recv_main(const struct recv_opts *o)
 	if (!end)
 		sent = s.next;
 	lost = seqcount_lost(&s, sent);
-	printf("sent=%llu received=%llu lost=%llu dup=%llu reordered=%llu rxq_drops=%u end=%s\n",
+	printf("sent=%llu received=%llu lost=%llu gaps=%llu dup=%llu reordered=%llu rxq_drops=%u end=%s\n",
 	       (unsigned long long)sent, (unsigned long long)s.unique,
-	       (unsigned long long)lost, (unsigned long long)s.dup,
-	       (unsigned long long)s.reordered, drops, end ? "yes" : "no");
+	       (unsigned long long)lost,
+	       (unsigned long long)count_gaps(&s, sent),
+	       (unsigned long long)s.dup, (unsigned long long)s.reordered,
+	       drops, end ? "yes" : "no");
 	fflush(stdout);
 	if (!o->quiet)
 		show_gaps(&s, sent);

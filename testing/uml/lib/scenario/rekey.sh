@@ -361,15 +361,17 @@ _rk_counts() {
 	}' >"$_W/rk.counts"
 }
 
-# _rk_summary FILE: the receiver's summary in _s _lost _dup _ro _rx _end,
+# _rk_summary FILE: the receiver's summary in _s _lost _gapn _dup _ro _rx
+# _end,
 # without a process.
 _rk_summary() {
-	_s='' _lost='' _dup='' _ro='' _rx='' _end='' _line=''
+	_s='' _lost='' _gapn='' _dup='' _ro='' _rx='' _end='' _line=''
 	read -r _line <"$1" || return 1
 	for _kv in $_line; do
 		case $_kv in
 		sent=*) _s=${_kv#*=} ;;
 		lost=*) _lost=${_kv#*=} ;;
+		gaps=*) _gapn=${_kv#*=} ;;
 		dup=*) _dup=${_kv#*=} ;;
 		reordered=*) _ro=${_kv#*=} ;;
 		rxq_drops=*) _rx=${_kv#*=} ;;
@@ -423,7 +425,7 @@ _rk_case_check() {
 		_known=0
 		_gaps=$(head -n 3 "${_f%.recv}.gaps" | tr '\n' ' ')
 		if [ "$_lost" != 0 ] && _rk_known "$_dir"; then
-			_runs=$(grep -c . "${_f%.recv}.gaps")
+			_runs=$_gapn
 			_nost=$(_rk_nosa "$_rh")
 			if [ "$_nost" -ge "$_lost" ] && [ "$_runs" -le "$_gi" ]; then
 				_known=1
