@@ -51,6 +51,8 @@ RK_LOSS_FAILS=${RK_LOSS_FAILS:-yes}
 RK_IKE=aes_gcm128-sha2_256-dh19
 RK_ESP=aes_gcm128
 RK_TOOL=${RK_TOOL:-$IKB_BUILD/testing/tools/seqtraffic}
+# ipsec.conf lines (libreswan and ikebana; strongSwan: _rk_ss_conn) of the
+# side that rekeys: Child SAs every 10-12 s, IKE SAs every 26-28 s
 RK_SHORT='\tsalifetime=20s\n\tikelifetime=36s\n\trekeymargin=8s\n\trekeyfuzz=25%'
 # CASE-m: the peer's Child SA lifetime and ikebana's IKE SA lifetime
 RK_CHILD='\tsalifetime=20s\n\trekeymargin=8s\n\trekeyfuzz=25%'
