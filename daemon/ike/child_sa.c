@@ -116,11 +116,16 @@ void child_sa_endpoints(const struct ike_sa *ike, const struct child_sa *c,
 	}
 }
 
-/* out: this host → peer. The initiator's "i" keys protect i → r. */
+/*
+ * out: this host → peer. The "i" keys protect what the initiator of the
+ * exchange that made c sends: for a CREATE_CHILD_SA that is not always
+ * the IKE SA's initiator.
+ */
 static void fill_sa(const struct ike_sa *ike, const struct child_sa *c,
-		    const struct child_keys *k, bool out, struct ikb_sa *sa)
+		    const struct child_keys *k, bool initiator, bool out,
+		    struct ikb_sa *sa)
 {
-	bool use_i = out == ike->initiator;
+	bool use_i = out == initiator;
 	const struct secret *ek = use_i ? &k->encr_i : &k->encr_r;
 	const struct secret *ik = use_i ? &k->integ_i : &k->integ_r;
 	const struct ikb_transform *esn = prop_xf(&c->prop, IKB_XF_ESN);
@@ -324,8 +329,8 @@ int child_sa_prepare(struct ike_sa *ike, struct child_sa *c,
 		child_lifetime(ike, c, &tmpl.life);
 	c->sa_out = c->sa_in = tmpl;
 	if (!rc) {
-		fill_sa(ike, c, &k, true, &c->sa_out);
-		fill_sa(ike, c, &k, false, &c->sa_in);
+		fill_sa(ike, c, &k, kin->initiator, true, &c->sa_out);
+		fill_sa(ike, c, &k, kin->initiator, false, &c->sa_in);
 		rc = plugin_set_child_tune(engine_plugins(ike->e), conn->s,
 					   &c->sa_out, err);
 	}
@@ -418,9 +423,11 @@ static int add_taking_over(struct ike_sa *ike, struct child_sa *c,
 int child_sa_install(struct ike_sa *ike, struct child_sa *c,
 		     struct ikb_error *err)
 {
+	/* IKE_AUTH: its initiator is the IKE SA's */
 	struct child_keyin kin = {
 		.ni = CBYTES(ike->ni, ike->ni_len),
 		.nr = CBYTES(ike->nr, ike->nr_len),
+		.initiator = ike->initiator,
 	};
 	int rc = child_sa_prepare(ike, c, &kin, err);
 	void *st;

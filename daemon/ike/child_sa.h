@@ -71,9 +71,14 @@ struct child_sa {
 	size_t ni_len, nr_len; /* 0: made by IKE_AUTH */
 };
 
-/* KEYMAT inputs: g^ir (empty without PFS) and the exchange's nonces. */
+/*
+ * KEYMAT inputs: g^ir (empty without PFS), the exchange's nonces, and
+ * whether we initiated that exchange: its initiator's data take the first
+ * keys (RFC 7296 §2.17), whichever end began the IKE SA.
+ */
 struct child_keyin {
 	struct cbytes gir, ni, nr;
+	bool initiator;
 };
 
 struct child_sa *child_sa_new(struct ike_sa *sa, enum ikb_mode mode);

@@ -280,6 +280,7 @@ static int install(struct ike_sa *sa, struct child_sa *c,
 		secret_view(gir),
 		CBYTES(c->ni, c->ni_len),
 		CBYTES(c->nr, c->nr_len),
+		true,
 	};
 	int rc = old ? 0 : pcpu_settle(sa, c, err);
 

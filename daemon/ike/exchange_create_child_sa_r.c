@@ -137,6 +137,7 @@ static uint16_t install(struct ike_sa *sa, struct ccs_req *r,
 		secret_view(&r->gir),
 		CBYTES(r->peer_ni, r->peer_ni_len),
 		CBYTES(r->nr, sizeof(r->nr)),
+		false,
 	};
 	if (!rc)
 		rc = child_sa_alloc_spi(sa, c, err);

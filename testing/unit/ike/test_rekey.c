@@ -12,7 +12,12 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "crypto/keymat.h"
+#include "crypto/skeyseed.h"
 #include "harness.h"
+#include "ike/child_sa.h"
+#include "ike/engine.h"
+#include "ike/ike_sa.h"
 
 static struct net *up(const char *west, const char *east)
 {
@@ -206,6 +211,93 @@ static void test_ike_rekey(void **state)
 	net_free(n);
 }
 
+/*
+ * RFC 7296 §2.17: the KEYMAT of a CREATE_CHILD_SA gives its initiator's
+ * data the first keys, whichever end began the IKE SA. who's only Child
+ * SA came from a CREATE_CHILD_SA that who initiated or not: its outbound
+ * SA must hold the keys of that role, computed here from SK_d and the
+ * exchange's nonces (pfs=no), not from the other engine, which shares
+ * any mistake of this one's.
+ */
+static void assert_keymat_role(struct net *n, int who, bool initiated)
+{
+	const struct ike_sa *sa = n->p[who].e->all;
+	const struct child_sa *c = sa ? sa->children : NULL;
+	const struct ikb_sa *in, *out;
+	struct child_keys k = { 0 };
+	struct crypto_err err = { 0 };
+	size_t elen, ilen;
+	struct kdump d;
+
+	assert_non_null(c);
+	assert_null(c->next);
+	assert_true(c->ni_len > 0); /* made by CREATE_CHILD_SA */
+	assert_int_equal(c->peer_created, !initiated);
+	kernel_dump(n, who, &d);
+	in = kdump_spi(&d, c->spi_in);
+	out = kdump_spi(&d, c->spi_out);
+	assert_non_null(in);
+	assert_non_null(out);
+	/* AEAD (the harness' default) or cipher and integrity */
+	elen = (out->aead.name[0] ? out->aead.key_bits : out->encr.key_bits) /
+	       8u;
+	ilen = out->aead.name[0] ? 0 : out->integ.key_bits / 8u;
+	assert_int_equal(
+		child_keys_derive(sa->prf_id, secret_view(&sa->keys->sk_d),
+				  CBYTES(NULL, 0), CBYTES(c->ni, c->ni_len),
+				  CBYTES(c->nr, c->nr_len), elen, ilen, &k,
+				  &err),
+		0);
+	if (out->aead.name[0]) {
+		assert_memory_equal(out->aead.key,
+				    (initiated ? k.encr_i : k.encr_r).ptr,
+				    elen);
+		assert_memory_equal(in->aead.key,
+				    (initiated ? k.encr_r : k.encr_i).ptr,
+				    elen);
+	} else {
+		assert_memory_equal(out->encr.key,
+				    (initiated ? k.encr_i : k.encr_r).ptr,
+				    elen);
+		assert_memory_equal(in->encr.key,
+				    (initiated ? k.encr_r : k.encr_i).ptr,
+				    elen);
+		assert_memory_equal(out->integ.key,
+				    (initiated ? k.integ_i : k.integ_r).ptr,
+				    ilen);
+	}
+	child_keys_free(&k);
+}
+
+/*
+ * East, which answered IKE_SA_INIT, rekeys: west (the IKE SA's initiator)
+ * answers the CREATE_CHILD_SA, so west's outbound SA takes the
+ * responder's keys. Before the fix the keys followed the IKE SA's roles:
+ * two ikebanas agreed, strongSwan did not, and every packet failed its ICV.
+ */
+static void test_keymat_roles(void **state)
+{
+	struct net *n = up(LONG "\tpfs=no\n", LONG "\tpfs=no\n");
+	struct kdump e;
+
+	watch_start(n, one_child_each);
+	kernel_dump(n, EAST, &e);
+	kernel_expire(n, EAST, kdump_sa(&e, IKB_DIR_OUT), false);
+	assert_true(net_run(n, watching, 5000));
+	assert_one_pair(n, wt.old);
+	assert_keymat_role(n, WEST, false);
+	assert_keymat_role(n, EAST, true);
+	/* and west, the IKE SA's initiator, rekeying itself */
+	log_reset();
+	watch_start(n, one_child_each);
+	kernel_dump(n, EAST, &e);
+	kernel_expire(n, WEST, kdump_sa(&e, IKB_DIR_IN), false);
+	assert_true(net_run(n, watching, 5000));
+	assert_keymat_role(n, WEST, true);
+	assert_keymat_role(n, EAST, false);
+	net_free(n);
+}
+
 static bool no_children(struct net *n)
 {
 	return child_count(n, WEST) == 0 && child_count(n, EAST) == 0;
@@ -257,6 +349,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_rekey_timer, net_cleanup),
 		cmocka_unit_test_teardown(test_rekey_soft_expire, net_cleanup),
 		cmocka_unit_test_teardown(test_simultaneous, net_cleanup),
+		cmocka_unit_test_teardown(test_keymat_roles, net_cleanup),
 		cmocka_unit_test_teardown(test_ike_rekey, net_cleanup),
 		cmocka_unit_test_teardown(test_rekey_no, net_cleanup),
 		cmocka_unit_test_teardown(test_lifetimes, net_cleanup),
