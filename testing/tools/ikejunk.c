@@ -31,35 +31,11 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "ikeforge.h"
+
 #define HDR 28
 #define KINDS 9
 #define BIG 8000
-
-static void put16(uint8_t *p, unsigned v)
-{
-	p[0] = (uint8_t)(v >> 8);
-	p[1] = (uint8_t)v;
-}
-
-static void put32(uint8_t *p, uint32_t v)
-{
-	put16(p, v >> 16);
-	put16(p + 2, v & 0xffff);
-}
-
-static int hex8(const char *s, uint8_t out[8])
-{
-	if (strlen(s) != 16)
-		return -1;
-	for (int i = 0; i < 8; i++) {
-		unsigned b;
-
-		if (sscanf(s + 2 * i, "%2x", &b) != 1)
-			return -1;
-		out[i] = (uint8_t)b;
-	}
-	return 0;
-}
 
 /* An SK message of the SA at msgid, body bytes of random SK: length. */
 static size_t sk(uint8_t *d, const uint8_t spi_i[8], const uint8_t spi_r[8],
@@ -119,33 +95,6 @@ static size_t forge(uint8_t *d, const uint8_t spi_i[8], const uint8_t spi_r[8],
 	default:
 		return sk(d, spi_i, spi_r, msgid + 5, 80, 0x08 | 0x20);
 	}
-}
-
-static int bypass(int fd, int family)
-{
-	struct xfrm_userpolicy_info pol = {
-		.action = XFRM_POLICY_ALLOW,
-		.dir = XFRM_POLICY_OUT,
-		.sel.family = (uint16_t)family,
-		.lft = { .soft_byte_limit = XFRM_INF,
-			 .hard_byte_limit = XFRM_INF,
-			 .soft_packet_limit = XFRM_INF,
-			 .hard_packet_limit = XFRM_INF },
-	};
-	int rc = family == AF_INET ?
-			 setsockopt(fd, IPPROTO_IP, IP_XFRM_POLICY, &pol,
-				    sizeof(pol)) :
-			 setsockopt(fd, IPPROTO_IPV6, IPV6_XFRM_POLICY, &pol,
-				    sizeof(pol));
-
-	pol.dir = XFRM_POLICY_IN;
-	if (!rc)
-		rc = family == AF_INET ?
-			     setsockopt(fd, IPPROTO_IP, IP_XFRM_POLICY, &pol,
-					sizeof(pol)) :
-			     setsockopt(fd, IPPROTO_IPV6, IPV6_XFRM_POLICY,
-					&pol, sizeof(pol));
-	return rc;
 }
 
 static void drain(int fd, int ms, unsigned long *answers)

@@ -30,6 +30,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "ikeforge.h"
+
 #define MSG_MAX 1500
 #define N_COOKIE 16390
 
@@ -50,23 +52,6 @@ static const uint8_t gen_p256[64] = {
 	0x7c, 0x0f, 0x9e, 0x16, 0x2b, 0xce, 0x33, 0x57, 0x6b, 0x31, 0x5e,
 	0xce, 0xcb, 0xb6, 0x40, 0x68, 0x37, 0xbf, 0x51, 0xf5,
 };
-
-static void put16(uint8_t *p, unsigned v)
-{
-	p[0] = (uint8_t)(v >> 8);
-	p[1] = (uint8_t)v;
-}
-
-static void put32(uint8_t *p, uint32_t v)
-{
-	put16(p, v >> 16);
-	put16(p + 2, v & 0xffff);
-}
-
-static unsigned get16(const uint8_t *p)
-{
-	return (unsigned)p[0] << 8 | p[1];
-}
 
 /* A transform of type t, id id (last: no more follow), into p: length. */
 static size_t transform(uint8_t *p, bool last, uint8_t t, uint16_t id,

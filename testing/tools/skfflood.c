@@ -23,34 +23,10 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "ikeforge.h"
+
 #define HDR 28
 #define BODY 96 /* IV, ciphertext and ICV, as random as a forger's */
-
-static void put16(uint8_t *p, unsigned v)
-{
-	p[0] = (uint8_t)(v >> 8);
-	p[1] = (uint8_t)v;
-}
-
-static void put32(uint8_t *p, uint32_t v)
-{
-	put16(p, v >> 16);
-	put16(p + 2, v & 0xffff);
-}
-
-static int hex8(const char *s, uint8_t out[8])
-{
-	if (strlen(s) != 16)
-		return -1;
-	for (int i = 0; i < 8; i++) {
-		unsigned b;
-
-		if (sscanf(s + 2 * i, "%2x", &b) != 1)
-			return -1;
-		out[i] = (uint8_t)b;
-	}
-	return 0;
-}
 
 /* Fragment i of the flood into d: its length. */
 static size_t forge(uint8_t *d, const uint8_t spi_i[8], const uint8_t spi_r[8],
@@ -105,26 +81,6 @@ static size_t forge(uint8_t *d, const uint8_t spi_i[8], const uint8_t spi_r[8],
 	put16(d + HDR + 2, (unsigned)(8 + body));
 	put32(d + 24, (uint32_t)(HDR + 8 + body));
 	return HDR + 8 + body;
-}
-
-/* Our datagrams bypass the host's IPsec policies (CAP_NET_ADMIN). */
-static int bypass(int fd, int family)
-{
-	struct xfrm_userpolicy_info pol = {
-		.action = XFRM_POLICY_ALLOW,
-		.dir = XFRM_POLICY_OUT,
-		.sel.family = (uint16_t)family,
-		.lft = { .soft_byte_limit = XFRM_INF,
-			 .hard_byte_limit = XFRM_INF,
-			 .soft_packet_limit = XFRM_INF,
-			 .hard_packet_limit = XFRM_INF },
-	};
-
-	return family == AF_INET ?
-		       setsockopt(fd, IPPROTO_IP, IP_XFRM_POLICY, &pol,
-				  sizeof(pol)) :
-		       setsockopt(fd, IPPROTO_IPV6, IPV6_XFRM_POLICY, &pol,
-				  sizeof(pol));
 }
 
 int main(int argc, char **argv)

@@ -23,26 +23,10 @@
 #include "build-config.h"
 #include "control/client.h"
 #include "control/proto.h"
-#include "harness.h"
 
-struct fx {
-	char *dir, *rundir, *conf, *secrets;
-	struct proc d[2];
-};
+#include "daemon_fx.h"
 
-#define CONF_HEAD                \
-	"config setup\n"         \
-	"\tplugins=kernel-mem\n" \
-	"\n"
-#define CONN(name, right)     \
-	"conn " name "\n"     \
-	"\tleft=192.0.2.1\n"  \
-	"\tright=" right "\n" \
-	"\tauthby=secret\n"   \
-	"\tauto=add\n"        \
-	"\n"
-
-static const char conf_alpha[] = CONF_HEAD CONN("alpha", "192.0.2.2");
+#define conf_alpha fx_conf_alpha
 static const char conf_beta[] =
 	CONF_HEAD CONN("alpha", "192.0.2.2") CONN("beta", "192.0.2.3");
 /* Line 13, plus the H_CONF_LINES that h_write_conf() adds, has the bad key. */
@@ -52,61 +36,6 @@ static const char conf_broken[] =
 					     "\tright=192.0.2.9\n"
 					     "\tno-such-key=1\n";
 #define BROKEN_LINE "16" /* 13 + H_CONF_LINES */
-
-static int setup(void **state)
-{
-	struct fx *f = calloc(1, sizeof(*f));
-
-	f->dir = h_tmpdir();
-	if (asprintf(&f->rundir, "%s/run", f->dir) < 0)
-		return -1;
-	f->conf = h_write_conf(f->dir, "ikebana.conf", conf_alpha);
-	/* Found by default next to the config; 0600 or it is refused. */
-	f->secrets = h_write(f->dir, "ikebana.secrets", 0600,
-			     "192.0.2.1 192.0.2.2 : PSK \"not-so-secret\"\n");
-	*state = f;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	struct fx *f = *state;
-
-	h_kill(&f->d[0]);
-	h_kill(&f->d[1]);
-	h_rmrf(f->dir);
-	free(f->dir);
-	free(f->rundir);
-	free(f->conf);
-	free(f->secrets);
-	free(f);
-	return 0;
-}
-
-static void start_daemon(struct fx *f, struct proc *p, const char *rundir)
-{
-	assert_true(h_start_daemon(p, f->dir, rundir, f->conf));
-}
-
-/*
- * SIGTERM must end the daemon with 0; under the sanitizers a leak after
- * reloads or hostile clients turns that into a failure here.
- */
-static void stop_daemon(struct proc *p)
-{
-	int rc;
-	char *err;
-
-	assert_int_equal(kill(p->pid, SIGTERM), 0);
-	rc = h_wait(p, H_DEADLINE_MS);
-	if (rc != 0) {
-		err = h_slurp(p->err);
-		fail_msg("ikebanad exited %d after SIGTERM:\n%s", rc, err);
-	}
-}
-
-#define cli(f, rundir, out, err, ...) \
-	h_cli((f)->dir, rundir, out, err, __VA_ARGS__)
 
 static struct json_object *status_json(struct fx *f, const char *rundir)
 {
@@ -689,141 +618,9 @@ static void test_idle_clients(void **state)
 }
 
 /* cli(...) must exit 1 with needle on stderr. */
-static void expect_cli_error(struct fx *f, const char *needle, const char *a1,
-			     const char *a2, const char *a3)
-{
-	char *out, *err;
-	int rc = cli(f, f->rundir, &out, &err, a1, a2, a3, NULL);
-
-	if (rc != (needle ? 1 : 2) || (needle && !strstr(err, needle)))
-		fail_msg("ikebana %s %s: exit %d, stderr: %s", a1, a2 ? a2 : "",
-			 rc, err);
-	free(out);
-	free(err);
-}
-
-/*
- * up/down refuse what they cannot do with a message that says why; the
- * keys stay hidden from a daemon without --debug-private. (Bringing a
- * conn up between two daemons is the netns suite's job.)
- */
-static void test_up_down_errors(void **state)
-{
-	struct fx *f = *state;
-
-	start_daemon(f, &f->d[0], f->rundir);
-	expect_cli_error(f, "no conn named 'nosuch' is loaded", "up", "nosuch",
-			 NULL);
-	expect_cli_error(f, "no conn named 'nosuch' is loaded", "down",
-			 "nosuch", NULL);
-	expect_cli_error(f, "conn alpha has no IKE SA", "down", "alpha", NULL);
-	/* 192.0.2.1 is not an address of this host */
-	expect_cli_error(f, "up: conn alpha:", "up", "alpha", NULL);
-	expect_cli_error(f, "needs a daemon started with --debug-private",
-			 "status", "--private", NULL);
-	expect_cli_error(f, NULL, "up", NULL, NULL);
-	expect_cli_error(f, NULL, "down", "a", "b");
-	stop_daemon(&f->d[0]);
-}
-
-/*
- * The control socket is 0660 from the moment it exists (bind under
- * umask 0117, then chmod): root and group ikebana, nobody else. Which
- * group owns it is checked under systemd (testing/systemd/guest.sh).
- */
-static void test_socket_mode(void **state)
-{
-	struct fx *f = *state;
-	char path[256];
-	struct stat st;
-
-	start_daemon(f, &f->d[0], f->rundir);
-	assert_int_equal(ctl_socket_path(f->rundir, path, sizeof(path)), 0);
-	assert_int_equal(stat(path, &st), 0);
-	assert_true(S_ISSOCK(st.st_mode));
-	assert_int_equal(st.st_mode & 07777, 0660);
-	stop_daemon(&f->d[0]);
-}
-
-/* The CLI as uid 65534 (nobody), which the socket here lets in. */
-static int cli_nobody(struct fx *f, char **err, const char *cmd,
-		      const char *conn)
-{
-	char *out;
-	char *argv[] = { "/usr/bin/setpriv",
-			 "--reuid=65534",
-			 "--regid=65534",
-			 "--clear-groups",
-			 (char *)h_env("IKEBANA"),
-			 "--rundir",
-			 f->rundir,
-			 (char *)cmd,
-			 (char *)conn,
-			 NULL };
-	int rc = h_run(f->dir, &out, err, argv);
-
-	free(out);
-	return rc;
-}
-
-/*
- * Group ikebana may look, only root may change: down, up, route,
- * unroute, reload and status --private are refused to another uid, and
- * each changing command is logged with who asked (SO_PEERCRED).
- */
-static void test_only_root_changes(void **state)
-{
-	static const char *const changing[] = { "down", "up", "route",
-						"unroute", "reload" };
-	struct fx *f = *state;
-	char path[256], *err, *log;
-
-	if (getuid() != 0)
-		skip();
-	start_daemon(f, &f->d[0], f->rundir);
-	assert_int_equal(ctl_socket_path(f->rundir, path, sizeof(path)), 0);
-	/* stand-ins for the group's rights: nobody reaches the socket */
-	assert_int_equal(chmod(f->dir, 0755), 0);
-	assert_int_equal(chmod(f->rundir, 0755), 0);
-	assert_int_equal(chmod(path, 0666), 0);
-	assert_int_equal(cli_nobody(f, &err, "status", NULL), 0);
-	free(err);
-	for (size_t i = 0; i < sizeof(changing) / sizeof(changing[0]); i++) {
-		const char *conn = strcmp(changing[i], "reload") ? "alpha" :
-								   NULL;
-
-		assert_int_not_equal(cli_nobody(f, &err, changing[i], conn), 0);
-		if (!strstr(err, "only root may"))
-			fail_msg("%s as nobody: %s", changing[i], err);
-		free(err);
-	}
-	/* root's down is let through (and fails for its own reason) */
-	expect_cli_error(f, "conn alpha has no IKE SA", "down", "alpha", NULL);
-	stop_daemon(&f->d[0]);
-	log = h_slurp(f->d[0].err);
-	if (!strstr(log, "control: down alpha by uid 65534 pid ") ||
-	    !strstr(log, ": refused, only root may") ||
-	    !strstr(log, "control: down alpha by uid 0 pid "))
-		fail_msg("no log line saying who asked: %s", log);
-	free(log);
-}
-
-static void test_not_running_message(void **state)
-{
-	struct fx *f = *state;
-	char *out, *err;
-
-	assert_int_equal(cli(f, f->rundir, &out, &err, "status", NULL), 1);
-	if (!strstr(err, "cannot reach ikebanad at") ||
-	    !strstr(err, f->rundir) || !strstr(err, "is it running?"))
-		fail_msg("unclear message: %s", err);
-	free(out);
-	free(err);
-}
-
 int main(void)
 {
-#define T(t) cmocka_unit_test_setup_teardown(t, setup, teardown)
+#define T(t) cmocka_unit_test_setup_teardown(t, fx_setup, fx_teardown)
 	const struct CMUnitTest tests[] = {
 		T(test_status),
 		T(test_reload),
@@ -840,10 +637,6 @@ int main(void)
 		T(test_hostile_clients),
 		T(test_many_clients),
 		T(test_idle_clients),
-		T(test_not_running_message),
-		T(test_up_down_errors),
-		T(test_socket_mode),
-		T(test_only_root_changes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
