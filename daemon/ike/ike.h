@@ -115,7 +115,7 @@ struct ike_io {
 	 * leftsourceip=: route r->net with source r->src towards r->peer,
 	 * first adding r->src to the device towards it when add_addr (the
 	 * host lacks it); sets r->ifindex. 0, or -errno with err and nothing
-	 * left behind. NULL: no such routes (leftsourceip= is refused).
+	 * left behind. NULL: none are added (an error line per Child SA).
 	 */
 	int (*srcroute_add)(void *ctx, struct ike_srcroute *r, bool add_addr,
 			    struct ikb_error *err);
