@@ -258,10 +258,19 @@ static int key_group(struct ctx *c, struct ikb_proposal *p, const struct tok *t,
 		     struct seen *s)
 {
 	struct ikb_transform *x = &p->xf[s->last_encr];
-	const struct epr_alg *a = epr_alg_by_id(IKB_XF_ENCR, x->id);
+	const struct epr_alg *a = s->last_encr < p->n &&
+						  x->type == IKB_XF_ENCR ?
+					  epr_alg_by_id(IKB_XF_ENCR, x->id) :
+					  NULL;
 	const struct tok *e = s->last_encr_tok;
 	unsigned bits = number(t);
 
+	/* the token before was a repeat, which added no transform */
+	if (!a)
+		return fail(c,
+			    "key length '%.*s' after %.*s, which the proposal "
+			    "names already",
+			    (int)t->len, t->s, (int)e->len, e->s);
 	if (!(a->flags & EPR_KEYLEN))
 		return fail(c, "%.*s does not take a key length (got '%.*s')",
 			    (int)e->len, e->s, (int)t->len, t->s);

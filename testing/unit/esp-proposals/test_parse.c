@@ -231,6 +231,14 @@ static const struct err_case err_cases[] = {
 	{ ESP, "aes128-256",
 	  "esp=aes128-256: key length given twice: "
 	  "'aes128' and '256'" },
+	/* a repeated cipher adds no transform: the length has none to go
+	 * to (fuzz-proposals found a NULL dereference here) */
+	{ ESP, "aes+3des+3des-4",
+	  "esp=aes+3des+3des-4: key length '4' after 3des, which the "
+	  "proposal names already" },
+	{ ESP, "aes+aes-256",
+	  "esp=aes+aes-256: key length '256' after aes, which the proposal "
+	  "names already" },
 	{ ESP, "",
 	  "esp=: empty value; write proposals such as aes_gcm256 or "
 	  "aes256-sha2_256, or leave the key out for the defaults" },
