@@ -20,6 +20,7 @@
 #include "ike/mobike.h"
 #include "ike/nat.h"
 #include "ike/events.h"
+#include "ike/failure.h"
 #include "ike/conn.h"
 #include "ike/halfopen.h"
 #include "ike/sourceip.h"
@@ -105,6 +106,7 @@ void ike_engine_free(struct ike_engine *e)
 	ipsec_ifs_free(e);
 	hosts_free(e);
 	cookie_fini(e);
+	failure_fini(e);
 	conn_set_free(e->conns);
 	engine_clock_detach(e->base);
 	free(e);

@@ -61,6 +61,8 @@ struct ike_engine {
 	struct ipsec_if *ifs;
 	/* sourceip.c: the routes of leftsourceip= in the kernel */
 	struct srcroutes *srcroutes;
+	/* failure.c: why negotiations failed, per conn name; NULL: none */
+	struct fail_table *fails;
 };
 
 /* engine.c: the plugins and conns it runs with */

@@ -83,6 +83,7 @@ struct ike_rtx {
 	uint8_t *req; /* outstanding request; NULL: none */
 	size_t req_len;
 	uint32_t req_msgid;
+	unsigned tries; /* times the request went again */
 	unsigned interval_ms, next_ms;
 	unsigned long long timeout_ms, spent_ms;
 	uint8_t *resp; /* last response sent; NULL: none */

@@ -52,6 +52,7 @@ static void fire(evutil_socket_t fd, short what, void *arg)
 	}
 	ike_sa_log(sa, IKB_LOG_INFO, "retransmitting message %u (%llu ms)",
 		   r->req_msgid, r->spent_ms);
+	r->tries++;
 	opening_done(sa, true); /* a slow peer holds no place */
 	dgram_set_send(sa, r->req, r->req_len);
 	r->next_ms = r->next_ms * 2;
@@ -73,6 +74,7 @@ int rtx_request(struct ike_sa *sa, struct wbuf *buf, uint32_t msgid)
 	buf->data = NULL;
 	wbuf_free(buf);
 	r->spent_ms = 0;
+	r->tries = 0;
 	r->next_ms = r->interval_ms;
 	dgram_set_send(sa, r->req, r->req_len);
 	arm(sa);
