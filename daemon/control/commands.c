@@ -60,6 +60,7 @@ static const struct {
 	{ "unroute", cmd_unroute, true },
 	{ "reload", cmd_reload, true },
 	{ "version", cmd_version, false },
+	{ "explain", cmd_explain, false },
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
@@ -127,7 +128,7 @@ struct json_object *commands_handle(void *ctx, const char *cmd,
 			continue;
 		if (!allowed(ctx, i, req))
 			return ctl_response_error(
-				"%s: only root may change tunnels, routes or the configuration, or see keys; members of group ikebana may run status, trafficstatus and version",
+				"%s: only root may change tunnels, routes or the configuration, or see keys; members of group ikebana may run status, trafficstatus, explain and version",
 				cmd);
 		return commands[i].fn(ctx, req);
 	}

@@ -25,6 +25,7 @@ struct json_object *cmd_route(struct ikbd *d, struct json_object *req);
 struct json_object *cmd_unroute(struct ikbd *d, struct json_object *req);
 struct json_object *cmd_reload(struct ikbd *d, struct json_object *req);
 struct json_object *cmd_version(struct ikbd *d, struct json_object *req);
+struct json_object *cmd_explain(struct ikbd *d, struct json_object *req);
 
 /* commands.c: what several commands read from a request and answer. */
 bool req_bool(struct json_object *req, const char *key);
