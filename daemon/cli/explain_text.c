@@ -37,17 +37,17 @@ static bool initiator(const struct fx *x)
 	return !strcmp(x->role, "initiator");
 }
 
-static void sides(const struct fx *x, const char *what)
+/* both: the two sides too, when the cause did not already say them */
+static void sides(const struct fx *x, bool both)
 {
-	if (x->peer[0])
+	if (both && x->peer[0])
 		fprintf(x->f, "  %s %s: %s\n", x->host,
 			initiator(x) ? "answered" : "offered", x->peer);
-	if (x->local[0])
+	if (both && x->local[0])
 		fprintf(x->f, "  this conn %s: %s\n",
 			initiator(x) ? "offered" : "accepts", x->local);
 	if (x->closest[0])
 		fprintf(x->f, "  closest pair differs in %s\n", x->closest);
-	(void)what;
 }
 
 static void proposal(const struct fx *x, const char *key)
@@ -60,7 +60,7 @@ static void proposal(const struct fx *x, const char *key)
 			"cause: %s offered only %s for %s; this conn accepts %s\n",
 			x->host, x->peer, !strcmp(key, "ike") ? "IKE" : "ESP",
 			x->local);
-		sides(x, key);
+		sides(x, false);
 		fprintf(x->f,
 			"fix: add %s to %s= here, or one of this conn's proposals to %s's %s proposals\n",
 			want, key, x->host, key);
@@ -69,7 +69,7 @@ static void proposal(const struct fx *x, const char *key)
 	fprintf(x->f, "cause: %s answered %s to %s: it accepts none of %s\n",
 		x->host, x->received[0] ? x->received : "an error", x->exch,
 		x->local[0] ? x->local : "this conn's proposals");
-	sides(x, key);
+	sides(x, false);
 	fprintf(x->f,
 		"fix: give %s= here and %s's %s proposals one proposal in common (encryption, integrity or PRF, DH group)\n",
 		key, x->host, key);
@@ -102,7 +102,7 @@ static void k_pfs(const struct fx *x)
 		fprintf(x->f,
 			"cause: the PFS group of the Child SA's CREATE_CHILD_SA: %s offered a key exchange this conn's esp= does not take (or none where it wants one)\n",
 			x->host);
-	sides(x, "esp");
+	sides(x, true);
 	fprintf(x->f,
 		"fix: use the same DH group for PFS on both ends (a group at the end of esp= here, e.g. esp=aes_gcm128-dh19, and the same on %s, strongSwan: esp_proposals = aes128gcm16-ecp256), or none on either (pfs=no here)\n",
 		x->host);
@@ -118,7 +118,7 @@ static void k_ts(const struct fx *x)
 		fprintf(x->f,
 			"cause: %s asked for traffic selectors this conn does not allow\n",
 			x->host);
-	sides(x, "ts");
+	sides(x, true);
 	fprintf(x->f,
 		"fix: make leftsubnet=/rightsubnet= (and leftprotoport=/rightprotoport=) here the mirror of %s's: its left is its own side, its right this host's\n",
 		x->host);

@@ -189,6 +189,14 @@ int child_check_ts(struct ike_sa *sa, struct child_sa *c,
 	return 0;
 }
 
+/* Every proposal of l without KE; true, to chain in a condition. */
+static bool strip_all(struct ikb_proposal_list *l)
+{
+	for (unsigned i = 0; i < l->n; i++)
+		child_strip_ke(&l->p[i]);
+	return true;
+}
+
 int child_add_sa(struct wire_msg *m, struct child_out *o,
 		 const struct ikb_proposal_list *l, uint8_t num, uint32_t spi)
 {
@@ -210,6 +218,8 @@ int child_offer(struct ike_sa *sa, const struct conn_view *v,
 		sa->x->child = c;
 	if (!rc)
 		rc = conn_proposals(v->conn, IKB_PROTO_ESP, &o->l, err);
+	if (!rc)
+		strip_all(&o->l); /* IKE_AUTH: see child_strip_ke() */
 	if (!rc)
 		rc = plan_ts(sa, v, &c->ts, err);
 	if (!rc && ts_set_of_conn(v, &c->tsx))
@@ -267,11 +277,20 @@ uint16_t child_select(struct ike_sa *sa, const struct ikb_proposal_list *ours,
 	struct ikb_error err = { "" };
 	void *st;
 	const struct ikb_proposals_ops *ops = engine_proposals(sa->e, &st);
+	struct ikb_proposal_list *mine = NULL;
 	const struct wire_proposal *wp = NULL;
 	unsigned n = 0;
 	uint16_t rc = WIRE_N_NO_PROPOSAL_CHOSEN;
 
+	if (exchange == WIRE_EXCH_IKE_AUTH && got &&
+	    (mine = malloc(sizeof(*mine)))) {
+		*mine = *ours;
+		for (unsigned i = 0; i < mine->n; i++)
+			child_strip_ke(&mine->p[i]);
+		ours = mine;
+	}
 	if (got && wire_sa_to_proposals(w, got, nums) > 0 &&
+	    (exchange != WIRE_EXCH_IKE_AUTH || strip_all(got)) &&
 	    !ops->select(st, ours, got, &c->prop, &n, &err) && n &&
 	    n <= got->n && (wp = wire_prop(w, nums[n - 1])) &&
 	    wp->spi_size == 4) {
@@ -291,6 +310,7 @@ uint16_t child_select(struct ike_sa *sa, const struct ikb_proposal_list *ours,
 						   "no usable ESP proposal");
 	}
 	free(got);
+	free(mine);
 	return rc;
 }
 

@@ -235,6 +235,13 @@ int child_copy_tsx(struct child_sa *c, const struct child_sa *old,
  * Select one of w's proposals against ours: c->prop, c->spi_out and the
  * wire number; 0 or the notify to answer.
  */
+/*
+ * child_pfs.c: p without its KE transforms. IKE_AUTH has no KE payload,
+ * so its Child SA's proposals carry none either way (RFC 7296 §1.2: the
+ * key exchange of esp= is for the CREATE_CHILD_SAs to come), as
+ * libreswan and strongSwan send and read them.
+ */
+void child_strip_ke(struct ikb_proposal *p);
 uint16_t child_select(struct ike_sa *sa, const struct ikb_proposal_list *ours,
 		      const struct wire_sa *w, struct child_sa *c, uint8_t *num,
 		      const char *who, uint8_t exchange);

@@ -116,6 +116,15 @@ static int send_request(struct ike_sa *sa, const struct auth_job *j,
 }
 
 /* Our AUTH is ready: the request goes out. */
+static void auth_start_failed(struct ike_sa *sa, const char *why)
+{
+	struct ike_failure f;
+
+	failure_from_sa(&f, sa, IKE_FAIL_AUTH, WIRE_EXCH_IKE_AUTH);
+	failure_detail(&f, why);
+	failure_file(sa->e, &f);
+}
+
 static void signed_request(struct ike_sa *sa, struct auth_job *j)
 {
 	struct ikb_error err = { "" };
@@ -128,6 +137,7 @@ static void signed_request(struct ike_sa *sa, struct auth_job *j)
 		snprintf(err.msg, sizeof(err.msg), "%.250s", j->why);
 	if (sa && rc) {
 		ike_sa_log(sa, IKB_LOG_ERR, "IKE_AUTH: %s", err.msg);
+		auth_start_failed(sa, err.msg);
 		ike_sa_delete(sa, err.msg);
 	}
 	auth_job_free(j);
@@ -155,6 +165,9 @@ int ike_auth_start(struct ike_sa *sa)
 	if (rc) {
 		ike_sa_log(sa, IKB_LOG_ERR, "IKE_AUTH: %s",
 			   err.msg[0] ? err.msg : "cannot build the request");
+		/* our own side cannot authenticate: a PSK or key missing */
+		auth_start_failed(sa, err.msg[0] ? err.msg :
+						   "cannot build the request");
 		exchange_end(sa);
 		auth_job_free(j);
 		return rc;

@@ -73,6 +73,31 @@ static void cat(char *buf, size_t len, const char *sep, const char *s)
 		buf[off] = '\0';
 }
 
+static bool xf_none(const struct ikb_transform *x);
+static void of_type(const struct ikb_proposal *p, uint8_t type, char *buf,
+		    size_t len);
+
+/*
+ * One proposal by transform type (ENCR, PRF, INTEG, KE, ESN), whatever
+ * order the peer sent them in, so that two sides read alike.
+ */
+static void render_one(const struct ikb_proposal *p, char *buf, size_t len)
+{
+	char t[IKE_FAIL_TEXT];
+
+	buf[0] = '\0';
+	for (uint8_t type = IKB_XF_ENCR; type <= IKB_XF_ESN; type++) {
+		bool any = false;
+
+		for (unsigned i = 0; i < p->n; i++)
+			any |= p->xf[i].type == type && !xf_none(&p->xf[i]);
+		if (!any)
+			continue;
+		of_type(p, type, t, sizeof(t));
+		cat(buf, len, "-", t);
+	}
+}
+
 static void render_list(const struct ikb_proposal_list *l, char *buf,
 			size_t len)
 {
@@ -80,7 +105,7 @@ static void render_list(const struct ikb_proposal_list *l, char *buf,
 
 	buf[0] = '\0';
 	for (unsigned i = 0; l && i < l->n; i++) {
-		prop_render(&l->p[i], one, sizeof(one));
+		render_one(&l->p[i], one, sizeof(one));
 		cat(buf, len, "|", one);
 	}
 }

@@ -159,6 +159,35 @@ static void test_ts(void **state)
 	net_free(n);
 }
 
+/*
+ * esp= with a DH group is for CREATE_CHILD_SA: IKE_AUTH's Child SA comes
+ * up without one (it came up only when both ends named the same group);
+ * the rekey then differs in the group alone, a PFS failure each side.
+ */
+static void test_pfs(void **state)
+{
+	struct net *n = net_new("\tesp=aes_gcm128\n", "\tesp=aes_gcm128-dh20\n",
+				NULL, NULL, NULL);
+	struct ikb_error err = { "" };
+	struct kdump d;
+	char *t;
+
+	assert_int_equal(ike_engine_up(n->p[WEST].e, "test", &err), 0);
+	assert_true(net_run(n, both_up, 5000));
+	assert_null(last(n, EAST));
+	kernel_dump(n, WEST, &d);
+	kernel_expire(n, WEST, kdump_sa(&d, IKB_DIR_OUT), false);
+	assert_true(net_run(n, both_failed, 5000));
+	assert_int_equal(last(n, EAST)->kind, IKE_FAIL_PFS_GROUP);
+	assert_non_null(strstr(last(n, EAST)->closest,
+			       "KE: peer ECP256, here ECP384"));
+	assert_int_equal(last(n, WEST)->kind, IKE_FAIL_PFS_GROUP);
+	t = explained(n, WEST);
+	assert_has(t, "fix: use the same DH group for PFS on both ends");
+	free(t);
+	net_free(n);
+}
+
 static unsigned drop_all(struct net *n, int from, unsigned seq,
 			 const uint8_t *buf, size_t len)
 {
@@ -211,6 +240,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_esp_proposal, net_cleanup),
 		cmocka_unit_test_teardown(test_wrong_psk, net_cleanup),
 		cmocka_unit_test_teardown(test_ts, net_cleanup),
+		cmocka_unit_test_teardown(test_pfs, net_cleanup),
 		cmocka_unit_test_teardown(test_no_answer, net_cleanup),
 		cmocka_unit_test_teardown(test_kernel, net_cleanup),
 	};
