@@ -184,6 +184,9 @@ static void k_cert(const struct fx *x)
 		fprintf(x->f,
 			"fix: the CA revoked it: issue %s a new certificate\n",
 			x->host);
+	else if (strstr(d, "look-alike"))
+		fprintf(x->f,
+			"fix: a CA with the name of one this host trusts signed it, with another key: if the CA was re-keyed, import its new certificate (ikebana import --ca); if not, someone is impersonating it\n");
 	else if (strstr(d, "ssuer") || strstr(d, "trust") ||
 		 strstr(d, "unknown"))
 		fprintf(x->f,

@@ -81,6 +81,8 @@ log "ok: ikebana refused east-unknown: its CA is not in the database"
 # issue 20: explain names each refusal and the fix
 expect_explain west revoked "cert as responder in IKE_AUTH" \
 	"cause: the certificate of" "it is revoked" "fix: the CA revoked it"
+expect_explain west lookalike "a look-alike CA" \
+	"fix: a CA with the name of one this host trusts signed it"
 expect_explain west expired "it expired on 2021-01-01" \
 	"fix: renew the certificate"
 expect_explain west unknown "is not a CA in the NSS database" \
