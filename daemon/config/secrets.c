@@ -389,6 +389,13 @@ static bool may_load(struct sctx *c, const struct stat *st, int fd,
 			   "mode %04o is group- or world-accessible; run "
 			   "chmod 600 %s",
 			   (unsigned)(st->st_mode & 07777), path);
+	/* nor from one another user could rewrite: its keys would be theirs */
+	else if (st->st_uid != 0 && st->st_uid != geteuid())
+		path_error(c, path, from, line,
+			   "owned by uid %u, neither root nor this process's "
+			   "user (uid %u): that user could change its keys; "
+			   "run chown root %s",
+			   (unsigned)st->st_uid, (unsigned)geteuid(), path);
 	else if (on_stack(c, st))
 		diag_at(c->d, IKB_SEV_ERROR, from, line,
 			"include cycle: %s includes itself", path);
