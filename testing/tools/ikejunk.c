@@ -14,6 +14,11 @@
  *   6 unknown SPIs
  *   7 oversized: 8,000 bytes of SK at MSGID
  *   8 a response (flag R) to a request never sent
+ * To port 4500 each goes behind the non-ESP marker (RFC 3948), and three
+ * kinds more come that only the NAT-T port has:
+ *   9 1..3 bytes: shorter than the marker
+ *  10 ESP (a non-zero SPI) for no SA, which the kernel takes or drops
+ *  11 a NAT-keepalive (one 0xff octet), which must stay silent
  * It counts the datagrams that come back (what RFC 7296 allows: a
  * retransmitted response for a replayed request, INVALID_IKE_SPI) and
  * prints "sent=N answers=N" and the answers by kind, then exits 0.
@@ -24,6 +29,7 @@
 #include <linux/xfrm.h>
 #include <netdb.h>
 #include <poll.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,6 +41,8 @@
 
 #define HDR 28
 #define KINDS 9
+#define KINDS_NATT 12
+#define MARKER 4
 #define BIG 8000
 
 /* An SK message of the SA at msgid, body bytes of random SK: length. */
@@ -59,12 +67,13 @@ static size_t sk(uint8_t *d, const uint8_t spi_i[8], const uint8_t spi_r[8],
 
 /* Message i of the flood into d: its length; *kind which. */
 static size_t forge(uint8_t *d, const uint8_t spi_i[8], const uint8_t spi_r[8],
-		    uint32_t msgid, unsigned long i, unsigned *kind)
+		    uint32_t msgid, unsigned long i, unsigned kinds,
+		    unsigned *kind)
 {
 	uint8_t rnd_i[8], rnd_r[8];
 	size_t n;
 
-	*kind = (unsigned)(i % KINDS);
+	*kind = (unsigned)(i % kinds);
 	switch (*kind) {
 	case 0:
 		sk(d, spi_i, spi_r, msgid, 64, 0x08);
@@ -92,8 +101,34 @@ static size_t forge(uint8_t *d, const uint8_t spi_i[8], const uint8_t spi_r[8],
 		return sk(d, rnd_i, rnd_r, msgid, 80, 0x08);
 	case 7:
 		return sk(d, spi_i, spi_r, msgid, BIG, 0x08);
-	default:
+	case 8:
 		return sk(d, spi_i, spi_r, msgid + 5, 80, 0x08 | 0x20);
+	default:
+		return 0; /* the NAT-T kinds: natt() */
+	}
+}
+
+/* The datagram to port 4500 into d: the marker, then message i. */
+static size_t natt(uint8_t *d, const uint8_t spi_i[8], const uint8_t spi_r[8],
+		   uint32_t msgid, unsigned long i, unsigned *kind)
+{
+	size_t n = forge(d + MARKER, spi_i, spi_r, msgid, i, KINDS_NATT, kind);
+
+	switch (*kind) {
+	case 9:
+		memset(d, 0, MARKER);
+		return 1 + i / KINDS_NATT % (MARKER - 1);
+	case 10:
+		for (int k = 0; k < 60; k++)
+			d[k] = (uint8_t)random();
+		d[0] |= 0x80; /* an SPI, not a marker */
+		return 60;
+	case 11:
+		d[0] = 0xff;
+		return 1;
+	default:
+		memset(d, 0, MARKER);
+		return MARKER + n;
 	}
 }
 
@@ -112,11 +147,12 @@ static void drain(int fd, int ms, unsigned long *answers)
 int main(int argc, char **argv)
 {
 	struct addrinfo hints = { .ai_socktype = SOCK_DGRAM }, *ai;
-	static uint8_t d[HDR + 4 + BIG];
+	static uint8_t d[MARKER + HDR + 4 + BIG];
 	uint8_t spi_i[8], spi_r[8];
-	unsigned long count, sent = 0, answers = 0, per[KINDS] = { 0 };
+	unsigned long count, sent = 0, answers = 0, per[KINDS_NATT] = { 0 };
 	uint32_t msgid;
-	unsigned kind;
+	unsigned kind, kinds;
+	bool marker;
 	int fd;
 
 	if (argc != 7 || hex8(argv[3], spi_i) || hex8(argv[4], spi_r)) {
@@ -126,6 +162,8 @@ int main(int argc, char **argv)
 	}
 	msgid = (uint32_t)strtoul(argv[5], NULL, 0);
 	count = strtoul(argv[6], NULL, 0);
+	marker = !strcmp(argv[2], "4500");
+	kinds = marker ? KINDS_NATT : KINDS;
 	if (getaddrinfo(argv[1], argv[2], &hints, &ai)) {
 		fprintf(stderr, "ikejunk: cannot resolve %s\n", argv[1]);
 		return 1;
@@ -138,7 +176,9 @@ int main(int argc, char **argv)
 	}
 	srandom(1);
 	for (unsigned long i = 0; i < count; i++) {
-		size_t n = forge(d, spi_i, spi_r, msgid, i, &kind);
+		size_t n = marker ? natt(d, spi_i, spi_r, msgid, i, &kind) :
+				    forge(d, spi_i, spi_r, msgid, i, kinds,
+					  &kind);
 
 		if (send(fd, d, n, 0) == (ssize_t)n) {
 			sent++;
@@ -149,7 +189,7 @@ int main(int argc, char **argv)
 	}
 	drain(fd, 1000, &answers);
 	printf("sent=%lu answers=%lu", sent, answers);
-	for (unsigned k = 0; k < KINDS; k++)
+	for (unsigned k = 0; k < kinds; k++)
 		printf(" kind%u=%lu", k, per[k]);
 	printf("\n");
 	freeaddrinfo(ai);

@@ -42,6 +42,32 @@ for _why in 'length' 'integrity check failed' 'message id' 'no IKE SA for its SP
 done
 log "ok: 9,000 malformed messages: none answered, SAs kept, $_nl log lines naming length, integrity, message id, SPI"
 
+# the same behind the non-ESP marker on the NAT-T port, and what only that
+# port gets: datagrams shorter than the marker, ESP for no SA,
+# NAT-keepalives (silent)
+_l0=$(wc -l <"$_log")
+ns east "$JUNK" "$(addr_of west 4)" 4500 "$_spi_i" "$_spi_r" 2 6000 \
+	>"$HOSTS/east/log/ikejunk-4500.out" 2>&1 ||
+	fail "ikejunk to 4500: $(cat "$HOSTS/east/log/ikejunk-4500.out")"
+_out=$(cat "$HOSTS/east/log/ikejunk-4500.out")
+log "east, to port 4500: $_out"
+_answers=$(echo "$_out" | sed -n 's/.*answers=\([0-9]*\).*/\1/p')
+[ "$_answers" = 0 ] || fail "west answered $_answers of the malformed messages to port 4500"
+_ikb_snap west
+[ "$(_ikb_json west spi_r)" = "$_spi_r" ] && [ "$(_ikb_json west state)" = established ] ||
+	fail "west's IKE SA changed under the junk to port 4500"
+[ "$(_ikb_json west 'child_sas[0].spi_in')" = "$_child" ] ||
+	fail "west's Child SA changed under the junk to port 4500"
+_nl=$(($(wc -l <"$_log") - _l0))
+[ "$_nl" -le 400 ] || fail "the junk to port 4500 made $_nl log lines on west: not rate-limited"
+for _why in 'too short for the non-ESP marker' 'length'; do
+	sed -n "$((_l0 + 1)),\$p" "$_log" | grep -q "dropped .*$_why" ||
+		fail "west logged nothing dropped naming '$_why' on port 4500"
+done
+sed -n "$((_l0 + 1)),\$p" "$_log" | grep -q 'keepalive' &&
+	fail "west logged a NAT-keepalive: it must stay silent"
+log "ok: 6,000 malformed datagrams to port 4500: none answered, SAs kept, $_nl log lines"
+
 # strongSwan rekeys both, and ESP flows
 _ss_swanctl east --rekey --child east-west >"$HOSTS/east/log/rekey.out" 2>&1 ||
 	fail "strongSwan: rekey of the Child SA failed: $(cat "$HOSTS/east/log/rekey.out")"
