@@ -120,6 +120,50 @@ static void test_include_directory(void **state)
 }
 
 /* /dev/zero and a FIFO: refused at the include line, without a hang */
+/*
+ * A file above 64 MiB (CFG_FILE_MAX) is refused, naming it and the
+ * include's line; one of exactly 64 MiB is read. Sparse: no disk used.
+ */
+static void test_file_cap(void **state)
+{
+	char dir[] = "/tmp/ikb-cap-XXXXXX", big[PATH_MAX], text[PATH_MAX + 64],
+	     *got;
+	struct ikb_diag d;
+	struct cfg *c = NULL;
+	FILE *f;
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(big, sizeof(big), "%s/big.conf", dir);
+	f = fopen(big, "w");
+	assert_non_null(f);
+	fputs("# padding follows\n", f);
+	fclose(f);
+	assert_int_equal(truncate(big, (64 << 20) + 1), 0);
+	snprintf(text, sizeof(text), "include %s\n", big);
+	diag_init(&d);
+	cfg_parse_buffer("t.conf", text, strlen(text), &c, &d);
+	got = diag_text(&d);
+	print_message("%s", got);
+	assert_non_null(strstr(got, "t.conf:1: error: include"));
+	assert_non_null(strstr(got, "is larger than 64 MiB"));
+	free(got);
+	diag_free(&d);
+	cfg_free(c);
+	/* at the cap exactly it is read (NULs are its own errors, not
+	 * the cap's) */
+	assert_int_equal(truncate(big, 64 << 20), 0);
+	diag_init(&d);
+	c = NULL;
+	cfg_parse_buffer("t.conf", text, strlen(text), &c, &d);
+	got = diag_text(&d);
+	assert_null(strstr(got, "larger than 64 MiB"));
+	free(got);
+	diag_free(&d);
+	cfg_free(c);
+	unlink(big);
+	rmdir(dir);
+}
+
 static void test_include_not_a_file(void **state)
 {
 	char fifo[] = "/tmp/ikb-inc-fifo-XXXXXX", text[256], *got;
@@ -161,6 +205,7 @@ int main(void)
 		cmocka_unit_test(test_top_missing),
 		cmocka_unit_test(test_include_directory),
 		cmocka_unit_test(test_include_not_a_file),
+		cmocka_unit_test(test_file_cap),
 	};
 
 	fixtures = getenv("CFG_FIXTURES");
