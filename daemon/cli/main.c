@@ -19,6 +19,8 @@ static const struct {
 	  "Show the daemon, its plugins, connections and IKE SAs" },
 	{ "trafficstatus", trafficstatus_main, "[--json] [CONN]",
 	  "Show bytes, packets and idle time of each Child SA" },
+	{ "explain", explain_main, "[--json] CONN",
+	  "Say why CONN's last negotiation failed and what to change" },
 	{ "metrics", metrics_main, "",
 	  "Print the daemon's metrics for Prometheus (text format)" },
 	{ "up", up_main, "[--no-wait] CONN",

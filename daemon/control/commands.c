@@ -60,6 +60,7 @@ static const struct {
 	{ "unroute", cmd_unroute, true },
 	{ "reload", cmd_reload, true },
 	{ "version", cmd_version, false },
+	{ "explain", cmd_explain, false },
 	{ "metrics", cmd_metrics, false },
 };
 
@@ -137,7 +138,7 @@ struct json_object *commands_handle(void *ctx, const char *cmd,
 		d->ctl_requests[i]++;
 		if (!allowed(ctx, i, req))
 			return ctl_response_error(
-				"%s: only root may change tunnels, routes or the configuration, or see keys; members of group ikebana may run status, trafficstatus, version and metrics",
+				"%s: only root may change tunnels, routes or the configuration, or see keys; members of group ikebana may run status, trafficstatus, explain, version and metrics",
 				cmd);
 		return commands[i].fn(ctx, req);
 	}

@@ -26,6 +26,7 @@ struct json_object *cmd_route(struct ikbd *d, struct json_object *req);
 struct json_object *cmd_unroute(struct ikbd *d, struct json_object *req);
 struct json_object *cmd_reload(struct ikbd *d, struct json_object *req);
 struct json_object *cmd_version(struct ikbd *d, struct json_object *req);
+struct json_object *cmd_explain(struct ikbd *d, struct json_object *req);
 struct json_object *cmd_metrics(struct ikbd *d, struct json_object *req);
 /* The i-th command of the table, NULL past the last (for the metrics). */
 const char *commands_name(size_t i);

@@ -14,6 +14,7 @@
 #include "control/proto.h"
 #include "daemon.h"
 #include "ike/ike.h"
+#include "ike/ike_failure.h"
 #include "keylog.h"
 #include "log.h"
 
@@ -87,6 +88,11 @@ static struct json_object *conn_json(const struct ikbd *d,
 			       ike_engine_hosts(d->engine, s->name));
 	json_object_object_add(o, "file", str_or_null(s->file));
 	json_object_object_add(o, "line", json_object_new_int((int)s->line));
+	/* why its negotiations failed, newest first (ike_failure.h) */
+	json_object_object_add(o, "failures",
+			       d->engine ?
+				       ike_engine_failures(d->engine, s->name) :
+				       json_object_new_array());
 	return o;
 }
 

@@ -71,6 +71,8 @@ struct auth_job {
 	/* the result */
 	int rc;
 	char why[512];
+	/* enum ike_fail_kind of a failed check: the chain, or the AUTH */
+	uint8_t fail_kind;
 	struct peer_cert *pc;
 	const char *peer_how; /* how the peer authenticated */
 	/* the exchange's, for then() */

@@ -19,6 +19,7 @@
 #include "crypto/sig.h"
 #include "ike/auth.h"
 #include "ike/exchange.h"
+#include "ike/failure.h"
 
 struct auth_job *auth_job_new(void)
 {
@@ -344,6 +345,7 @@ static int signature(struct auth_job *j, struct SECKEYPublicKeyStr *pub,
 		       -ENOMEM;
 
 	peer_cert_key_free(pub);
+	j->fail_kind = IKE_FAIL_AUTH; /* the certificate, if any, passed */
 	if (rc)
 		return FAIL("peer %.100s, %.120s: %s", j->peer_id.text, what,
 			    pub ? cerr.msg : "out of memory");
@@ -381,6 +383,7 @@ static int check_peer(struct auth_job *j)
 	char why[240], what[140];
 	bool digest;
 
+	j->fail_kind = IKE_FAIL_CERT; /* until signature() */
 	if (j->peer_cred && !j->peer_cred->cert)
 		return check_raw(j);
 	if (!n && j->peer_cred) {

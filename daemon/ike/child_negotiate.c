@@ -17,6 +17,7 @@
 #include "ike/conn.h"
 #include "ike/msg.h"
 #include "ike/exchange.h"
+#include "ike/failure.h"
 #include "ike/timers.h"
 #include "ike/ts.h"
 #include "plugin/plugin_set.h"
@@ -188,6 +189,14 @@ int child_check_ts(struct ike_sa *sa, struct child_sa *c,
 	return 0;
 }
 
+/* Every proposal of l without KE; true, to chain in a condition. */
+static bool strip_all(struct ikb_proposal_list *l)
+{
+	for (unsigned i = 0; i < l->n; i++)
+		child_strip_ke(&l->p[i]);
+	return true;
+}
+
 int child_add_sa(struct wire_msg *m, struct child_out *o,
 		 const struct ikb_proposal_list *l, uint8_t num, uint32_t spi)
 {
@@ -209,6 +218,8 @@ int child_offer(struct ike_sa *sa, const struct conn_view *v,
 		sa->x->child = c;
 	if (!rc)
 		rc = conn_proposals(v->conn, IKB_PROTO_ESP, &o->l, err);
+	if (!rc)
+		strip_all(&o->l); /* IKE_AUTH: see child_strip_ke() */
 	if (!rc)
 		rc = plan_ts(sa, v, &c->ts, err);
 	if (!rc && ts_set_of_conn(v, &c->tsx))
@@ -237,20 +248,49 @@ static const struct wire_proposal *wire_prop(const struct wire_sa *w,
 	return NULL;
 }
 
+/*
+ * A failed choice is a failure record: the peer's offer beside ours, and
+ * a PFS group of its own kind when only the KE transform kept them apart.
+ */
+static void select_failed(struct ike_sa *sa,
+			  const struct ikb_proposal_list *ours,
+			  const struct ikb_proposal_list *got, uint8_t exchange,
+			  const char *why)
+{
+	struct ike_failure f;
+
+	failure_from_sa(&f, sa, IKE_FAIL_ESP_PROPOSAL, exchange);
+	if (failure_proposals(&f, got, ours) == 1u << IKB_XF_KE &&
+	    exchange == WIRE_EXCH_CREATE_CHILD_SA)
+		f.kind = IKE_FAIL_PFS_GROUP;
+	f.notify_sent = WIRE_N_NO_PROPOSAL_CHOSEN;
+	failure_detail(&f, why);
+	failure_file(sa->e, &f);
+}
+
 uint16_t child_select(struct ike_sa *sa, const struct ikb_proposal_list *ours,
 		      const struct wire_sa *w, struct child_sa *c, uint8_t *num,
-		      const char *who)
+		      const char *who, uint8_t exchange)
 {
 	struct ikb_proposal_list *got = calloc(1, sizeof(*got));
 	uint8_t nums[IKB_PROPOSALS_MAX];
 	struct ikb_error err = { "" };
 	void *st;
 	const struct ikb_proposals_ops *ops = engine_proposals(sa->e, &st);
+	struct ikb_proposal_list *mine = NULL;
 	const struct wire_proposal *wp = NULL;
 	unsigned n = 0;
 	uint16_t rc = WIRE_N_NO_PROPOSAL_CHOSEN;
 
+	if (exchange == WIRE_EXCH_IKE_AUTH && got &&
+	    (mine = malloc(sizeof(*mine)))) {
+		*mine = *ours;
+		for (unsigned i = 0; i < mine->n; i++)
+			child_strip_ke(&mine->p[i]);
+		ours = mine;
+	}
 	if (got && wire_sa_to_proposals(w, got, nums) > 0 &&
+	    (exchange != WIRE_EXCH_IKE_AUTH || strip_all(got)) &&
 	    !ops->select(st, ours, got, &c->prop, &n, &err) && n &&
 	    n <= got->n && (wp = wire_prop(w, nums[n - 1])) &&
 	    wp->spi_size == 4) {
@@ -261,10 +301,16 @@ uint16_t child_select(struct ike_sa *sa, const struct ikb_proposal_list *ours,
 		c->spi_out = ntohl(spi);
 		rc = 0;
 	}
-	if (rc)
+	if (rc) {
 		ike_sa_log(sa, IKB_LOG_WARNING, "Child SA: %s: %s", who,
 			   err.msg[0] ? err.msg : "no usable ESP proposal");
+		if (got)
+			select_failed(sa, ours, got, exchange,
+				      err.msg[0] ? err.msg :
+						   "no usable ESP proposal");
+	}
 	free(got);
+	free(mine);
 	return rc;
 }
 
@@ -278,12 +324,78 @@ static uint16_t select_esp(struct ike_sa *sa, const struct conn *conn,
 	uint16_t rc = WIRE_N_NO_PROPOSAL_CHOSEN;
 
 	if (ours && !conn_proposals(conn, IKB_PROTO_ESP, ours, &err))
-		rc = child_select(sa, ours, w, c, num, who);
+		rc = child_select(sa, ours, w, c, num, who,
+				  WIRE_EXCH_IKE_AUTH);
 	else
 		ike_sa_log(sa, IKB_LOG_WARNING, "Child SA: %s: %s", who,
 			   err.msg[0] ? err.msg : "out of memory");
 	free(ours);
 	return rc;
+}
+
+/* A Child SA failure of kind in exchange, with what it said (why). */
+static void child_failed(struct ike_sa *sa, enum ike_fail_kind kind,
+			 uint8_t exchange, uint16_t sent, const char *why)
+{
+	struct ike_failure f;
+
+	failure_from_sa(&f, sa, kind, exchange);
+	f.notify_sent = sent;
+	failure_detail(&f, why);
+	failure_file(sa->e, &f);
+}
+
+void child_kernel_failed(struct ike_sa *sa, uint8_t exchange, uint16_t sent,
+			 const char *why)
+{
+	child_failed(sa, IKE_FAIL_KERNEL, exchange, sent, why);
+}
+
+void child_mode_failed(struct ike_sa *sa, const char *why)
+{
+	child_failed(sa, IKE_FAIL_ESP_PROPOSAL, WIRE_EXCH_CREATE_CHILD_SA,
+		     WIRE_N_NO_PROPOSAL_CHOSEN, why);
+}
+
+void child_ts_failed(struct ike_sa *sa, const struct conn_view *v,
+		     const struct wire_ts_pld *tsi,
+		     const struct wire_ts_pld *tsr, uint8_t exchange,
+		     const char *why)
+{
+	struct ike_failure f;
+
+	failure_from_sa(&f, sa, IKE_FAIL_TS, exchange);
+	failure_ts(&f, tsi, tsr, v, true);
+	f.notify_sent = WIRE_N_TS_UNACCEPTABLE;
+	failure_detail(&f, why);
+	failure_file(sa->e, &f);
+}
+
+void child_refused(struct ike_sa *sa, uint8_t exchange, uint16_t notify,
+		   bool pfs, const char *why)
+{
+	const struct conn *conn = engine_conn(sa->e, sa->conn);
+	struct ikb_proposal_list *ours = calloc(1, sizeof(*ours));
+	struct ikb_error err = { "" };
+	struct ike_failure f;
+	struct conn_view v;
+
+	failure_from_sa(&f, sa, failure_kind_of(notify, exchange), exchange);
+	if (pfs && notify == WIRE_N_NO_PROPOSAL_CHOSEN)
+		f.kind = IKE_FAIL_PFS_GROUP;
+	f.notify_received = notify;
+	failure_detail(&f, why);
+	if (conn && f.kind == IKE_FAIL_TS &&
+	    !conn_view_local(sa->e, conn, &v, &err)) {
+		failure_ts(&f, NULL, NULL, &v, false);
+		f.peer[0] = '\0';
+	} else if (conn && ours &&
+		   !conn_proposals(conn, IKB_PROTO_ESP, ours, &err)) {
+		failure_proposals(&f, NULL, ours);
+		f.peer[0] = '\0';
+	}
+	free(ours);
+	failure_file(sa->e, &f);
 }
 
 static uint16_t respond_child(struct ike_sa *sa, const struct conn_view *v,
@@ -302,11 +414,14 @@ static uint16_t respond_child(struct ike_sa *sa, const struct conn_view *v,
 	if ((n = select_esp(sa, v->conn, &w->u.sa, c, num, "peer's offer")))
 		return n;
 	if (transport != (v->mode == IKB_MODE_TRANSPORT)) {
-		ike_sa_log(sa, IKB_LOG_WARNING,
-			   "Child SA: peer asks for %s mode, conn has type=%s",
-			   transport ? "transport" : "tunnel",
-			   v->mode == IKB_MODE_TRANSPORT ? "transport" :
-							   "tunnel");
+		snprintf(err.msg, sizeof(err.msg),
+			 "peer asks for %s mode, conn has type=%s",
+			 transport ? "transport" : "tunnel",
+			 v->mode == IKB_MODE_TRANSPORT ? "transport" :
+							 "tunnel");
+		ike_sa_log(sa, IKB_LOG_WARNING, "Child SA: %s", err.msg);
+		child_failed(sa, IKE_FAIL_ESP_PROPOSAL, WIRE_EXCH_IKE_AUTH,
+			     WIRE_N_NO_PROPOSAL_CHOSEN, err.msg);
 		return WIRE_N_NO_PROPOSAL_CHOSEN;
 	}
 	if (child_pick_ts(sa, v, &tsi->u.ts, &tsr->u.ts, c, &err)) {
@@ -314,6 +429,8 @@ static uint16_t respond_child(struct ike_sa *sa, const struct conn_view *v,
 			sa, IKB_LOG_WARNING,
 			"Child SA: TS_UNACCEPTABLE: the peer's selectors do not meet ours %s",
 			err.msg);
+		child_ts_failed(sa, v, &tsi->u.ts, &tsr->u.ts,
+				WIRE_EXCH_IKE_AUTH, err.msg);
 		return WIRE_N_TS_UNACCEPTABLE;
 	}
 	unique_takeover(sa, c); /* before the SPI: it carries the reqid */
@@ -326,6 +443,8 @@ static uint16_t respond_child(struct ike_sa *sa, const struct conn_view *v,
 			   "Child SA not installed, answering %s: %s",
 			   wire_notify_name(WIRE_N_NO_PROPOSAL_CHOSEN),
 			   err.msg);
+		child_failed(sa, IKE_FAIL_KERNEL, WIRE_EXCH_IKE_AUTH,
+			     WIRE_N_NO_PROPOSAL_CHOSEN, err.msg);
 		return WIRE_N_NO_PROPOSAL_CHOSEN;
 	}
 	return 0;
@@ -400,11 +519,14 @@ static int accept_child(struct ike_sa *sa, const struct wire_msg *resp,
 	unique_takeover(sa, c); /* a crossed IKE SA's policies */
 	/* child_sa_install() took back whatever it had installed */
 	rc = child_sa_install(sa, c, err);
-	if (rc)
+	if (rc) {
 		ike_sa_log(
 			sa, IKB_LOG_ERR,
 			"Child SA not installed, deleting it at the peer: %s",
 			err->msg);
+		child_failed(sa, IKE_FAIL_KERNEL, WIRE_EXCH_IKE_AUTH, 0,
+			     err->msg);
+	}
 	return rc;
 }
 
@@ -422,6 +544,8 @@ void child_accept(struct ike_sa *sa, struct child_sa *c,
 		snprintf(why, sizeof(why), "Child SA refused by the peer: %s",
 			 wire_notify_name(p->u.notify.type) ?: "error");
 		ike_sa_log(sa, IKB_LOG_WARNING, "%s; the IKE SA stays up", why);
+		child_refused(sa, WIRE_EXCH_IKE_AUTH, p->u.notify.type, false,
+			      why);
 		child_sa_free(sa, c);
 		engine_outcome(sa, -ECONNREFUSED, why, NULL);
 		return;

@@ -10,7 +10,7 @@
 #include "ike/engine.h"
 #include "ike/exchange.h"
 
-static void strip_ke(struct ikb_proposal *p)
+void child_strip_ke(struct ikb_proposal *p)
 {
 	unsigned j = 0;
 
@@ -36,7 +36,7 @@ int child_pfs_list(struct ike_sa *sa, const struct conn *conn,
 		return rc;
 	if (!conn->pfs) {
 		for (unsigned i = 0; i < l->n; i++)
-			strip_ke(&l->p[i]);
+			child_strip_ke(&l->p[i]);
 		return 0;
 	}
 	first = l->n ? prop_xf(&l->p[0], IKB_XF_KE) : NULL;

@@ -235,9 +235,34 @@ int child_copy_tsx(struct child_sa *c, const struct child_sa *old,
  * Select one of w's proposals against ours: c->prop, c->spi_out and the
  * wire number; 0 or the notify to answer.
  */
+/*
+ * child_pfs.c: p without its KE transforms. IKE_AUTH has no KE payload,
+ * so its Child SA's proposals carry none either way (RFC 7296 §1.2: the
+ * key exchange of esp= is for the CREATE_CHILD_SAs to come), as
+ * libreswan and strongSwan send and read them.
+ */
+void child_strip_ke(struct ikb_proposal *p);
 uint16_t child_select(struct ike_sa *sa, const struct ikb_proposal_list *ours,
 		      const struct wire_sa *w, struct child_sa *c, uint8_t *num,
-		      const char *who);
+		      const char *who, uint8_t exchange);
+/*
+ * Failure records (failure.h) of the Child SA steps: the peer answered
+ * our request with an error notify; its selectors did not meet ours
+ * (v's) in a request we answered.
+ */
+/* pfs: a rekey with a KE, whose proposals IKE_AUTH took without one:
+ * NO_PROPOSAL_CHOSEN then means the group */
+void child_refused(struct ike_sa *sa, uint8_t exchange, uint16_t notify,
+		   bool pfs, const char *why);
+void child_ts_failed(struct ike_sa *sa, const struct conn_view *v,
+		     const struct wire_ts_pld *tsi,
+		     const struct wire_ts_pld *tsr, uint8_t exchange,
+		     const char *why);
+/* The kernel refused c's SAs or policies (sent: the notify answered). */
+void child_kernel_failed(struct ike_sa *sa, uint8_t exchange, uint16_t sent,
+			 const char *why);
+/* A CREATE_CHILD_SA asking for the other mode than type=. */
+void child_mode_failed(struct ike_sa *sa, const char *why);
 /* Link c into sa->children, arm its timers and log it. */
 /*
  * The peer installed its half and we could not: ours leaves the kernel,

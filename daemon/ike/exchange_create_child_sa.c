@@ -253,7 +253,7 @@ static int check_response(struct ike_sa *sa, const struct wire_msg *m,
 			"response: not one SA proposal, or a Nonce not 16..256 octets");
 	else if (child_pfs_list(sa, conn, ours, &group, err) ||
 		 child_select(sa, ours, &w->u.sa, c, &num,
-			      "responder's choice"))
+			      "responder's choice", WIRE_EXCH_CREATE_CHILD_SA))
 		snprintf(err->msg, sizeof(err->msg),
 			 "the responder chose a proposal we did not offer");
 	else if (transport != (c->mode == IKB_MODE_TRANSPORT))
@@ -373,6 +373,8 @@ static bool refused(struct ike_sa *sa, const struct wire_notify *n,
 	ike_sa_log(sa, IKB_LOG_WARNING,
 		   "Child SA refused by the peer: %s; the IKE SA stays up",
 		   name);
+	child_refused(sa, WIRE_EXCH_CREATE_CHILD_SA, n->type,
+		      old && sa->x->ke, "Child SA refused by the peer");
 	return false;
 }
 

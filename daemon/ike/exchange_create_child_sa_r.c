@@ -71,13 +71,14 @@ static uint16_t negotiate(struct ike_sa *sa, const struct conn_view *v,
 		snprintf(err->msg, sizeof(err->msg),
 			 "peer asks for the other mode than type=");
 		n = WIRE_N_NO_PROPOSAL_CHOSEN;
+		child_mode_failed(sa, err->msg);
 	} else if (!(r->c = child_sa_new(sa, mode))) {
 		n = WIRE_N_TEMPORARY_FAILURE;
 	} else if (child_pfs_list(sa, v->conn, ours, &group, err)) {
 		n = WIRE_N_NO_PROPOSAL_CHOSEN;
 	} else {
 		n = child_select(sa, ours, &r->sa->u.sa, r->c, &r->num,
-				 "peer's offer");
+				 "peer's offer", WIRE_EXCH_CREATE_CHILD_SA);
 	}
 	free(ours);
 	kx = n ? NULL : prop_xf(&r->c->prop, IKB_XF_KE);
@@ -119,6 +120,9 @@ static uint16_t select_ts(struct ike_sa *sa, const struct conn_view *v,
 	if (rc && !err->msg[0])
 		snprintf(err->msg, sizeof(err->msg),
 			 "the peer's selectors do not meet ours");
+	if (rc)
+		child_ts_failed(sa, v, &r->tsi->u.ts, &r->tsr->u.ts,
+				WIRE_EXCH_CREATE_CHILD_SA, err->msg);
 	return rc ? WIRE_N_TS_UNACCEPTABLE : 0;
 }
 
@@ -156,6 +160,8 @@ static uint16_t install(struct ike_sa *sa, struct ccs_req *r,
 			   "Child SA not installed, answering %s: %s",
 			   wire_notify_name(WIRE_N_NO_PROPOSAL_CHOSEN),
 			   err->msg);
+		child_kernel_failed(sa, WIRE_EXCH_CREATE_CHILD_SA,
+				    WIRE_N_NO_PROPOSAL_CHOSEN, err->msg);
 		err->msg[0] = '\0'; /* logged */
 	}
 	return rc ? WIRE_N_NO_PROPOSAL_CHOSEN : 0;

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "ike/auth.h"
+#include "ike/failure.h"
 #include "ike/child_sa.h"
 #include "ike/conn.h"
 #include "ike/engine.h"
@@ -115,6 +116,15 @@ static int send_request(struct ike_sa *sa, const struct auth_job *j,
 }
 
 /* Our AUTH is ready: the request goes out. */
+static void auth_start_failed(struct ike_sa *sa, const char *why)
+{
+	struct ike_failure f;
+
+	failure_from_sa(&f, sa, IKE_FAIL_AUTH, WIRE_EXCH_IKE_AUTH);
+	failure_detail(&f, why);
+	failure_file(sa->e, &f);
+}
+
 static void signed_request(struct ike_sa *sa, struct auth_job *j)
 {
 	struct ikb_error err = { "" };
@@ -127,6 +137,7 @@ static void signed_request(struct ike_sa *sa, struct auth_job *j)
 		snprintf(err.msg, sizeof(err.msg), "%.250s", j->why);
 	if (sa && rc) {
 		ike_sa_log(sa, IKB_LOG_ERR, "IKE_AUTH: %s", err.msg);
+		auth_start_failed(sa, err.msg);
 		ike_sa_delete(sa, err.msg);
 	}
 	auth_job_free(j);
@@ -154,6 +165,9 @@ int ike_auth_start(struct ike_sa *sa)
 	if (rc) {
 		ike_sa_log(sa, IKB_LOG_ERR, "IKE_AUTH: %s",
 			   err.msg[0] ? err.msg : "cannot build the request");
+		/* our own side cannot authenticate: a PSK or key missing */
+		auth_start_failed(sa, err.msg[0] ? err.msg :
+						   "cannot build the request");
 		exchange_end(sa);
 		auth_job_free(j);
 		return rc;
@@ -193,6 +207,14 @@ static void established(struct ike_sa *sa, struct auth_job *j)
 static void checked_response(struct ike_sa *sa, struct auth_job *j)
 {
 	if (sa && j->rc) {
+		struct ike_failure f;
+
+		failure_from_sa(&f, sa,
+				j->fail_kind == IKE_FAIL_CERT ? IKE_FAIL_CERT :
+								IKE_FAIL_AUTH,
+				WIRE_EXCH_IKE_AUTH);
+		failure_detail(&f, j->why);
+		failure_file(sa->e, &f);
 		exchange_end(sa); /* its Child SA was never installed */
 		auth_failed_tell(sa);
 		ike_sa_delete(sa, j->why);
@@ -202,7 +224,8 @@ static void checked_response(struct ike_sa *sa, struct auth_job *j)
 }
 
 static int check_response(struct ike_sa *sa, const struct wire_msg *m,
-			  struct auth_job *j, struct ikb_error *err)
+			  struct auth_job *j, struct ike_failure *f,
+			  struct ikb_error *err)
 {
 	const struct wire_payload *idr = wire_find(m, WIRE_PT_IDR);
 	const struct conn *conn = engine_conn(sa->e, sa->conn);
@@ -212,6 +235,8 @@ static int check_response(struct ike_sa *sa, const struct wire_msg *m,
 	if (wire_find_notify(m, WIRE_N_AUTHENTICATION_FAILED)) {
 		snprintf(err->msg, sizeof(err->msg),
 			 "peer answered AUTHENTICATION_FAILED");
+		f->kind = IKE_FAIL_PEER_AUTH;
+		f->notify_received = WIRE_N_AUTHENTICATION_FAILED;
 		return -EPERM;
 	}
 	/* IDr and AUTH are there: expect.c */
@@ -222,8 +247,10 @@ static int check_response(struct ike_sa *sa, const struct wire_msg *m,
 		snprintf(err->msg, sizeof(err->msg),
 			 "peer's ID %.100s is not the rightid= of the conn",
 			 peer.text);
+		failure_id(f, sa, &peer);
 		return -EPERM;
 	}
+	f->kind = IKE_FAIL_AUTH;
 	if (auth_job_check(j, sa, &v, m, &peer, err))
 		return -EPERM;
 	sa->remote_id = peer;
@@ -234,13 +261,18 @@ void ike_auth_response(struct ike_sa *sa, struct msg_in *in)
 {
 	struct auth_job *j = auth_job_new();
 	struct ikb_error err = { "" };
+	struct ike_failure f;
 
 	if (!j) {
 		ike_sa_delete(sa, "out of memory");
 		return;
 	}
 	auth_peer_note(sa, in->m);
-	if (check_response(sa, in->m, j, &err)) {
+	failure_from_sa(&f, sa, IKE_FAIL_OTHER, WIRE_EXCH_IKE_AUTH);
+	if (check_response(sa, in->m, j, &f, &err)) {
+		failure_detail(&f, err.msg[0] ? err.msg :
+						"cannot check IKE_AUTH");
+		failure_file(sa->e, &f);
 		ike_sa_delete(sa,
 			      err.msg[0] ? err.msg : "cannot check IKE_AUTH");
 		auth_job_free(j);

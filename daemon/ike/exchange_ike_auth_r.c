@@ -19,17 +19,28 @@
 #include "ike/engine.h"
 #include "ike/events.h"
 #include "ike/exchange.h"
+#include "ike/failure.h"
 #include "ike/mobike.h"
 #include "ike/msg.h"
 #include "ike/tasks.h"
 
-static void refuse(struct ike_sa *sa, uint16_t n, const char *why,
-		   uint32_t msgid)
+/* f: the failure as far as the caller knows it, NULL: kind alone */
+static void refuse_why(struct ike_sa *sa, struct ike_failure *f,
+		       enum ike_fail_kind kind, uint16_t n, const char *why,
+		       uint32_t msgid)
 {
 	struct wire_msg *m = calloc(1, sizeof(*m));
+	struct ike_failure mine;
 
 	ike_sa_log(sa, IKB_LOG_WARNING, "IKE_AUTH: %s: answering %s", why,
 		   wire_notify_name(n));
+	if (!f) {
+		f = &mine;
+		failure_from_sa(f, sa, kind, WIRE_EXCH_IKE_AUTH);
+	}
+	f->notify_sent = n;
+	failure_detail(f, why);
+	failure_file(sa->e, f);
 	if (m) {
 		msg_notify(m, n, NULL, 0);
 		msg_respond_sk(sa, m, WIRE_EXCH_IKE_AUTH, msgid);
@@ -38,10 +49,16 @@ static void refuse(struct ike_sa *sa, uint16_t n, const char *why,
 	ike_sa_linger(sa, sa->rtx.timeout_ms);
 }
 
+static void refuse(struct ike_sa *sa, uint16_t n, const char *why,
+		   uint32_t msgid)
+{
+	refuse_why(sa, NULL, IKE_FAIL_OTHER, n, why, msgid);
+}
+
 /* The initiator's conn by its ID, and its AUTH checked or made a job. */
 static int authenticate(struct ike_sa *sa, const struct wire_msg *m,
 			struct conn_view *v, struct auth_job *j,
-			struct ikb_error *err)
+			struct ike_failure *f, struct ikb_error *err)
 {
 	const struct wire_payload *idi = wire_find(m, WIRE_PT_IDI);
 	const struct wire_payload *auth = wire_find(m, WIRE_PT_AUTH);
@@ -55,10 +72,12 @@ static int authenticate(struct ike_sa *sa, const struct wire_msg *m,
 	if (!conn) {
 		snprintf(err->msg, sizeof(err->msg),
 			 "no conn accepts peer ID %.100s", peer.text);
+		failure_id(f, sa, &peer);
 		return -EPERM;
 	}
 	if (strcmp(conn->name, sa->conn))
 		ike_sa_set_conn(sa, conn->name);
+	f->kind = IKE_FAIL_AUTH;
 	if (id_local(&v->local, &sa->local_id, err) ||
 	    auth_job_check(j, sa, v, m, &peer, err))
 		return -EPERM;
@@ -113,7 +132,10 @@ static void authenticated(struct ike_sa *sa, struct auth_job *j)
 		return;
 	}
 	if (j->rc)
-		refuse(sa, WIRE_N_AUTHENTICATION_FAILED, j->why, j->msgid);
+		refuse_why(sa, NULL,
+			   j->fail_kind == IKE_FAIL_CERT ? IKE_FAIL_CERT :
+							   IKE_FAIL_AUTH,
+			   WIRE_N_AUTHENTICATION_FAILED, j->why, j->msgid);
 	else if (!conn || conn->view_rc[j->left_is_local])
 		refuse(sa, WIRE_N_AUTHENTICATION_FAILED,
 		       "the conn changed while the peer was authenticated",
@@ -127,6 +149,7 @@ void ike_auth_request(struct ike_sa *sa, struct msg_in *in, uint32_t msgid)
 {
 	struct auth_job *j = auth_job_new();
 	struct ikb_error err = { "" };
+	struct ike_failure f;
 	struct conn_view v;
 
 	if (!j) {
@@ -134,9 +157,11 @@ void ike_auth_request(struct ike_sa *sa, struct msg_in *in, uint32_t msgid)
 		return;
 	}
 	auth_peer_note(sa, in->m);
-	if (authenticate(sa, in->m, &v, j, &err) ||
+	failure_from_sa(&f, sa, IKE_FAIL_OTHER, WIRE_EXCH_IKE_AUTH);
+	if (authenticate(sa, in->m, &v, j, &f, &err) ||
 	    auth_job_sign(j, sa, &v, sa->remote_id.text, &err)) {
-		refuse(sa, WIRE_N_AUTHENTICATION_FAILED, err.msg, msgid);
+		refuse_why(sa, &f, f.kind, WIRE_N_AUTHENTICATION_FAILED,
+			   err.msg, msgid);
 		auth_job_free(j);
 		return;
 	}

@@ -12,6 +12,7 @@
 
 #include "crypto/crypto.h"
 #include "ike/engine.h"
+#include "ike/failure.h"
 #include "ike/auth.h"
 #include "ike/conn.h"
 #include "ike/msg.h"
@@ -181,6 +182,8 @@ static void on_invalid_ke(struct ike_sa *sa, const struct wire_notify *n,
 			why, sizeof(why),
 			"INVALID_KE_PAYLOAD asks for group %u, which we cannot use",
 			g);
+		failure_answered(sa, WIRE_EXCH_IKE_SA_INIT,
+				 WIRE_N_INVALID_KE_PAYLOAD, ours, why);
 		ike_sa_delete(sa, why);
 		return;
 	}
@@ -216,6 +219,8 @@ static bool init_notifies(struct ike_sa *sa, const struct wire_msg *m,
 			continue;
 		snprintf(why, sizeof(why), "peer answered %s",
 			 wire_notify_name(p->u.notify.type) ?: "an error");
+		failure_answered(sa, WIRE_EXCH_IKE_SA_INIT, p->u.notify.type,
+				 ours, why);
 		ike_sa_delete(sa, why);
 		return true;
 	}

@@ -12,6 +12,7 @@
 
 #include "crypto/crypto.h"
 #include "ike/engine.h"
+#include "ike/failure.h"
 #include "ike/auth.h"
 #include "ike/conn.h"
 #include "ike/msg.h"
@@ -87,9 +88,20 @@ static uint16_t choose(struct ike_engine *e, const struct ike_path *p,
 		r->num = nums[num - 1];
 		n = 0;
 	}
-	if (n)
+	if (n) {
+		struct ike_failure f;
+
 		log_warn("conn %s: IKE_SA_INIT: %s", r->conn->name,
 			 err.msg[0] ? err.msg : "no acceptable proposal");
+		failure_from_path(&f, r->conn->name, p, IKE_FAIL_IKE_PROPOSAL,
+				  WIRE_EXCH_IKE_SA_INIT);
+		if (ours && offered)
+			failure_proposals(&f, offered, ours);
+		f.notify_sent = n;
+		failure_detail(&f, err.msg[0] ? err.msg :
+						"no acceptable proposal");
+		failure_file(e, &f);
+	}
 	free(ours);
 	free(offered);
 	return n;

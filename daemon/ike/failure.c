@@ -165,8 +165,8 @@ const struct ike_failure *ike_engine_last_failure(const struct ike_engine *e,
 
 static void add_str(struct json_object *o, const char *k, const char *v)
 {
-	json_object_object_add(o, k, v && v[0] ? json_object_new_string(v) :
-						 NULL);
+	json_object_object_add(o, k,
+			       v && v[0] ? json_object_new_string(v) : NULL);
 }
 
 static void add_notify(struct json_object *o, const char *k, uint16_t n)
@@ -210,7 +210,8 @@ struct json_object *ike_engine_failures(const struct ike_engine *e,
 
 	for (unsigned i = 0; r && i < r->n; i++)
 		json_object_array_add(
-			a, failure_json(&r->ring[(r->head + i) %
-						 IKE_FAILURES_KEPT]));
+			a,
+			failure_json(
+				&r->ring[(r->head + i) % IKE_FAILURES_KEPT]));
 	return a;
 }

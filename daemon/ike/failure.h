@@ -38,8 +38,33 @@ void failure_file(struct ike_engine *e, const struct ike_failure *f);
  * the same protocol was there to compare.
  */
 unsigned failure_proposals(struct ike_failure *f,
-		       const struct ikb_proposal_list *peer,
-		       const struct ikb_proposal_list *local);
+			   const struct ikb_proposal_list *peer,
+			   const struct ikb_proposal_list *local);
+/*
+ * failure_ts.c: f->peer from the TSi and TSr payloads, f->local from v's
+ * subnets ("TSi 10.1.0.0/24 TSr 10.2.0.0/24"), each in the exchange's
+ * terms: TSi is the initiator's side, the peer's when peer_initiated.
+ */
+struct wire_ts_pld;
+struct conn_view;
+void failure_ts(struct ike_failure *f, const struct wire_ts_pld *tsi,
+		const struct wire_ts_pld *tsr, const struct conn_view *v,
+		bool peer_initiated);
+/*
+ * f->kind IKE_FAIL_ID, the ID presented as f->peer and the one sa's conn
+ * expects (rightid=, else the address) as f->local.
+ */
+struct ike_id;
+void failure_id(struct ike_failure *f, const struct ike_sa *sa,
+		const struct ike_id *presented);
+/* The kind an error notify says, in the exchange it answered. */
+enum ike_fail_kind failure_kind_of(uint16_t notify, uint8_t exchange);
+/*
+ * The peer answered our request of exchange with the error notify: a
+ * record of its kind, with what we offered (ours: proposals, or NULL).
+ */
+void failure_answered(struct ike_sa *sa, uint8_t exchange, uint16_t notify,
+		      const struct ikb_proposal_list *ours, const char *why);
 /* ike_engine_free() */
 void failure_fini(struct ike_engine *e);
 

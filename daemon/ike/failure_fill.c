@@ -11,6 +11,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "ike/conn.h"
 #include "ike/engine.h"
 #include "ike/exchange.h"
 #include "ike/failure.h"
@@ -72,6 +73,31 @@ static void cat(char *buf, size_t len, const char *sep, const char *s)
 		buf[off] = '\0';
 }
 
+static bool xf_none(const struct ikb_transform *x);
+static void of_type(const struct ikb_proposal *p, uint8_t type, char *buf,
+		    size_t len);
+
+/*
+ * One proposal by transform type (ENCR, PRF, INTEG, KE, ESN), whatever
+ * order the peer sent them in, so that two sides read alike.
+ */
+static void render_one(const struct ikb_proposal *p, char *buf, size_t len)
+{
+	char t[IKE_FAIL_TEXT];
+
+	buf[0] = '\0';
+	for (uint8_t type = IKB_XF_ENCR; type <= IKB_XF_ESN; type++) {
+		bool any = false;
+
+		for (unsigned i = 0; i < p->n; i++)
+			any |= p->xf[i].type == type && !xf_none(&p->xf[i]);
+		if (!any)
+			continue;
+		of_type(p, type, t, sizeof(t));
+		cat(buf, len, "-", t);
+	}
+}
+
 static void render_list(const struct ikb_proposal_list *l, char *buf,
 			size_t len)
 {
@@ -79,7 +105,7 @@ static void render_list(const struct ikb_proposal_list *l, char *buf,
 
 	buf[0] = '\0';
 	for (unsigned i = 0; l && i < l->n; i++) {
-		prop_render(&l->p[i], one, sizeof(one));
+		render_one(&l->p[i], one, sizeof(one));
 		cat(buf, len, "|", one);
 	}
 }
@@ -195,4 +221,56 @@ unsigned failure_proposals(struct ike_failure *f,
 		cat(f->closest, sizeof(f->closest), "; ", line);
 	}
 	return best;
+}
+
+void failure_id(struct ike_failure *f, const struct ike_sa *sa,
+		const struct ike_id *presented)
+{
+	const struct conn *conn = engine_conn(sa->e, sa->conn);
+	struct ikb_error err = { "" };
+	struct conn_view v;
+
+	f->kind = IKE_FAIL_ID;
+	copy(f->peer, sizeof(f->peer), presented->text);
+	if (!conn || conn_view_local(sa->e, conn, &v, &err))
+		return;
+	if (v.remote.id)
+		copy(f->local, sizeof(f->local), v.remote.id);
+	else if (v.remote.addr.family)
+		addr_str(&v.remote.addr, f->local, sizeof(f->local));
+	else
+		copy(f->local, sizeof(f->local), "%any");
+}
+
+enum ike_fail_kind failure_kind_of(uint16_t notify, uint8_t exchange)
+{
+	switch (notify) {
+	case WIRE_N_NO_PROPOSAL_CHOSEN:
+		return exchange == WIRE_EXCH_IKE_SA_INIT ?
+			       IKE_FAIL_IKE_PROPOSAL :
+			       IKE_FAIL_ESP_PROPOSAL;
+	case WIRE_N_INVALID_KE_PAYLOAD:
+		return exchange == WIRE_EXCH_IKE_SA_INIT ?
+			       IKE_FAIL_IKE_PROPOSAL :
+			       IKE_FAIL_PFS_GROUP;
+	case WIRE_N_TS_UNACCEPTABLE:
+		return IKE_FAIL_TS;
+	case WIRE_N_AUTHENTICATION_FAILED:
+		return IKE_FAIL_PEER_AUTH;
+	default:
+		return IKE_FAIL_NOTIFY;
+	}
+}
+
+void failure_answered(struct ike_sa *sa, uint8_t exchange, uint16_t notify,
+		      const struct ikb_proposal_list *ours, const char *why)
+{
+	struct ike_failure f;
+
+	failure_from_sa(&f, sa, failure_kind_of(notify, exchange), exchange);
+	f.notify_received = notify;
+	if (ours)
+		failure_proposals(&f, NULL, ours);
+	failure_detail(&f, why);
+	failure_file(sa->e, &f);
 }

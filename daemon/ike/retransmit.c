@@ -14,6 +14,7 @@
 #include <event2/event.h>
 
 #include "ike/engine.h"
+#include "ike/failure.h"
 #include "ike/timers.h"
 #include "ike/conn.h"
 #include "ike/host.h"
@@ -26,6 +27,20 @@ static void arm(struct ike_sa *sa)
 			      (sa->rtx.next_ms % 1000) * 1000 };
 
 	evtimer_add(sa->rtx.ev, &tv);
+}
+
+/* A negotiation that never heard back: its record (a dead peer is DPD's). */
+static void no_answer(struct ike_sa *sa, const char *why)
+{
+	struct ike_failure f;
+	const uint8_t *d = sa->rtx.req;
+
+	/* a datagram set (dgram_set.c): two octets of length, then the
+	 * first datagram; its exchange type is octet 18 (RFC 7296 §3.1) */
+	failure_from_sa(&f, sa, IKE_FAIL_NO_ANSWER,
+			d && sa->rtx.req_len > 2 + 18 ? d[2 + 18] : 0);
+	failure_detail(&f, why);
+	failure_file(sa->e, &f);
 }
 
 static void fire(evutil_socket_t fd, short what, void *arg)
@@ -47,6 +62,8 @@ static void fire(evutil_socket_t fd, short what, void *arg)
 		/* the peer may be lost because it moved: ask its name again */
 		if (sa->state == IKE_SA_ESTABLISHED)
 			hosts_refresh(sa->e, sa->conn);
+		else
+			no_answer(sa, why);
 		sa->e->stats.dpd_deaths += sa->state == IKE_SA_ESTABLISHED;
 		ike_sa_delete(sa, why);
 		return;

@@ -78,6 +78,19 @@ log "ok: ikebana refused the responder's east-expired and told it"
 wait_for 30 "ikebana refusing east-unknown" certs_found "$wlog" \
 	'conn unknown #[0-9]*: IKE_AUTH: certificate "C=CH, O=ikebana test, OU=unknown, CN=east" issued by "C=CH, O=ikebana test, CN=ikebana test stranger": its issuer "C=CH, O=ikebana test, CN=ikebana test stranger" is not a CA in the NSS database, and no CERT payload carried a chain to one (SEC_ERROR_UNKNOWN_ISSUER): answering AUTHENTICATION_FAILED'
 log "ok: ikebana refused east-unknown: its CA is not in the database"
+# issue 20: explain names each refusal and the fix
+expect_explain west revoked "cert as responder in IKE_AUTH" \
+	"cause: the certificate of" "it is revoked" "fix: the CA revoked it"
+expect_explain west lookalike "a look-alike CA" \
+	"fix: a CA with the name of one this host trusts signed it"
+expect_explain west expired "it expired on 2021-01-01" \
+	"fix: renew the certificate"
+expect_explain west unknown "is not a CA in the NSS database" \
+	"fix: import the CA that issued it: ikebana import --ca"
+expect_explain west wrongid "presented the ID @mallory.ikebana.test" \
+	"fix: set rightid=@mallory.ikebana.test here"
+expect_explain west expired-r "cert as initiator in IKE_AUTH" \
+	"fix: renew the certificate"
 certs_expect_sas "1 2 3 4 5 6"
 certs_expect_v6
 certs_expect_fragments

@@ -102,6 +102,11 @@ for h in west east; do
 	expect_ike_children "$h" 0
 done
 log "ok: both keep the IKE SA, neither lists a Child SA"
+# issue 20: west explains its refusal, east what it was answered
+expect_explain west east-west "kernel as responder in IKE_AUTH" \
+	"cause: the kernel refused the Child SA: kernel: $MSG" \
+	"fix: the kernel lacks an algorithm or module"
+expect_explain east east-west "answered NO_PROPOSAL_CHOSEN to IKE_AUTH"
 west_kernel_clean
 ikb_reset
 

@@ -25,6 +25,8 @@
 . "$IKB_UML/lib/peers/libreswan.sh"
 # shellcheck source=peers/ikebana.sh
 . "$IKB_UML/lib/peers/ikebana.sh"
+# shellcheck source=explain.sh
+. "$IKB_UML/lib/explain.sh"
 
 # init's timeout sends TERM: still show the reader what the hosts were doing.
 trap 'log "scenario killed by its timeout"; dump_all; exit 124' TERM

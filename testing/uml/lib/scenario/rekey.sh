@@ -41,7 +41,7 @@
 # meant; the sh -c scripts are
 # single-quoted on purpose and take their values as arguments)
 
-RK_RATE=${RK_RATE:-150}
+RK_RATE=${RK_RATE:-100}
 RK_SECS=${RK_SECS:-42}
 RK_MIN_CHILD=${RK_MIN_CHILD:-3}
 RK_MIN_IKE=${RK_MIN_IKE:-1}
