@@ -232,11 +232,14 @@ static bool west_gone(struct net *n)
 	return ike_sa_count(n, WEST, NULL) == 0;
 }
 
-#define FAILED_AUTH "ikebana_ike_negotiations_failed_total{reason=\"auth\"}"
+#define FAILED(reason) \
+	"ikebana_ike_negotiations_failed_total{reason=\"" reason "\"}"
+#define FAILED_AUTH FAILED("auth")
 
 /*
- * A wrong PSK: started, never established. A failure filed as the steps
- * that know why file it (failure.h) counts under its reason.
+ * A wrong PSK: started, never established, and a failure of each end
+ * under its reason: east's AUTH check failed, west was told
+ * AUTHENTICATION_FAILED. Any failure filed (failure.h) counts so.
  */
 static void test_failed(void **state)
 {
@@ -254,6 +257,9 @@ static void test_failed(void **state)
 	assert_int_equal(
 		sample(n, WEST, "ikebana_ike_negotiations_established_total"),
 		0);
+	assert_int_equal(sample(n, WEST, FAILED("peer_auth")), 1);
+	assert_int_equal(sample(n, WEST, FAILED("auth")), 0);
+	assert_int_equal(sample(n, EAST, FAILED_AUTH), 1);
 	before = sample(n, EAST, FAILED_AUTH);
 	memset(&f, 0, sizeof(f));
 	f.kind = IKE_FAIL_AUTH;
