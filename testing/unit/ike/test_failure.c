@@ -67,6 +67,7 @@ static char *explained(struct net *n, int who)
 
 static void assert_has(const char *text, const char *want)
 {
+	assert_non_null(text); /* and GCC's -Wformat-overflow under ASan knows */
 	if (!strstr(text, want))
 		fail_msg("no \"%s\" in:\n%s", want, text);
 }
