@@ -15,6 +15,7 @@
 #include "keylog.h"
 #include "log.h"
 #include "log_conf.h"
+#include "metrics_file.h"
 #include "notify.h"
 
 int ikbd_conf_load(struct ikbd *d, struct loaded_conf *out,
@@ -97,6 +98,7 @@ int ikbd_reload(struct ikbd *d, struct ikb_diag *diag)
 	conf_unload(&old);
 	ikbd_log_conf(d, false); /* logfile= and plutodebug= may be new */
 	keylog_start(d); /* plutodebug=private may be new */
+	ikbd_metrics_conf(d); /* metrics-file= may be new, or gone */
 	d->reloads++;
 	status_line(d, status, sizeof(status));
 	log_notice("reloaded: %s", status);

@@ -18,6 +18,10 @@ struct net;
 struct ike_engine;
 struct keylog;
 struct updown;
+struct metrics_file;
+
+/* Room for the control commands' request counts (commands.c checks it). */
+#define CTL_COMMANDS_MAX 24
 
 struct ikbd {
 	const struct daemon_opts *opts;
@@ -35,6 +39,9 @@ struct ikbd {
 	struct timespec started; /* CLOCK_MONOTONIC */
 	time_t started_wall;
 	unsigned reloads; /* successful ones */
+	/* control/commands.c: requests by command, the last: unknown ones */
+	unsigned long ctl_requests[CTL_COMMANDS_MAX + 1];
+	struct metrics_file *metrics; /* metrics_file.c; NULL: none */
 	/* Diagnostics straight to stderr ("FILE:LINE: error: ...") */
 	bool diag_to_stderr;
 };

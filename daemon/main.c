@@ -30,6 +30,7 @@
 #include "ike_glue.h"
 #include "keylog.h"
 #include "updown_glue.h"
+#include "metrics_file.h"
 #include "log.h"
 #include "log_conf.h"
 #include "notify.h"
@@ -126,7 +127,8 @@ static int start(struct ikbd *d)
 	if (ikbd_crypto_start(d) < 0 || open_control(d) < 0 ||
 	    ikbd_net_start(d) < 0 || ikbd_engine_start(d) < 0)
 		return EXIT_START_FAILED;
-	if (keylog_start(d) < 0 || ikbd_updown_start(d) < 0)
+	if (keylog_start(d) < 0 || ikbd_updown_start(d) < 0 ||
+	    ikbd_metrics_conf(d) < 0)
 		return EXIT_START_FAILED;
 	if (keylog_enabled(d))
 		log_warn(
@@ -149,6 +151,7 @@ static void stop(struct ikbd *d)
 	notify_watchdog_stop(d->watchdog);
 	signals_free(d->sig);
 	ctl_server_close(d->ctl);
+	ikbd_metrics_stop(d);
 	/* The engine deletes its SAs through the plugins: before unload. */
 	ikbd_updown_stop(d); /* it listens on the engine */
 	ikbd_ike_stop(d);

@@ -26,6 +26,7 @@ int down_main(const struct cli *c, int argc, char **argv);
 int route_main(const struct cli *c, int argc, char **argv);
 int unroute_main(const struct cli *c, int argc, char **argv);
 int trafficstatus_main(const struct cli *c, int argc, char **argv);
+int metrics_main(const struct cli *c, int argc, char **argv);
 int explain_main(const struct cli *c, int argc, char **argv);
 /* listcerts.c, import.c: the NSS database, without a daemon. */
 int listcerts_main(const struct cli *c, int argc, char **argv);

@@ -21,6 +21,8 @@ static const struct {
 	  "Show bytes, packets and idle time of each Child SA" },
 	{ "explain", explain_main, "[--json] CONN",
 	  "Say why CONN's last negotiation failed and what to change" },
+	{ "metrics", metrics_main, "",
+	  "Print the daemon's metrics for Prometheus (text format)" },
 	{ "up", up_main, "[--no-wait] CONN",
 	  "Initiate CONN; wait for its IKE SA and Child SA, or say why not" },
 	{ "down", down_main, "CONN",

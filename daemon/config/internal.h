@@ -93,6 +93,9 @@ bool check_listen(const char *v, char *why, size_t len);
 /* hostaddrfamily=: the family left=/right= names are resolved in */
 bool check_host_family(const char *v, char *why, size_t len);
 bool check_nonempty(const char *v, char *why, size_t len);
+/* values_time.c, values.c: metrics-interval= (1 s or more), metrics-file= */
+bool check_metrics_interval(const char *v, char *why, size_t len);
+bool check_metrics_file(const char *v, char *why, size_t len);
 bool check_any(const char *v, char *why, size_t len);
 /* values_ocsp.c */
 bool check_ocsp_timeout(const char *v, char *why, size_t len);

@@ -115,6 +115,9 @@ static const struct core_key core_keys[] = {
 	{ "ocsp-cache-size", IKB_KEY_SETUP, check_unsigned },
 	{ "ocsp-cache-min-age", IKB_KEY_SETUP, check_duration },
 	{ "ocsp-cache-max-age", IKB_KEY_SETUP, check_duration },
+	/* ikebana's: daemon/metrics_file.c, for node_exporter's textfile */
+	{ "metrics-file", IKB_KEY_SETUP, check_metrics_file },
+	{ "metrics-interval", IKB_KEY_SETUP, check_metrics_interval },
 	{ NULL, 0, NULL },
 };
 

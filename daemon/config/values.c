@@ -391,6 +391,16 @@ bool check_nonempty(const char *v, char *why, size_t len)
 	FAIL("expected a value");
 }
 
+/* The daemon writes PATH.tmp beside it and renames: a file, not a dir. */
+bool check_metrics_file(const char *v, char *why, size_t len)
+{
+	if (v[0] != '/')
+		FAIL("expected an absolute path (a detached daemon runs in /)");
+	if (v[strlen(v) - 1] == '/')
+		FAIL("expected the path of a file, not of a directory (e.g. /var/lib/prometheus/node-exporter/ikebana.prom)");
+	return true;
+}
+
 bool check_any(const char *v, char *why, size_t len)
 {
 	return true;

@@ -87,6 +87,17 @@ bool check_duration_ms(const char *v, char *why, size_t len)
 	FAIL("expected a duration: milliseconds, or a number with ms, s or m (e.g. 500ms, 2s)");
 }
 
+bool check_metrics_interval(const char *v, char *why, size_t len)
+{
+	unsigned long long ms;
+
+	if (!cfg_parse_duration_ms(v, &ms))
+		FAIL("expected a duration: seconds, or a number with s, m or h (e.g. 15, 1m)");
+	if (ms < 1000)
+		FAIL("expected at least 1 second");
+	return true;
+}
+
 /* libreswan's IKE_SA_LIFETIME_MAXIMUM and IPSEC_SA_LIFETIME_MAXIMUM: 1 day */
 bool check_lifetime(const char *v, char *why, size_t len)
 {

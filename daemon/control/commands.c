@@ -45,7 +45,7 @@ struct json_object *conn_done(const char *conn, const char *what)
  * changes: the command changes what is protected (a tunnel, a trap, the
  * configuration) or shows keys; only root (or the daemon's own user, when
  * it runs unprivileged) may. The socket is 0660 root:ikebana, so the
- * group may still look (status, trafficstatus, version).
+ * group may still look (status, trafficstatus, version, metrics).
  */
 static const struct {
 	const char *name;
@@ -61,9 +61,16 @@ static const struct {
 	{ "reload", cmd_reload, true },
 	{ "version", cmd_version, false },
 	{ "explain", cmd_explain, false },
+	{ "metrics", cmd_metrics, false },
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
+_Static_assert(NCOMMANDS <= CTL_COMMANDS_MAX, "raise CTL_COMMANDS_MAX");
+
+const char *commands_name(size_t i)
+{
+	return i < NCOMMANDS ? commands[i].name : NULL;
+}
 
 static struct json_object *unknown(const char *cmd)
 {
@@ -123,14 +130,18 @@ static bool allowed(struct ikbd *d, size_t i, struct json_object *req)
 struct json_object *commands_handle(void *ctx, const char *cmd,
 				    struct json_object *req)
 {
+	struct ikbd *d = ctx;
+
 	for (size_t i = 0; i < NCOMMANDS; i++) {
 		if (strcmp(cmd, commands[i].name))
 			continue;
+		d->ctl_requests[i]++;
 		if (!allowed(ctx, i, req))
 			return ctl_response_error(
-				"%s: only root may change tunnels, routes or the configuration, or see keys; members of group ikebana may run status, trafficstatus, explain and version",
+				"%s: only root may change tunnels, routes or the configuration, or see keys; members of group ikebana may run status, trafficstatus, explain, version and metrics",
 				cmd);
 		return commands[i].fn(ctx, req);
 	}
+	d->ctl_requests[CTL_COMMANDS_MAX]++;
 	return unknown(cmd);
 }

@@ -9,6 +9,7 @@
 #define IKB_DAEMON_CONTROL_COMMANDS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 struct ikbd;
 struct json_object;
@@ -26,6 +27,9 @@ struct json_object *cmd_unroute(struct ikbd *d, struct json_object *req);
 struct json_object *cmd_reload(struct ikbd *d, struct json_object *req);
 struct json_object *cmd_version(struct ikbd *d, struct json_object *req);
 struct json_object *cmd_explain(struct ikbd *d, struct json_object *req);
+struct json_object *cmd_metrics(struct ikbd *d, struct json_object *req);
+/* The i-th command of the table, NULL past the last (for the metrics). */
+const char *commands_name(size_t i);
 
 /* commands.c: what several commands read from a request and answer. */
 bool req_bool(struct json_object *req, const char *key);

@@ -48,6 +48,25 @@ static void put_spi(struct json_object *o, const char *k,
 	put_str(o, k, buf);
 }
 
+int traffic_query(const struct ikb_kernel_ops *k, void *kstate,
+		  const struct ikb_sa *sa, struct ikb_sa_counters *c,
+		  struct ikb_error *err)
+{
+	int rc;
+
+	*c = (struct ikb_sa_counters){ 0 };
+	if (!k)
+		rc = ikb_error_set(err, ENOTSUP, "no kernel plugin is loaded");
+	else if (!k->sa_query)
+		rc = ikb_error_set(err, ENOTSUP,
+				   "the kernel plugin cannot query SAs");
+	else
+		rc = k->sa_query(kstate, &sa->dst, sa->spi, sa->proto, c, err);
+	if (rc)
+		*c = (struct ikb_sa_counters){ 0 };
+	return rc;
+}
+
 /* The counters of one direction; *c is zeroed when there are none. */
 static struct json_object *dir_json(const struct walk *w,
 				    const struct ikb_sa *sa,
@@ -55,22 +74,12 @@ static struct json_object *dir_json(const struct walk *w,
 {
 	struct ikb_error err = { "" };
 	struct json_object *o;
-	int rc;
 
 	*c = (struct ikb_sa_counters){ 0 };
 	if (!sa)
 		return NULL;
 	o = json_object_new_object();
-	if (!w->k)
-		rc = ikb_error_set(&err, ENOTSUP, "no kernel plugin is loaded");
-	else if (!w->k->sa_query)
-		rc = ikb_error_set(&err, ENOTSUP,
-				   "the kernel plugin cannot query SAs");
-	else
-		rc = w->k->sa_query(w->kstate, &sa->dst, sa->spi, sa->proto, c,
-				    &err);
-	if (rc) {
-		*c = (struct ikb_sa_counters){ 0 };
+	if (traffic_query(w->k, w->kstate, sa, c, &err)) {
 		put_str(o, "error",
 			err.msg[0] ? err.msg : "the kernel query failed");
 		return o;

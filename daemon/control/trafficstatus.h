@@ -9,8 +9,20 @@
 #include <time.h>
 
 struct ike_engine;
+struct ikb_error;
 struct ikb_kernel_ops;
+struct ikb_sa;
+struct ikb_sa_counters;
 struct json_object;
+
+/*
+ * What the kernel backend counted on sa, the query trafficstatus and the
+ * metrics share: 0, or -errno with err (no backend, no sa_query, the
+ * kernel's refusal) and *c zeroed.
+ */
+int traffic_query(const struct ikb_kernel_ops *k, void *kstate,
+		  const struct ikb_sa *sa, struct ikb_sa_counters *c,
+		  struct ikb_error *err);
 
 /*
  * {"child_sas": [{conn, ike_serial, reqid, remote_id, proto, mode, alg,

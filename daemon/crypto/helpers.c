@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <sys/eventfd.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <event2/event.h>
@@ -18,6 +19,8 @@ struct job {
 	helper_done_fn *done;
 	void *arg;
 	struct job *next;
+	struct timespec submitted; /* CLOCK_MONOTONIC, for the latency */
+	enum helper_lane lane;
 };
 
 struct queue {
@@ -49,6 +52,7 @@ static struct {
 	struct event *ev;
 	unsigned long inflight; /* submitted, done callback not yet run */
 	struct event *trim; /* malloc_trim() once the pool stays idle */
+	struct helpers_stats stats; /* under lock */
 } pool = { .lock = PTHREAD_MUTEX_INITIALIZER,
 	   .lanes = { { .wake = PTHREAD_COND_INITIALIZER },
 		      { .wake = PTHREAD_COND_INITIALIZER } },
@@ -95,6 +99,8 @@ static void *worker(void *arg)
 		while (!pool.stopping && !l->todo.head)
 			pthread_cond_wait(&l->wake, &pool.lock);
 		j = pool.stopping ? NULL : pop(&l->todo);
+		if (j)
+			pool.stats.queued[j->lane]--;
 		pthread_mutex_unlock(&pool.lock);
 		if (!j)
 			return NULL;
@@ -108,6 +114,37 @@ static void *worker(void *arg)
 	}
 }
 
+const double helpers_bucket_s[HELPERS_BUCKETS] = { 0.001, 0.005, 0.01, 0.05,
+						    0.1,   0.5,	  1,	5 };
+
+static double since_s(const struct timespec *t0)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (double)(now.tv_sec - t0->tv_sec) +
+	       (double)(now.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+/* Under lock: a done callback is about to run. */
+static void count_done(const struct job *j)
+{
+	double s = since_s(&j->submitted);
+	struct helpers_stats *st = &pool.stats;
+
+	st->done[j->lane]++;
+	st->sum_s[j->lane] += s;
+	for (int i = 0; i < HELPERS_BUCKETS; i++)
+		st->le[j->lane][i] += s <= helpers_bucket_s[i];
+}
+
+void helpers_get_stats(struct helpers_stats *out)
+{
+	pthread_mutex_lock(&pool.lock);
+	*out = pool.stats;
+	pthread_mutex_unlock(&pool.lock);
+}
+
 static void deliver(struct job *j, int status)
 {
 	while (j) {
@@ -115,6 +152,7 @@ static void deliver(struct job *j, int status)
 
 		pthread_mutex_lock(&pool.lock);
 		pool.inflight--;
+		count_done(j);
 		pthread_mutex_unlock(&pool.lock);
 		j->done(j->arg, status);
 		free(j);
@@ -244,7 +282,8 @@ int helpers_submit_lane(enum helper_lane lane, helper_job_fn *run,
 	j = calloc(1, sizeof(*j));
 	if (!j)
 		return -ENOMEM;
-	*j = (struct job){ .run = run, .done = done, .arg = arg };
+	*j = (struct job){ .run = run, .done = done, .arg = arg, .lane = lane };
+	clock_gettime(CLOCK_MONOTONIC, &j->submitted);
 	pthread_mutex_lock(&pool.lock);
 	if (pool.stopping || !pool.ev) {
 		pthread_mutex_unlock(&pool.lock);
@@ -252,6 +291,7 @@ int helpers_submit_lane(enum helper_lane lane, helper_job_fn *run,
 		return -ESHUTDOWN;
 	}
 	push(&pool.lanes[lane].todo, j);
+	pool.stats.queued[lane]++;
 	pool.inflight++;
 	pthread_cond_signal(&pool.lanes[lane].wake);
 	pthread_mutex_unlock(&pool.lock);
@@ -295,8 +335,10 @@ void helpers_stop(void)
 	pool.efd = -1;
 	pthread_mutex_lock(&pool.lock);
 	ran = take_all(&pool.done);
-	for (int i = 0; i < HELPER_LANES; i++)
+	for (int i = 0; i < HELPER_LANES; i++) {
 		dropped[i] = take_all(&pool.lanes[i].todo);
+		pool.stats.queued[i] = 0;
+	}
 	pthread_mutex_unlock(&pool.lock);
 	deliver(ran, 0);
 	for (int i = 0; i < HELPER_LANES; i++)

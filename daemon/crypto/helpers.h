@@ -47,4 +47,19 @@ void helpers_run(helper_job_fn *job, helper_done_fn *done, void *arg);
  */
 void helpers_stop(void);
 
+/*
+ * For the metrics: jobs waiting in each lane, and how long the jobs took
+ * from submission to their done callback (queue and run), as a histogram
+ * whose bucket i counts the jobs of at most helpers_bucket_s[i] seconds.
+ */
+#define HELPERS_BUCKETS 8
+extern const double helpers_bucket_s[HELPERS_BUCKETS];
+struct helpers_stats {
+	unsigned long queued[HELPER_LANES];
+	unsigned long done[HELPER_LANES]; /* done callbacks run */
+	unsigned long le[HELPER_LANES][HELPERS_BUCKETS]; /* cumulative */
+	double sum_s[HELPER_LANES];
+};
+void helpers_get_stats(struct helpers_stats *out);
+
 #endif

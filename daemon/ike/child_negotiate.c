@@ -586,6 +586,7 @@ void child_established(struct ike_sa *sa, struct child_sa *c, const char *how)
 	if (c->state == CHILD_NEGOTIATING)
 		child_set_state(sa, c, CHILD_INSTALLED);
 	child_timer_arm(sa, c);
+	sa->e->stats.child_rekeys += c->rekey_of != 0;
 	ike_sa_log(sa, IKB_LOG_NOTICE,
 		   "Child SA %s: reqid %u, SPIs in %08x out %08x%s%s", how,
 		   c->reqid, c->spi_in, c->spi_out, cpu,

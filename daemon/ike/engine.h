@@ -13,6 +13,7 @@
 
 #include "ike/ike.h"
 #include "ike/ike_sa.h"
+#include "ike/ike_stats.h"
 #include "wire/wire.h"
 
 #define IKE_SA_BUCKETS 1024
@@ -63,6 +64,8 @@ struct ike_engine {
 	struct srcroutes *srcroutes;
 	/* failure.c: why negotiations failed, per conn name; NULL: none */
 	struct fail_table *fails;
+	/* ike_stats.h: what the metrics count, one line where it happens */
+	struct ike_stats stats;
 };
 
 /* engine.c: the plugins and conns it runs with */

@@ -148,6 +148,8 @@ void events_ike_up(struct ike_sa *sa, const struct child_sa *first,
 	if (sa->up_told)
 		return;
 	sa->up_told = true;
+	sa->e->stats.ike_rekeys += replaces != NULL;
+	sa->e->stats.established += replaces == NULL;
 	if (!listened(sa->e))
 		return;
 	ev.replaces = replaces ? replaces->serial : 0;

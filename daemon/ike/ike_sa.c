@@ -107,6 +107,10 @@ struct ike_sa *ike_sa_new(struct ike_engine *e, const char *conn,
 {
 	struct ike_sa *sa = sa_alloc(e, conn, p, peer_spi_i == NULL, NULL);
 
+	if (sa) {
+		e->stats.started_responder += peer_spi_i != NULL;
+		e->stats.started_initiator += peer_spi_i == NULL;
+	}
 	if (sa && peer_spi_i) {
 		memcpy(sa->spi_i, peer_spi_i, 8);
 		link_init(sa);

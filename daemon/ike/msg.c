@@ -376,6 +376,7 @@ void msg_reply_notify(struct ike_engine *e, const struct ike_path *p,
 	m->hdr.flags = WIRE_FLAG_R;
 	m->hdr.msgid = req->msgid;
 	msg_notify(m, type, data, len);
+	e->stats.cookies_sent += type == WIRE_N_COOKIE; /* gates() only */
 	if (!msg_emit(m, &out))
 		engine_send(e, p, out.data, out.len);
 	wbuf_free(&out);

@@ -64,12 +64,14 @@ static void fire(evutil_socket_t fd, short what, void *arg)
 			hosts_refresh(sa->e, sa->conn);
 		else
 			no_answer(sa, why);
+		sa->e->stats.dpd_deaths += sa->state == IKE_SA_ESTABLISHED;
 		ike_sa_delete(sa, why);
 		return;
 	}
 	ike_sa_log(sa, IKB_LOG_INFO, "retransmitting message %u (%llu ms)",
 		   r->req_msgid, r->spent_ms);
 	r->tries++;
+	sa->e->stats.retransmits++;
 	opening_done(sa, true); /* a slow peer holds no place */
 	dgram_set_send(sa, r->req, r->req_len);
 	r->next_ms = r->next_ms * 2;

@@ -17,6 +17,7 @@ struct mem_sa {
 	bool larval; /* from spi_alloc, waiting for sa_update */
 	bool soft_sent;
 	struct ikb_sa_counters c;
+	uint32_t next; /* sa_index.c: the next of its chain, index + 1; 0: none */
 };
 
 /* ikb_kernel_mem_refuse(): one per refusable op. */
@@ -39,6 +40,8 @@ struct mem_state {
 	const struct ikb_host *host;
 	struct mem_sa *sas;
 	size_t nsa, capsa;
+	uint32_t *heads; /* sa_index.c: chains of sas by SPI, index + 1 */
+	size_t nheads; /* a power of two, 0: none yet */
 	struct ikb_policy *pols;
 	size_t npol, cappol;
 	uint64_t rng;
@@ -68,9 +71,17 @@ const char *mem_addr_str(const struct ikb_addr *a, char *buf, size_t len);
 int mem_sa_validate(const struct ikb_sa *sa, struct ikb_error *err);
 int mem_policy_validate(const struct ikb_policy *pol, struct ikb_error *err);
 
+/*
+ * sa_index.c: find by (dst, SPI, protocol). An SA of st->sas is linked
+ * once its key is set (add: 0, or -1 out of memory, m not findable), and
+ * unlinked before its key changes; remove unlinks and fills its place.
+ */
 struct mem_sa *mem_sa_find(struct mem_state *st, const struct ikb_addr *dst,
 			   uint32_t spi, uint8_t proto);
+int mem_index_add(struct mem_state *st, struct mem_sa *m);
+void mem_index_del(struct mem_state *st, struct mem_sa *m);
 void mem_sa_remove(struct mem_state *st, struct mem_sa *m);
+void mem_index_free(struct mem_state *st);
 
 int mem_spi_alloc(void *state, const struct ikb_addr *src,
 		  const struct ikb_addr *dst, uint8_t proto, uint32_t reqid,

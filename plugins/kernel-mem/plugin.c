@@ -56,6 +56,7 @@ static void mem_fini(void *state)
 	if (!st)
 		return;
 	free(st->sas);
+	mem_index_free(st);
 	free(st->pols);
 	free(st);
 }

@@ -8,24 +8,6 @@
 
 #include "mem.h"
 
-struct mem_sa *mem_sa_find(struct mem_state *st, const struct ikb_addr *dst,
-			   uint32_t spi, uint8_t proto)
-{
-	for (size_t i = 0; i < st->nsa; i++) {
-		struct mem_sa *m = &st->sas[i];
-
-		if (m->sa.spi == spi && m->sa.proto == proto &&
-		    mem_addr_eq(&m->sa.dst, dst))
-			return m;
-	}
-	return NULL;
-}
-
-void mem_sa_remove(struct mem_state *st, struct mem_sa *m)
-{
-	*m = st->sas[--st->nsa];
-}
-
 static struct mem_sa *sa_new(struct mem_state *st)
 {
 	if (st->nsa == st->capsa) {
@@ -89,6 +71,10 @@ int mem_spi_alloc(void *state, const struct ikb_addr *src,
 				      .proto = proto,
 				      .reqid = reqid,
 				      .cpu = -1 } };
+	if (mem_index_add(st, m)) {
+		st->nsa--;
+		return ikb_error_set(err, ENOMEM, "out of memory");
+	}
 	*spi = v;
 	return 0;
 }
@@ -117,6 +103,10 @@ int mem_sa_add(void *state, struct ikb_sa *sa, struct ikb_error *err)
 		return ikb_error_set(err, ENOMEM, "out of memory");
 	m->sa = *sa;
 	m->c.add_time = (uint64_t)time(NULL);
+	if (mem_index_add(st, m)) {
+		st->nsa--;
+		return ikb_error_set(err, ENOMEM, "out of memory");
+	}
 	return 0;
 }
 
@@ -163,12 +153,14 @@ int mem_sa_move(void *state, const struct ikb_addr *dst, uint32_t spi,
 	if (clash && clash != m)
 		return ikb_error_set(err, EEXIST,
 				     "SA move: an SA with that id exists");
+	mem_index_del(st, m); /* its key changes */
 	m->sa.src = to->src;
 	m->sa.dst = to->dst;
 	m->sa.encap_sport = to->encap_sport;
 	m->sa.encap_dport = to->encap_dport;
 	if (to->sel.src.family != AF_UNSPEC)
 		m->sa.sel = to->sel;
+	mem_index_add(st, m); /* cannot fail: nsa is as it was */
 	return 0;
 }
 

@@ -104,6 +104,8 @@ static void test_only_root_changes(void **state)
 	assert_int_equal(chmod(path, 0666), 0);
 	assert_int_equal(cli_nobody(f, &err, "status", NULL), 0);
 	free(err);
+	assert_int_equal(cli_nobody(f, &err, "metrics", NULL), 0);
+	free(err);
 	for (size_t i = 0; i < sizeof(changing) / sizeof(changing[0]); i++) {
 		const char *conn =
 			strcmp(changing[i], "reload") ? "alpha" : NULL;
