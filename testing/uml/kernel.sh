@@ -1,7 +1,8 @@
 # Sourced by boot: picks the UML kernel. Sets UML_BIN and, for a kernel whose
 # modules are not in /usr/lib/uml/modules, UML_MODDIR.
 # UML_KERNEL unset or 6.1: Debian 12's user-mode-linux. 7.2: unstable's,
-# unpacked by kernel-7.2 under the cache. Unset on a host where 6.1 cannot
+# unpacked by kernel-7.2 under the cache. smp: 7.2 with SMP, built by
+# kernel-smp (sets UML_NCPUS, 2 unless given). Unset on a host where 6.1 cannot
 # run a process (uml61_runs): 7.2.
 
 # uml61_runs: whether Debian 12's UML 6.1 runs processes here. On hosts
@@ -49,8 +50,20 @@ uml_kernel() {
 			return 1
 		fi
 		;;
+	smp)
+		# kernel-smp's build: 2 vCPUs, one host thread each, as the
+		# machines have 2 cores (issue 21)
+		_k=${IKB_CACHE:-/var/cache/ikebana-testing}/uml-smp
+		UML_BIN=$_k/linux
+		UML_MODDIR=$_k/modules
+		UML_NCPUS=${UML_NCPUS:-2}
+		if [ ! -x "$UML_BIN" ] || [ ! -d "$UML_MODDIR" ]; then
+			echo "boot: UML_KERNEL=smp not built: run testing/uml/kernel-smp once (about 30 minutes on 2 cores)" >&2
+			return 1
+		fi
+		;;
 	*)
-		echo "boot: UML_KERNEL=$_want: only 6.1 (default) and 7.2 are known" >&2
+		echo "boot: UML_KERNEL=$_want: only 6.1 (default), 7.2 and smp are known" >&2
 		return 1
 		;;
 	esac

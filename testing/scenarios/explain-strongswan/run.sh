@@ -132,4 +132,35 @@ kinds=$(t 20 ip netns exec west "$IKB_CLI" --rundir "$HOSTS/west/run" status --j
 want='esp-i=esp_proposal esp-r=esp_proposal id-r=id ike-i=ike_proposal ike-r=ike_proposal noans=no_answer nopsk-i=auth pfs-r=pfs_group psk-i=peer_auth psk-r=auth ts-i=ts ts-r=ts '
 [ "$kinds" = "$want" ] || fail "status --json failures: $kinds, expected $want"
 log "ok: status --json: $kinds"
+
+# The metrics of the same daemon (issue 20 item 3): promtool takes them,
+# the failures count by reason, and the series move as pfs-r's tunnel
+# carries traffic and goes down.
+command -v promtool >/dev/null || fail "promtool is missing (Debian package prometheus)"
+M=$HOSTS/west/log
+metrics() { t 20 ip netns exec west "$IKB_CLI" --rundir "$HOSTS/west/run" metrics >"$M/metrics.$1"; }
+mval() { awk -v k="$2" '$1 == k { print $2 }' "$M/metrics.$1"; }
+metrics 0 || fail "ikebana metrics failed"
+promtool check metrics <"$M/metrics.0" >"$M/promtool.out" 2>&1 ||
+	fail "promtool check metrics: $(cat "$M/promtool.out")"
+for r in ike_proposal:2 esp_proposal:2 ts:2 id:1 auth:2 peer_auth:1 no_answer:1 pfs_group:1; do
+	got=$(mval 0 "ikebana_ike_negotiations_failed_total{reason=\"${r%:*}\"}")
+	[ "${got:-0}" -ge "${r#*:}" ] ||
+		fail "metrics: failed_total{reason=\"${r%:*}\"} is ${got:-none}, expected >= ${r#*:}"
+done
+est0=$(mval 0 'ikebana_ike_sas{state="established"}')
+child0=$(mval 0 ikebana_child_sas)
+out0=$(mval 0 'ikebana_child_sa_packets_total{conn="pfs-r",direction="out"}')
+[ "${child0:-0}" -ge 1 ] || fail "metrics: ikebana_child_sas is ${child0:-none} with pfs-r up"
+ip netns exec west ping -n -q -c 3 -i 0.2 -W 2 -I 198.51.100.5 203.0.113.5 >/dev/null ||
+	fail "ping through pfs-r failed"
+metrics 1
+out1=$(mval 1 'ikebana_child_sa_packets_total{conn="pfs-r",direction="out"}')
+[ "${out1:-0}" -ge $((${out0:-0} + 3)) ] ||
+	fail "metrics: pfs-r's outbound packets went from ${out0:-none} to ${out1:-none} over 3 pings"
+_ikb west down pfs-r || fail "ikebana down pfs-r failed"
+_moved() { metrics 2 && [ "$(mval 2 'ikebana_ike_sas{state="established"}')" = $((est0 - 1)) ] &&
+	[ "$(mval 2 ikebana_child_sas)" = $((child0 - 1)) ]; }
+poll_for 20 _moved || fail "metrics after down pfs-r: $(grep -E '^ikebana_(ike_sas|child_sas)' "$M/metrics.2" | tr '\n' ' ') (before: $est0 established, $child0 Child SAs)"
+log "ok: metrics: promtool accepts them; failures by reason; pfs-r's packets $out0 -> $out1; established IKE SAs $est0 -> $((est0 - 1)) and Child SAs $child0 -> $((child0 - 1)) after its down"
 pass
