@@ -136,12 +136,14 @@ log "ok: status --json: $kinds"
 # The metrics of the same daemon (issue 20 item 3): promtool takes them,
 # the failures count by reason, and the series move as pfs-r's tunnel
 # carries traffic and goes down.
-command -v promtool >/dev/null || fail "promtool is missing (Debian package prometheus)"
+PROMTOOL=${IKB_PROMTOOL:-/var/cache/ikebana-testing/promtool/usr/bin/promtool}
+[ -x "$PROMTOOL" ] || PROMTOOL=$(command -v promtool) ||
+	fail "promtool is missing: run testing/lib/fetch-promtool
 M=$HOSTS/west/log
 metrics() { t 20 ip netns exec west "$IKB_CLI" --rundir "$HOSTS/west/run" metrics >"$M/metrics.$1"; }
 mval() { awk -v k="$2" '$1 == k { print $2 }' "$M/metrics.$1"; }
 metrics 0 || fail "ikebana metrics failed"
-promtool check metrics <"$M/metrics.0" >"$M/promtool.out" 2>&1 ||
+"$PROMTOOL" check metrics <"$M/metrics.0" >"$M/promtool.out" 2>&1 ||
 	fail "promtool check metrics: $(cat "$M/promtool.out")"
 for r in ike_proposal:2 esp_proposal:2 ts:2 id:1 auth:2 peer_auth:1 no_answer:1 pfs_group:1; do
 	got=$(mval 0 "ikebana_ike_negotiations_failed_total{reason=\"${r%:*}\"}")

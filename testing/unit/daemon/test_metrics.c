@@ -4,7 +4,8 @@
  * 127.0.0.1 (kernel-mem, told apart by port): the series move as a tunnel
  * comes up and goes down, promtool accepts the text, and the file is
  * rewritten every metrics-interval= and removed when the daemon stops.
- * promtool (Debian package prometheus) is required: without it the test
+ * promtool (Debian's prometheus package, unpacked by
+ * testing/lib/fetch-promtool) is required: without it the test
  * fails, so that a missing check never passes as a green one.
  */
 #include <signal.h>
@@ -210,8 +211,8 @@ static void promtool_check(struct end *e, const char *text)
 	int rc;
 
 	if (!promtool || !promtool[0])
-		fail_msg("promtool not found: install the Debian package "
-			 "prometheus (testing/lib/build-packages lists it)");
+		fail_msg("promtool not found: run testing/lib/fetch-promtool "
+			 "(testing/check does), then meson setup --reconfigure");
 	in = h_write(e->dir, "check.prom", 0644, text);
 	assert_true(asprintf(&sh, "'%s' check metrics < '%s'", promtool, in) >
 		    0);
