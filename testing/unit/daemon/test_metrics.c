@@ -205,14 +205,21 @@ static void test_series_move(void **state)
 /* promtool check metrics on the text; exit 0 and nothing said. */
 static void promtool_check(struct end *e, const char *text)
 {
+	/* meson's, else fetch-promtool's: a build dir configured before
+	 * the fetch (testing/demo builds first) has none */
+	static const char cached[] =
+		"/var/cache/ikebana-testing/promtool/usr/bin/promtool";
 	const char *promtool = getenv("PROMTOOL");
 	char *in, *sh, *out, *err;
 	char *argv[] = { "/bin/sh", "-c", NULL, NULL };
 	int rc;
 
+	if ((!promtool || !promtool[0] || access(promtool, X_OK)) &&
+	    access(cached, X_OK) == 0)
+		promtool = cached;
 	if (!promtool || !promtool[0])
 		fail_msg("promtool not found: run testing/lib/fetch-promtool "
-			 "(testing/check does), then meson setup --reconfigure");
+			 "(testing/check does)");
 	in = h_write(e->dir, "check.prom", 0644, text);
 	assert_true(asprintf(&sh, "'%s' check metrics < '%s'", promtool, in) >
 		    0);
