@@ -74,6 +74,12 @@ struct json_object *cli_response_data(const struct cli *c,
  */
 int cli_call_show(const struct cli *c, const char *cmd, struct json_object *req,
 		  bool json, void (*human)(struct json_object *data));
+/*
+ * conn_show.c: `CMD [--json] [CONN]` (CONN required with need_conn):
+ * sends argv[0] with {"conn": CONN} when given and shows the answer.
+ */
+int cli_conn_show(const struct cli *c, int argc, char **argv, bool need_conn,
+		  void (*human)(struct json_object *data));
 /* For subcommands that take no arguments. */
 int cli_no_args(const struct cli *c, int argc, char **argv);
 
