@@ -138,7 +138,7 @@ log "ok: status --json: $kinds"
 # carries traffic and goes down.
 PROMTOOL=${IKB_PROMTOOL:-/var/cache/ikebana-testing/promtool/usr/bin/promtool}
 [ -x "$PROMTOOL" ] || PROMTOOL=$(command -v promtool) ||
-	fail "promtool is missing: run testing/lib/fetch-promtool
+	fail "promtool is missing: run testing/lib/fetch-promtool"
 M=$HOSTS/west/log
 metrics() { t 20 ip netns exec west "$IKB_CLI" --rundir "$HOSTS/west/run" metrics >"$M/metrics.$1"; }
 mval() { awk -v k="$2" '$1 == k { print $2 }' "$M/metrics.$1"; }
