@@ -58,7 +58,7 @@ uml_kernel() {
 		UML_MODDIR=$_k/modules
 		UML_NCPUS=${UML_NCPUS:-2}
 		if [ ! -x "$UML_BIN" ] || [ ! -d "$UML_MODDIR" ]; then
-			echo "boot: UML_KERNEL=smp not built: run testing/uml/kernel-smp once (about 30 minutes on 2 cores)" >&2
+			echo "boot: UML_KERNEL=smp not built: run testing/uml/kernel-smp once (30 to 60 minutes on 2 cores)" >&2
 			return 1
 		fi
 		;;
