@@ -63,11 +63,8 @@ static void one(FILE *f, const char *name, const char *type, const char *help,
 	fprintf(f, "%s %lu\n", name, v);
 }
 
-static void negotiations(FILE *f, const struct ike_engine *e,
-			 const struct ike_stats *s)
+static void negotiations(FILE *f, const struct ike_stats *s)
 {
-	unsigned long fails[IKE_FAIL_KINDS] = { 0 };
-
 	om_family(f, "ikebana_ike_negotiations_started_total", "counter",
 		  "IKE SA negotiations started, by this end's role.");
 	fprintf(f,
@@ -77,15 +74,13 @@ static void negotiations(FILE *f, const struct ike_engine *e,
 	one(f, "ikebana_ike_negotiations_established_total", "counter",
 	    "IKE SAs that completed IKE_AUTH, either role (rekeys not counted).",
 	    s->established);
-	if (e)
-		ike_engine_fail_counts(e, fails);
 	om_family(
 		f, "ikebana_ike_negotiations_failed_total", "counter",
 		"Failed negotiations, either role, by reason (ikebana explain says more).");
 	for (int k = 0; k < IKE_FAIL_KINDS; k++)
 		fprintf(f,
 			"ikebana_ike_negotiations_failed_total{reason=\"%s\"} %lu\n",
-			ike_fail_kind_name(k), fails[k]);
+			ike_fail_kind_name(k), s->failed[k]);
 }
 
 static void engine_counters(FILE *f, const struct ike_stats *s)
@@ -180,7 +175,7 @@ char *metrics_render(struct ikbd *d, size_t *len)
 	    "When the daemon started, in seconds since the epoch.",
 	    (unsigned long)d->started_wall);
 	sas(f, d);
-	negotiations(f, d->engine, &s);
+	negotiations(f, &s);
 	engine_counters(f, &s);
 	helpers(f);
 	control(f, d);

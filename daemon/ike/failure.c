@@ -28,7 +28,6 @@ struct fail_ring {
 };
 
 struct fail_table {
-	unsigned long counts[IKE_FAIL_KINDS];
 	unsigned nrings;
 	struct fail_ring *b[FAIL_BUCKETS];
 };
@@ -115,13 +114,11 @@ void failure_file(struct ike_engine *e, const struct ike_failure *f)
 {
 	struct fail_ring *r;
 
+	e->stats.failed[(unsigned)f->kind < IKE_FAIL_KINDS ? f->kind :
+							   IKE_FAIL_OTHER]++;
 	if (!e->fails)
 		e->fails = calloc(1, sizeof(*e->fails));
-	if (!e->fails)
-		return;
-	e->fails->counts[(unsigned)f->kind < IKE_FAIL_KINDS ? f->kind :
-							      IKE_FAIL_OTHER]++;
-	if (!f->conn[0])
+	if (!e->fails || !f->conn[0])
 		return;
 	r = ring_for(e->fails, f->conn);
 	if (!r)
@@ -146,13 +143,6 @@ void failure_fini(struct ike_engine *e)
 		}
 	free(t);
 	e->fails = NULL;
-}
-
-void ike_engine_fail_counts(const struct ike_engine *e,
-			    unsigned long out[IKE_FAIL_KINDS])
-{
-	for (unsigned k = 0; k < IKE_FAIL_KINDS; k++)
-		out[k] = e->fails ? e->fails->counts[k] : 0;
 }
 
 const struct ike_failure *ike_engine_last_failure(const struct ike_engine *e,

@@ -65,9 +65,6 @@ struct ike_failure {
 
 /* "ike_proposal", "no_answer", ... (the metrics' reason label) */
 const char *ike_fail_kind_name(enum ike_fail_kind k);
-/* Counts by kind since the engine started (reloads keep them). */
-void ike_engine_fail_counts(const struct ike_engine *e,
-			    unsigned long out[IKE_FAIL_KINDS]);
 /*
  * conn's failures, newest first, as an array of objects {kind, when,
  * serial, role, exchange, remote, auth, notify_sent, notify_received,

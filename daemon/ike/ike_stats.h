@@ -7,6 +7,8 @@
 #ifndef IKB_IKE_STATS_H
 #define IKB_IKE_STATS_H
 
+#include "ike/ike_failure.h"
+
 struct ike_engine;
 
 struct ike_stats {
@@ -17,6 +19,8 @@ struct ike_stats {
 	unsigned long cookies_sent; /* COOKIE notifies (§2.6) */
 	unsigned long ike_rekeys, child_rekeys; /* that completed */
 	unsigned long dpd_deaths; /* established SAs whose peer went silent */
+	/* failed negotiations, either role, by kind (failure.c) */
+	unsigned long failed[IKE_FAIL_KINDS];
 	/* a gauge, filled by ike_engine_stats(): responder SAs before IKE_AUTH */
 	unsigned long halfopen;
 };

@@ -18,6 +18,7 @@
 #include "harness.h"
 #include "cli/explain.h"
 #include "ike/ike_failure.h"
+#include "ike/ike_stats.h"
 
 static const struct ike_failure *last(struct net *n, int who)
 {
@@ -221,7 +222,7 @@ static void test_kernel(void **state)
 {
 	struct net *n = net_new(NULL, NULL, NULL, NULL, NULL);
 	struct ikb_error err = { "" };
-	unsigned long counts[IKE_FAIL_KINDS];
+	struct ike_stats st;
 
 	kernel_refuse(n, EAST, "sa_update", 0, ENOSYS,
 		      "Requested AEAD algorithm not found");
@@ -229,8 +230,8 @@ static void test_kernel(void **state)
 	assert_true(net_run(n, both_failed, 5000));
 	assert_int_equal(last(n, EAST)->kind, IKE_FAIL_KERNEL);
 	assert_non_null(strstr(last(n, EAST)->detail, "AEAD"));
-	ike_engine_fail_counts(n->p[EAST].e, counts);
-	assert_int_equal(counts[IKE_FAIL_KERNEL], 1);
+	ike_engine_stats(n->p[EAST].e, &st);
+	assert_int_equal(st.failed[IKE_FAIL_KERNEL], 1);
 	net_free(n);
 }
 
