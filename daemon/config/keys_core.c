@@ -101,6 +101,7 @@ static const struct core_key core_keys[] = {
 	{ "plutostderrlog", IKB_KEY_SETUP, check_nonempty },
 	{ "plutodebug", IKB_KEY_SETUP, check_any },
 	{ "uniqueids", IKB_KEY_SETUP, check_bool },
+	{ "drop-oppo-null", IKB_KEY_SETUP, check_bool },
 	{ "fips", IKB_KEY_SETUP, check_bool },
 	{ "nssdir", IKB_KEY_SETUP, check_nonempty },
 	/* daemon/revocation.c */

@@ -163,6 +163,8 @@ struct conn_set {
 	uint16_t natt_port; /* nat-ikeport= */
 	unsigned keepalive_s; /* keep-alive=: NAT-keepalive interval, 0: none */
 	bool uniqueids;
+	/* drop-oppo-null=: IKE_SA_INITs with the OE Vendor ID (oe_vid.c) */
+	bool drop_oppo_null;
 	unsigned frag_size; /* ike-fragment-size=: IP datagram, 0: RFC 7383 */
 	unsigned long long
 		shunt_life_ms; /* shuntlifetime=: a failure shunt's */

@@ -86,6 +86,8 @@ static int build_request(struct ike_sa *sa, const struct ikb_proposal_list *l,
 	p = msg_add(&o->m, WIRE_PT_NONCE);
 	p->u.nonce = (struct wire_opaque){ sa->ni, sa->ni_len };
 	init_add_status(&o->m, sa, o->src, o->dst);
+	if (oe_vid_conn(engine_conn(sa->e, sa->conn)))
+		oe_vid_add(&o->m);
 	if (!rc)
 		rc = msg_emit(&o->m, out);
 	free(o);

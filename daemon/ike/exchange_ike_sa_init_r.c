@@ -210,7 +210,16 @@ static void handle(struct ike_engine *e, const struct ike_path *p,
 	struct ike_sa *sa;
 	uint16_t n, g;
 
-	if (!payloads(p, r) || !gates(e, p, r->m))
+	if (!payloads(p, r))
+		return;
+	/* libreswan's drop-oppo-null: before the COOKIE gate's work */
+	if (e->conns && e->conns->drop_oppo_null && oe_vid_in(r->m)) {
+		log_wire_drop(p,
+			      "opportunistic IKE_SA_INIT (Vendor ID \"Opportunistic IPsec\"): drop-oppo-null=yes",
+			      NULL);
+		return;
+	}
+	if (!gates(e, p, r->m))
 		return;
 	r->conn = conn_match_addr(e, p, &v);
 	if (!r->conn) {

@@ -28,6 +28,16 @@ int cookie_make(const struct ike_engine *e, uint8_t version,
 bool cookie_valid(const struct ike_engine *e, const struct wire_msg *m,
 		  const struct ike_path *p);
 
+/*
+ * oe_vid.c: libreswan's "Opportunistic IPsec" Vendor ID, which an
+ * initiator sends when its conn (oe_vid_conn) authenticates an end with
+ * NULL, and drop-oppo-null=yes drops requests for.
+ */
+struct conn;
+bool oe_vid_conn(const struct conn *c);
+void oe_vid_add(struct wire_msg *m);
+bool oe_vid_in(const struct wire_msg *m);
+
 /* msg.c: building and protecting messages. */
 struct wire_payload *msg_add(struct wire_msg *m, uint8_t type);
 void msg_notify(struct wire_msg *m, uint16_t type, const void *data,
