@@ -19,6 +19,7 @@
 #include "log.h"
 #include "net/net.h"
 #include "net/srcroute.h"
+#include "net/ifip.h"
 #include "net/xfrmi.h"
 #include "resolve_glue.h"
 #include "revocation_conf.h"
@@ -175,11 +176,23 @@ static int io_source_for(void *ctx, const struct ikb_addr *remote,
 }
 
 static int io_xfrmi_add(void *ctx, const char *name, uint32_t if_id,
-			const struct ikb_addr *local, bool *created,
-			struct ikb_error *err)
+			const struct ikb_addr *local, bool create,
+			bool *created, struct ikb_error *err)
 {
-	return xfrmi_create(name, if_id, local, created, err->msg,
+	return xfrmi_create(name, if_id, local, create, created, err->msg,
 			    sizeof(err->msg));
+}
+
+static int io_ifip_add(void *ctx, const char *name, const struct ikb_addr *a,
+		       uint8_t plen, bool *added, struct ikb_error *err)
+{
+	return ifip_add(name, a, plen, added, err->msg, sizeof(err->msg));
+}
+
+static int io_ifip_del(void *ctx, const char *name, const struct ikb_addr *a,
+		       uint8_t plen, struct ikb_error *err)
+{
+	return ifip_del(name, a, plen, err->msg, sizeof(err->msg));
 }
 
 static int io_xfrmi_del(void *ctx, const char *name, struct ikb_error *err)
@@ -245,6 +258,8 @@ int ikbd_engine_start(struct ikbd *d)
 		.resolve = ikbd_resolve,
 		.xfrmi_add = io_xfrmi_add,
 		.xfrmi_del = io_xfrmi_del,
+		.ifip_add = io_ifip_add,
+		.ifip_del = io_ifip_del,
 		.srcroute_add = io_srcroute_add,
 		.srcroute_del = io_srcroute_del,
 	};

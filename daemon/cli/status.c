@@ -226,7 +226,10 @@ static void print_routes(struct json_object *a)
 	}
 }
 
-/* ipsec-interface=: "  ipsec1 if_id 1, 2 conn(s), created by ikebanad" */
+/*
+ * ipsec-interface=: "  ipsec1 if_id 1, 2 conn(s), created by ikebanad",
+ * then ", interface-ip 10.9.0.1/24 ..." when conns put addresses on it.
+ */
 static void print_interfaces(struct json_object *a)
 {
 	size_t n = a ? json_object_array_length(a) : 0;
@@ -241,12 +244,22 @@ static void print_interfaces(struct json_object *a)
 		bool made = json_object_object_get_ex(x, "created", &v) &&
 			    json_object_get_boolean(v);
 
-		printf("  %s if_id %lld, %lld conn(s), %s\n",
+		struct json_object *ips = NULL;
+
+		printf("  %s if_id %lld, %lld conn(s), %s",
 		       or_unset(str(x, "name")), num(x, "if_id"),
 		       num(x, "conns"),
 		       !up  ? "not there (see the log)" :
 		       made ? "created by ikebanad" :
 			      "found, not ours");
+		/* interface-ip= */
+		json_object_object_get_ex(x, "addresses", &ips);
+		for (size_t j = 0; j < (ips ? json_object_array_length(ips) : 0);
+		     j++)
+			printf("%s%s", j ? " " : ", interface-ip ",
+			       json_object_get_string(
+				       json_object_array_get_idx(ips, j)));
+		printf("\n");
 	}
 }
 

@@ -59,6 +59,7 @@ bool check_host(const char *v, char *why, size_t len);
 bool check_nexthop(const char *v, char *why, size_t len);
 bool check_addr(const char *v, char *why, size_t len);
 bool check_subnet(const char *v, char *why, size_t len);
+bool check_ifaddr(const char *v, char *why, size_t len);
 bool check_protoport(const char *v, char *why, size_t len);
 bool check_port(const char *v, char *why, size_t len);
 bool check_id(const char *v, char *why, size_t len);

@@ -3,6 +3,7 @@
  * The keys the core owns and the checks of their values. Plugins own the
  * rest (esp=, replay-window=, ...) through the cfg_owner_fn callback.
  */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <strings.h>
@@ -78,6 +79,9 @@ static const struct core_key core_keys[] = {
 	{ "negotiationshunt", IKB_KEY_CONN, check_negotiationshunt },
 	{ "failureshunt", IKB_KEY_CONN, check_failureshunt },
 	/* daemon/updown/: the program is checked by cfg_check_updown() */
+	/* ike/ipsec_if.c: an address on the conn's ipsecN */
+	{ "leftinterface-ip", IKB_KEY_CONN, check_ifaddr },
+	{ "rightinterface-ip", IKB_KEY_CONN, check_ifaddr },
 	{ "leftupdown", IKB_KEY_CONN, check_any },
 	{ "rightupdown", IKB_KEY_CONN, check_any },
 
@@ -102,6 +106,7 @@ static const struct core_key core_keys[] = {
 	{ "plutodebug", IKB_KEY_SETUP, check_any },
 	{ "uniqueids", IKB_KEY_SETUP, check_bool },
 	{ "drop-oppo-null", IKB_KEY_SETUP, check_bool },
+	{ "ipsec-interface-managed", IKB_KEY_SETUP, check_bool },
 	{ "fips", IKB_KEY_SETUP, check_bool },
 	{ "nssdir", IKB_KEY_SETUP, check_nonempty },
 	/* daemon/revocation.c */
@@ -343,6 +348,26 @@ static void check_routes(const struct ikb_section *s, struct ikb_diag *d)
 			is_any(r) ? r->value : l->value);
 }
 
+/* interface-ip= goes on the conn's ipsecN: without one it has nowhere to go. */
+static void check_ifip(const struct ikb_section *s, struct ikb_diag *d)
+{
+	const struct ikb_value *x = cfg_get(s, "ipsec-interface");
+	bool on = true;
+
+	if (x && !isdigit((unsigned char)x->value[0]))
+		cfg_parse_bool(x->value, &on);
+	for (int i = 0; i < 2; i++) {
+		const struct ikb_value *v =
+			cfg_get(s, i ? "rightinterface-ip" : "leftinterface-ip");
+
+		if (v && (!x || !on))
+			diag_report(
+				d, s, v, IKB_SEV_ERROR,
+				"needs ipsec-interface= (%s): the address goes on the conn's XFRM interface ipsecN, and there is none",
+				x ? x->value : "unset");
+	}
+}
+
 /*
  * Opportunistic conns (right=%opportunisticgroup, %group): the peer is
  * the destination of the traffic, one of the group's networks, so the
@@ -390,6 +415,7 @@ int cfg_check_core(const struct cfg *c, struct ikb_diag *d)
 		check_ends(&c->conns[i], d);
 		check_routes(&c->conns[i], d);
 		check_oppo(&c->conns[i], d);
+		check_ifip(&c->conns[i], d);
 		cfg_check_updown(&c->conns[i], d);
 		cfg_check_sourceip(&c->conns[i], d);
 		check_margin(&c->conns[i], d, "ikelifetime");

@@ -159,6 +159,16 @@ static int parse_cidr(const char *s, bool *host_bits)
 	return af;
 }
 
+/* interface-ip=: ADDR/BITS with its host bits (ip addr add's form), or ADDR. */
+bool check_ifaddr(const char *v, char *why, size_t len)
+{
+	bool hb;
+
+	if (parse_cidr(v, &hb))
+		return true;
+	FAIL("expected an address with its prefix length, as 192.0.2.1/24 or 2001:db8::1/64");
+}
+
 /* A subnet's family; of a list's first (check_subnet: one family). */
 int subnet_family(const char *s)
 {

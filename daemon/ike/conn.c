@@ -199,6 +199,10 @@ static int parse_end(const struct ikb_section *s, const char *side,
 	net = conn_end_value(s, side, "sourceip");
 	if (net)
 		parse_addr(net, &end->sourceip);
+	/* checked by the config loader: ADDR[/BITS] */
+	net = conn_end_value(s, side, "interface-ip");
+	if (net && !cfg_parse_net(net, &end->ifip, &end->ifip_plen))
+		memset(&end->ifip, 0, sizeof(end->ifip));
 	conn_auth_parse(s, side, end);
 	return 0;
 }

@@ -70,6 +70,9 @@ struct conn_end {
 	uint16_t ike_port; /* leftikeport=, 0: unset */
 	const char *updown; /* leftupdown=, NULL: no script */
 	struct ikb_addr sourceip; /* leftsourceip=, family 0: none */
+	/* leftinterface-ip=: on the conn's ipsecN (ipsec_if.c); 0: none */
+	struct ikb_addr ifip;
+	uint8_t ifip_plen;
 	struct conn_auth auth;
 };
 
@@ -165,6 +168,8 @@ struct conn_set {
 	bool uniqueids;
 	/* drop-oppo-null=: IKE_SA_INITs with the OE Vendor ID (oe_vid.c) */
 	bool drop_oppo_null;
+	/* ipsec-interface-managed= (default yes): we make ipsecN ourselves */
+	bool if_managed;
 	unsigned frag_size; /* ike-fragment-size=: IP datagram, 0: RFC 7383 */
 	unsigned long long
 		shunt_life_ms; /* shuntlifetime=: a failure shunt's */

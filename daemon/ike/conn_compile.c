@@ -358,6 +358,7 @@ static void compile_setup(const struct ikb_section *setup, struct conn_set *set)
 	set->ike_port = (uint16_t)setup_uint(setup, "ikeport", 500);
 	set->uniqueids = flag(setup, "uniqueids", true);
 	set->drop_oppo_null = flag(setup, "drop-oppo-null", false);
+	set->if_managed = flag(setup, "ipsec-interface-managed", true);
 	set->frag_size = setup_uint(setup, "ike-fragment-size", 0);
 	set->natt_port = (uint16_t)setup_uint(setup, "nat-ikeport", 4500);
 	/* libreswan's keep-alive=, seconds; 0 sends none */

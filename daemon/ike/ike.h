@@ -104,13 +104,24 @@ struct ike_io {
 	 * ipsec-interface=: make the XFRM interface name with if_id on the
 	 * device of local (AF_UNSPEC: unknown) and bring it up. 0 with
 	 * *created false when name was there already, ours to use and never
-	 * to delete; -errno with err. NULL: no interfaces are made.
+	 * to delete; -errno with err. NULL: no interfaces are made. create
+	 * false (ipsec-interface-managed=no): only one already there.
 	 */
 	int (*xfrmi_add)(void *ctx, const char *name, uint32_t if_id,
-			 const struct ikb_addr *local, bool *created,
-			 struct ikb_error *err);
+			 const struct ikb_addr *local, bool create,
+			 bool *created, struct ikb_error *err);
 	/* Delete the interface name that xfrmi_add made: 0 or -errno. */
 	int (*xfrmi_del)(void *ctx, const char *name, struct ikb_error *err);
+	/*
+	 * interface-ip=: add a/plen to the interface name; *added false when
+	 * it had it (never ours to remove). 0 or -errno with err. NULL: none
+	 * are added (an error line per address).
+	 */
+	int (*ifip_add)(void *ctx, const char *name, const struct ikb_addr *a,
+			uint8_t plen, bool *added, struct ikb_error *err);
+	/* Remove what ifip_add added: 0 or -errno with err. */
+	int (*ifip_del)(void *ctx, const char *name, const struct ikb_addr *a,
+			uint8_t plen, struct ikb_error *err);
 	/*
 	 * leftsourceip=: route r->net with source r->src towards r->peer,
 	 * first adding r->src to the device towards it when add_addr (the

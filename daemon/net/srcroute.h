@@ -45,8 +45,13 @@ struct nlmsghdr *srcroute_msg_get(void *buf, const struct ikb_addr *dst);
 /* The oif and gateway of a RTM_NEWROUTE answer: 0 or -EINVAL. */
 int srcroute_parse_route(const struct nlmsghdr *nlh, uint32_t *oif,
 			 struct ikb_addr *via);
+/* RTM_NEWADDR (NLM_F_EXCL) or RTM_DELADDR of a as a host address */
 struct nlmsghdr *srcroute_msg_addr(void *buf, bool add,
 				   const struct ikb_addr *a, uint32_t ifindex);
+/* The same with the prefix length plen (interface-ip=, net/ifip.c) */
+struct nlmsghdr *srcroute_msg_ifaddr(void *buf, bool add,
+				     const struct ikb_addr *a, uint8_t plen,
+				     uint32_t ifindex);
 struct nlmsghdr *srcroute_msg_route(void *buf, bool add,
 				    const struct srcroute *r);
 

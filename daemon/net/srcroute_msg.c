@@ -89,15 +89,22 @@ int srcroute_parse_route(const struct nlmsghdr *nlh, uint32_t *oif,
 struct nlmsghdr *srcroute_msg_addr(void *buf, bool add,
 				   const struct ikb_addr *a, uint32_t ifindex)
 {
+	return srcroute_msg_ifaddr(buf, add, a, host_plen(a), ifindex);
+}
+
+struct nlmsghdr *srcroute_msg_ifaddr(void *buf, bool add,
+				     const struct ikb_addr *a, uint8_t plen,
+				     uint32_t ifindex)
+{
 	struct nlmsghdr *nlh = start(buf, add ? RTM_NEWADDR : RTM_DELADDR,
 				     add ? NLM_F_CREATE | NLM_F_EXCL : 0);
 	struct ifaddrmsg *ifa = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifa));
 
 	ifa->ifa_family = (uint8_t)a->family;
-	ifa->ifa_prefixlen = host_plen(a);
+	ifa->ifa_prefixlen = plen;
 	ifa->ifa_scope = RT_SCOPE_UNIVERSE;
 	ifa->ifa_index = ifindex;
-	/* usable at once: no duplicate address detection for a /128 */
+	/* usable at once: no duplicate address detection (as ip's nodad) */
 	if (a->family == AF_INET6)
 		mnl_attr_put_u32(nlh, IFA_FLAGS, IFA_F_NODAD);
 	mnl_attr_put(nlh, IFA_LOCAL, addr_len(a), a->bytes);

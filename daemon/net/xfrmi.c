@@ -140,8 +140,23 @@ static int set_up(struct talk *t, const char *name, char *err, size_t errlen)
 	return rc;
 }
 
+/* ipsec-interface-managed=no: one made beforehand, used as it is. */
+static int use_only(struct talk *t, const char *name, uint32_t if_id,
+		    char *err, size_t errlen)
+{
+	int rc = lookup(t, name);
+
+	if (rc == -ENODEV)
+		snprintf(
+			err, errlen,
+			"%s does not exist, and with ipsec-interface-managed=no ikebana makes none: create it (ip link add %s type xfrm if_id %" PRIu32
+			") and reload",
+			name, name, if_id);
+	return rc == -ENODEV ? rc : adopt(t, name, if_id, err, errlen);
+}
+
 int xfrmi_create(const char *name, uint32_t if_id, const struct ikb_addr *local,
-		 bool *created, char *err, size_t errlen)
+		 bool create, bool *created, char *err, size_t errlen)
 {
 	char buf[XFRMI_MSG_MAX];
 	struct talk t;
@@ -150,6 +165,11 @@ int xfrmi_create(const char *name, uint32_t if_id, const struct ikb_addr *local,
 	*created = false;
 	if (rc) {
 		snprintf(err, errlen, "rtnetlink: %s", strerror(-rc));
+		return rc;
+	}
+	if (!create) {
+		rc = use_only(&t, name, if_id, err, errlen);
+		rtnl_close(&t.r);
 		return rc;
 	}
 	rc = ask(&t, xfrmi_msg_new(buf, 0, name, if_id, link_of(local)));

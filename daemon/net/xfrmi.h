@@ -53,9 +53,11 @@ int xfrmi_parse_link(const struct nlmsghdr *nlh, struct xfrmi_link *out);
  * XFRM interface of the same if_id, it is used as it is (brought up) and
  * *created is false: the caller must not delete it. 0, or -errno with err
  * saying why (another kind of device, another if_id, no kernel support).
+ * With create false (ipsec-interface-managed=no) nothing is made or
+ * brought up: name must be there already, -ENODEV if not.
  */
 int xfrmi_create(const char *name, uint32_t if_id, const struct ikb_addr *local,
-		 bool *created, char *err, size_t errlen);
+		 bool create, bool *created, char *err, size_t errlen);
 /* Deletes name: 0, or -errno with err. */
 int xfrmi_delete(const char *name, char *err, size_t errlen);
 

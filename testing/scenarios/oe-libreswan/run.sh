@@ -53,19 +53,27 @@ capture_wait
 
 # _oe_up HOST PEER: HOST has an SA pair with PEER
 _oe_up() { [ "$(sa_count "$1" dst="$2")" -ge 1 ] && [ "$(sa_count "$1" src="$2")" -ge 1 ]; }
+# _oe_jq HOST JQ-ARGS...: jq -e on HOST's status --json; false when the
+# CLI gives nothing (jq -e on no input would be true)
+_oe_jq() {
+	_oj=$(t 20 "$IKB_CLI" --rundir "$HOSTS/$1/run" status --json 2>/dev/null) &&
+		[ -n "$_oj" ] || return 1
+	shift
+	printf '%s\n' "$_oj" | jq -e "$@" >/dev/null
+}
 # _ikb_conn_sa HOST CONN: HOST's status has an established IKE SA of CONN
 _ikb_conn_sa() {
-	_ikb_json "$1" | jq -e --arg c "$2" \
-		'[.ike_sas[] | select(.conn == $c and .state == "established")] | length == 1' >/dev/null
+	_oe_jq "$1" --arg c "$2" \
+		'[.ike_sas[] | select(.conn == $c and .state == "established")] | length == 1'
 }
 
 # ikebana to ikebana: the ping brings up an authby=null tunnel
 wait_for 30 "a ping west -> east" _ping_from west $W $E
 wait_for 20 "west's OE SAs with east" _oe_up west $E
 wait_for 10 "west's instance private-or-clear#$E" _ikb_conn_sa west "private-or-clear#$E"
-_ikb_json east | jq -e '[.ike_sas[] | select(.conn | test("^(clear-or-private|private-or-clear)#10.0.1.1$"))] | length == 1' >/dev/null ||
-	fail "east has no instance IKE SA for west: $(_ikb_json east | jq -c '[.ike_sas[] | .conn]')"
-_ikb_json west | jq -e --arg c "private-or-clear#$E" '.ike_sas[] | select(.conn == $c) | .peer_auth == "NULL"' >/dev/null ||
+_oe_jq east '[.ike_sas[] | select(.conn | test("^(clear-or-private|private-or-clear)#10.0.1.1$"))] | length == 1' ||
+	fail "east has no instance IKE SA for west: $(t 20 "$IKB_CLI" --rundir "$HOSTS/east/run" status --json | jq -c '[.ike_sas[] | .conn]')"
+_oe_jq west --arg c "private-or-clear#$E" '.ike_sas[] | select(.conn == $c) | .peer_auth == "NULL"' ||
 	fail "west's OE IKE SA is not authby=null"
 expect_esp_grows west _ping_from west $W $E 3
 log "ok: ikebana <-> ikebana opportunistic tunnel"
@@ -80,6 +88,27 @@ _before=$(esp_packets east src=$L)
 _ping_from lsw $L $E 3 || fail "lsw -> east: pings lost on the OE tunnel"
 [ "$(esp_packets east src=$L)" -gt "$_before" ] || fail "east: no ESP from libreswan grew"
 log "ok: ikebana <-> libreswan opportunistic tunnels, both roles"
+
+# drop-oppo-null=yes on east: libreswan's next OE IKE_SA_INIT (with its
+# Vendor ID "Opportunistic IPsec") is dropped unanswered, and libreswan's
+# private-or-clear reaches east in clear
+sed -i 's/^config setup$/config setup\n\tdrop-oppo-null=yes/' "$HOSTS/east/etc/ikebana.conf"
+_ikb east reload || fail "ikebana reload on east failed"
+_ikb east down "clear-or-private#$L" || fail "east: down clear-or-private#$L failed"
+wait_for 20 "east without an IKE SA with libreswan" _oe_jq east --arg r "$L" \
+	'[.ike_sas[] | select(.remote == $r)] | length == 0'
+# _dropped: a ping lsw -> east (its trap's ACQUIRE), then east's drop line
+_dropped() {
+	_ping_from lsw $L $E 1 || true
+	grep -q "dropped message from $L:500: opportunistic IKE_SA_INIT (Vendor ID \"Opportunistic IPsec\"): drop-oppo-null=yes" \
+		"$HOSTS/east/log/ikebanad.log"
+}
+wait_for 30 "east dropping libreswan's opportunistic IKE_SA_INIT" _dropped
+_oe_jq east --arg r "$L" '[.ike_sas[] | select(.remote == $r)] | length == 0' ||
+	fail "east made an IKE SA for libreswan's request despite drop-oppo-null=yes"
+wait_for 30 "a ping lsw -> east (in clear)" _ping_from lsw $L $E
+[ "$(sa_count east src=$L)" = 0 ] || fail "east has an SA from libreswan under drop-oppo-null=yes"
+log "ok: drop-oppo-null=yes: libreswan's OE request dropped, its traffic in clear"
 
 # a host that speaks no IKE under private-or-clear: clear, and stays so
 wait_for 30 "a ping west -> clear (in clear)" _ping_from west $W $C

@@ -25,6 +25,11 @@ xfrmi_expect west ipsec1 0x1
 xfrmi_expect west ipsec2 0x2
 grep -q 'ipsec3 exists and is no XFRM interface' "$HOSTS/west/log/ikebanad.log" ||
 	fail "west: ikebanad did not refuse the veth ipsec3"
+# interface-ip=: _has_ip HOST DEV CIDR
+_has_ip() { ns "$1" ip -o addr show dev "$2" | grep -q "inet $3 "; }
+_has_ip west ipsec1 10.77.1.1/24 || fail "west: ipsec1 lacks interface-ip 10.77.1.1/24"
+_has_ip west ipsec2 10.77.2.1/24 || fail "west: ipsec2 lacks interface-ip 10.77.2.1/24"
+log "ok: interface-ip on ipsec1 (made) and ipsec2 (found)"
 # the interface's traffic: a host route through it, nothing else
 ns west ip route replace "$E/32" dev ipsec1 src "$W" || fail "west: no route via ipsec1"
 ns west ip route get "$E" from "$W" | grep -q 'dev ipsec1' ||
@@ -41,8 +46,8 @@ ns west "$IKB_CLI" --rundir "$HOSTS/west/run" status --json >"$_st.json" 2>&1 &&
 jq -e '[.ike_sas[].child_sas[] | select(.if_id == 1 and .interface == "ipsec1")] | length >= 1' \
 	"$_st.json" >/dev/null || fail "west's status --json has no Child SA with if_id 1 on ipsec1"
 grep -q 'interface ipsec1 (if_id 1)' "$_st.txt" || fail "west's status shows no 'interface ipsec1 (if_id 1)'"
-grep -q 'ipsec1 if_id 1, 1 conn(s), created by ikebanad' "$_st.txt" &&
-	grep -q 'ipsec2 if_id 2, 1 conn(s), found, not ours' "$_st.txt" ||
+grep -q 'ipsec1 if_id 1, 1 conn(s), created by ikebanad, interface-ip 10.77.1.1/24' "$_st.txt" &&
+	grep -q 'ipsec2 if_id 2, 1 conn(s), found, not ours, interface-ip 10.77.2.1/24' "$_st.txt" ||
 	fail "west's status does not list ipsec1 as its own and ipsec2 as found"
 log "ok: status shows the Child SA on ipsec1, if_id 1"
 
@@ -60,6 +65,9 @@ printf 'config setup\n\t# plugins: the defaults (kernel-xfrm)\n' >"$HOSTS/west/e
 _ikb west reload || fail "ikebana reload failed"
 wait_for 10 "ipsec1 on west to go with its last conn" _xfrmi_gone west ipsec1
 log "ok: ipsec1 went with its conn"
+_has_ip west ipsec2 10.77.2.1/24 && fail "west: 10.77.2.1/24 stays on ipsec2 after its conn went"
+_xfrmi_is west ipsec2 0x2 || fail "west: ipsec2 went with the address"
+log "ok: ikebanad's address left ipsec2, which stays"
 
 # the conn back by a reload: ipsec1 again; and it goes when ikebanad stops
 cp "$SCENARIO_DIR/west/ikebana.conf" "$HOSTS/west/etc/ikebana.conf"
@@ -74,6 +82,19 @@ log "ok: ipsec1 went when ikebanad stopped"
 _xfrmi_is west ipsec2 0x2 && ns west ip link show dev ipsec3 >/dev/null 2>&1 ||
 	fail "west: ikebanad deleted an interface it did not make"
 log "ok: ipsec2 and ipsec3, not ikebanad's, stay"
+
+# ipsec-interface-managed=no: ikebanad makes no ipsec1, and uses ipsec2
+sed 's/^config setup$/config setup\n\tipsec-interface-managed=no/' \
+	"$SCENARIO_DIR/west/ikebana.conf" >"$HOSTS/west/etc/ikebana.conf"
+rm -f "$HOSTS/west/ikebanad.pid"
+ikebana_start west
+grep -q 'ipsec1 does not exist, and with ipsec-interface-managed=no ikebana makes none' \
+	"$HOSTS/west/log/ikebanad.log" || fail "west: no word on the missing ipsec1 (managed=no)"
+_xfrmi_gone west ipsec1 || fail "west: ikebanad made ipsec1 under ipsec-interface-managed=no"
+ns west "$IKB_CLI" --rundir "$HOSTS/west/run" status >"$_st.txt" 2>&1 &&
+	grep -q 'ipsec2 if_id 2, 1 conn(s), found, not ours' "$_st.txt" ||
+	fail "west: ipsec2 not used under ipsec-interface-managed=no"
+log "ok: ipsec-interface-managed=no: only the interface made beforehand"
 # the interface we did not make stays
 _xfrmi_is east ipsec1 0x1 || fail "east's own ipsec1 is gone"
 pass

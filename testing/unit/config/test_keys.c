@@ -205,6 +205,30 @@ static void test_sourceip(void **state)
 		      "expected an IP address"));
 }
 
+/* interface-ip= goes on ipsecN: it needs one, and an address. */
+static void test_interface_ip(void **state)
+{
+	core_expect("conn a\n\tipsec-interface=1\n"
+		    "\tleftinterface-ip=192.0.2.1/24\n"
+		    "\trightinterface-ip=2001:db8::1/64\n",
+		    "");
+	core_expect("conn a\n\tipsec-interface=yes\n"
+		    "\tleftinterface-ip=10.9.0.1\n",
+		    "");
+	core_expect(
+		"conn a\n\tleftinterface-ip=10.9.0.1/24\n",
+		E(2, "a", "leftinterface-ip=10.9.0.1/24",
+		  "needs ipsec-interface= (unset): the address goes on the conn's XFRM interface ipsecN, and there is none"));
+	core_expect(
+		"conn a\n\tipsec-interface=no\n\trightinterface-ip=10.9.0.1/24\n",
+		E(3, "a", "rightinterface-ip=10.9.0.1/24",
+		  "needs ipsec-interface= (no): the address goes on the conn's XFRM interface ipsecN, and there is none"));
+	core_expect(
+		"conn a\n\tipsec-interface=1\n\tleftinterface-ip=10.9.0.1/33\n",
+		E(3, "a", "leftinterface-ip=10.9.0.1/33",
+		  "expected an address with its prefix length, as 192.0.2.1/24 or 2001:db8::1/64"));
+}
+
 static void test_subnets(void **state)
 {
 	core_expect(
@@ -638,6 +662,7 @@ int main(void)
 		cmocka_unit_test(test_setup_values),
 		cmocka_unit_test(test_revocation),
 		cmocka_unit_test(test_updown),
+		cmocka_unit_test(test_interface_ip),
 		cmocka_unit_test(test_libreswan_real_world),
 		cmocka_unit_test(test_diag_report),
 	};

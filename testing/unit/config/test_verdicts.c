@@ -131,6 +131,9 @@ static void conf_for(const struct table *t, const char *key, const char *v,
 	if (src)
 		snprintf(sub, sizeof(sub), "\t%.*ssubnet=%s/32\n",
 			 (int)(src - key), key, v);
+	/* an interface address goes on the conn's ipsecN */
+	if (strstr(key, "interface-ip"))
+		snprintf(sub, sizeof(sub), "\tipsec-interface=1\n");
 	snprintf(buf, len, "conn t\n\t%s=\"%s\"\n%s%s%sconn other\n", key, v,
 		 strcmp(key, "left") ? "\tleft=192.0.2.1\n" : "",
 		 strcmp(key, "right") ? "\tright=192.0.2.2\n" : "", sub);
@@ -295,8 +298,9 @@ static void test_named(void **state)
 		{ "ppk", "permit", IKB_KEY_CONN, CFG_V_ERROR },
 		{ "ipsec-interface", "no", IKB_KEY_CONN, CFG_V_CORE },
 		{ "ipsec-interface", "yes", IKB_KEY_CONN, CFG_V_CORE },
-		{ "ipsec-interface-managed", "yes", IKB_KEY_SETUP, CFG_V_NONE },
-		{ "ipsec-interface-managed", "no", IKB_KEY_SETUP, CFG_V_ERROR },
+		{ "ipsec-interface-managed", "yes", IKB_KEY_SETUP, CFG_V_CORE },
+		{ "ipsec-interface-managed", "no", IKB_KEY_SETUP, CFG_V_CORE },
+		{ "drop-oppo-null", "yes", IKB_KEY_SETUP, CFG_V_CORE },
 		{ "leftupdown", "", IKB_KEY_CONN, CFG_V_CORE },
 		{ "rightupdown", "%disabled", IKB_KEY_CONN, CFG_V_CORE },
 		{ "leftupdown", "no", IKB_KEY_CONN, CFG_V_CORE },

@@ -123,9 +123,20 @@ void hxfrmi_reset(void);
 bool hxfrmi_has(int who, const char *name, uint32_t *if_id);
 void hxfrmi_foreign(int who, const char *name, uint32_t if_id);
 int hxfrmi_add(void *ctx, const char *name, uint32_t if_id,
-	       const struct ikb_addr *local, bool *created,
+	       const struct ikb_addr *local, bool create, bool *created,
 	       struct ikb_error *err);
 int hxfrmi_del(void *ctx, const char *name, struct ikb_error *err);
+/*
+ * interface-ip=: the addresses on the fake devices ("ADDR/PLEN"), the
+ * calls counted; hxfrmi_ip_foreign puts one there that is not ours.
+ */
+extern unsigned hxfrmi_ip_adds, hxfrmi_ip_dels;
+bool hxfrmi_has_ip(int who, const char *name, const char *cidr);
+void hxfrmi_ip_foreign(int who, const char *name, const char *cidr);
+int hxfrmi_ip_add(void *ctx, const char *name, const struct ikb_addr *a,
+		  uint8_t plen, bool *added, struct ikb_error *err);
+int hxfrmi_ip_del(void *ctx, const char *name, const struct ikb_addr *a,
+		  uint8_t plen, struct ikb_error *err);
 
 /*
  * The fake source routes of leftsourceip= (hsrcroute.c), over both peers

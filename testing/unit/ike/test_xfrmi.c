@@ -205,6 +205,84 @@ static void test_not_ours(void **state)
 	assert_true(hxfrmi_has(WEST, "ipsec2", NULL));
 }
 
+/*
+ * interface-ip=: this end's address goes on ipsecN once, however many
+ * conns name it; a reload adds the new and removes the old; a device we
+ * made takes its addresses along, one we found loses only ours.
+ */
+static void test_interface_ip(void **state)
+{
+	struct net *n;
+	struct loaded_conf other;
+
+	hxfrmi_reset();
+	hxfrmi_foreign(WEST, "ipsec3", 3);
+	hxfrmi_ip_foreign(WEST, "ipsec3", "10.9.3.9/24");
+	n = net_new("\tipsec-interface=1\n\tleftinterface-ip=10.9.0.1/24\n"
+		    "\trightinterface-ip=10.9.0.2/24\n"
+		    "conn b\n\tleft=192.0.2.1\n\tright=192.0.2.9\n"
+		    "\tauthby=secret\n\tipsec-interface=1\n"
+		    "\tleftinterface-ip=10.9.0.1/24\n"
+		    "conn c\n\tleft=192.0.2.1\n\tright=192.0.2.8\n"
+		    "\tauthby=secret\n\tipsec-interface=3\n"
+		    "\tleftinterface-ip=10.9.3.1/24\n"
+		    "conn d\n\tleft=192.0.2.1\n\tright=192.0.2.7\n"
+		    "\tauthby=secret\n\tipsec-interface=3\n"
+		    "\tleftinterface-ip=10.9.3.9/24\n",
+		    "", NULL, NULL, NULL);
+	assert_true(hxfrmi_has_ip(WEST, "ipsec1", "10.9.0.1/24"));
+	/* the peer's end is the peer's */
+	assert_false(hxfrmi_has_ip(WEST, "ipsec1", "10.9.0.2/24"));
+	assert_true(hxfrmi_has_ip(WEST, "ipsec3", "10.9.3.1/24"));
+	/* 10.9.3.9 was there: used, not ours */
+	assert_int_equal(hxfrmi_ip_adds, 2);
+
+	/* another address on ipsec1, none on ipsec3 */
+	load(n, &other,
+	     CONN("test", "\tipsec-interface=1\n\tleftinterface-ip=10.9.0.5/24")
+		     CONN("c", "\tipsec-interface=3"));
+	ike_engine_set_conf(n->p[WEST].e, &other);
+	assert_true(hxfrmi_has_ip(WEST, "ipsec1", "10.9.0.5/24"));
+	assert_false(hxfrmi_has_ip(WEST, "ipsec1", "10.9.0.1/24"));
+	assert_false(hxfrmi_has_ip(WEST, "ipsec3", "10.9.3.1/24"));
+	assert_true(hxfrmi_has_ip(WEST, "ipsec3", "10.9.3.9/24"));
+	assert_int_equal(hxfrmi_ip_adds, 3);
+	assert_int_equal(hxfrmi_ip_dels, 2);
+
+	/* back, then the end: ipsec1 goes whole, ipsec3 keeps its own */
+	ike_engine_set_conf(n->p[WEST].e, &n->p[WEST].lc);
+	assert_true(hxfrmi_has_ip(WEST, "ipsec3", "10.9.3.1/24"));
+	assert_int_equal(hxfrmi_ip_dels, 3);
+	conf_unload(&other);
+	net_free(n);
+	assert_false(hxfrmi_has(WEST, "ipsec1", NULL));
+	assert_false(hxfrmi_has_ip(WEST, "ipsec3", "10.9.3.1/24"));
+	assert_true(hxfrmi_has_ip(WEST, "ipsec3", "10.9.3.9/24"));
+	assert_int_equal(hxfrmi_ip_dels, 4);
+}
+
+/* ipsec-interface-managed=no: only a device made beforehand is used. */
+static void test_unmanaged(void **state)
+{
+	struct net *n;
+
+	hxfrmi_reset();
+	hxfrmi_foreign(WEST, "ipsec5", 5);
+	harness_west_setup = "config setup\n\tipsec-interface-managed=no\n";
+	n = net_new("\tipsec-interface=4\n"
+		    "conn b\n\tleft=192.0.2.1\n\tright=192.0.2.9\n"
+		    "\tauthby=secret\n\tipsec-interface=5\n",
+		    "", NULL, NULL, NULL);
+	harness_west_setup = NULL;
+	assert_int_equal(hxfrmi_adds, 0);
+	assert_false(hxfrmi_has(WEST, "ipsec4", NULL));
+	assert_true(iface_is(n, "ipsec4", false, false));
+	assert_true(iface_is(n, "ipsec5", false, true));
+	net_free(n);
+	assert_int_equal(hxfrmi_dels, 0);
+	assert_true(hxfrmi_has(WEST, "ipsec5", NULL));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -212,6 +290,8 @@ int main(void)
 		cmocka_unit_test_teardown(test_trap_if_id, net_cleanup),
 		cmocka_unit_test_teardown(test_shared_refcount, net_cleanup),
 		cmocka_unit_test_teardown(test_not_ours, net_cleanup),
+		cmocka_unit_test_teardown(test_interface_ip, net_cleanup),
+		cmocka_unit_test_teardown(test_unmanaged, net_cleanup),
 	};
 
 	harness_global_init();
