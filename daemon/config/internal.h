@@ -81,6 +81,7 @@ bool check_duration(const char *v, char *why, size_t len);
 bool check_duration_ms(const char *v, char *why, size_t len);
 bool check_percent(const char *v, char *why, size_t len);
 bool check_keyingtries(const char *v, char *why, size_t len);
+bool check_priority(const char *v, char *why, size_t len);
 bool check_encapsulation(const char *v, char *why, size_t len);
 bool check_fragmentation(const char *v, char *why, size_t len);
 bool check_fragment_size(const char *v, char *why, size_t len);

@@ -63,6 +63,8 @@ static const struct core_key core_keys[] = {
 	{ "rekeymargin", IKB_KEY_CONN, check_duration },
 	{ "rekeyfuzz", IKB_KEY_CONN, check_percent },
 	{ "keyingtries", IKB_KEY_CONN, check_keyingtries },
+	/* ike/child_sa.c, trap.c: the kernel policies' priority */
+	{ "priority", IKB_KEY_CONN, check_priority },
 	{ "encapsulation", IKB_KEY_CONN, check_encapsulation },
 	{ "nat-keepalive", IKB_KEY_CONN, check_bool },
 	{ "mobike", IKB_KEY_CONN, check_bool },

@@ -264,6 +264,16 @@ bool check_keyingtries(const char *v, char *why, size_t len)
 	FAIL("expected a number of tries (0 or %%forever: no limit)");
 }
 
+/* priority=: the kernel's policy priority, 0 (ikebana's own) to 2^32-1 */
+bool check_priority(const char *v, char *why, size_t len)
+{
+	unsigned long n;
+
+	if (values_number(v, 0xffffffffUL, &n))
+		return true;
+	FAIL("expected a policy priority 0..4294967295 (lower wins; 0: ikebana's own, by selector)");
+}
+
 bool check_encapsulation(const char *v, char *why, size_t len)
 {
 	bool b;

@@ -203,8 +203,12 @@ void child_policy_for(const struct ike_sa *ike, const struct child_sa *c,
 		      const struct ikb_selector *ts, enum ikb_dir dir,
 		      struct ikb_policy *p)
 {
+	const struct conn *cn = engine_conn(ike->e, ike->conn);
+
 	policy_fill(p, ts, dir, c->mode, &ike->path.local, &ike->path.remote,
 		    c->reqid);
+	if (cn && cn->priority)
+		p->priority = cn->priority;
 	/* the policies select what the SAs carry: out the outbound SA's
 	 * mark, in and fwd the inbound one's */
 	p->mark = dir == IKB_DIR_OUT ? c->sa_out.mark : c->sa_in.mark;

@@ -137,6 +137,8 @@ struct conn {
 	struct conn_mark mark_in, mark_out;
 	/* ipsec-interface=: the if_id of ipsecN on every SA and policy; 0: none */
 	uint32_t if_id;
+	/* priority=: every policy's, as given (libreswan); 0: by selector */
+	uint32_t priority;
 	unsigned fuzz_pct; /* rekeyfuzz= */
 	unsigned long long ike_life_ms, child_life_ms, margin_ms;
 	unsigned long long dpd_delay_ms; /* 0: no liveness checks */

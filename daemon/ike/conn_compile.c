@@ -181,6 +181,8 @@ static void compile_values(const struct ikb_section *s, struct conn *c)
 	compile_shunts(s, c);
 	compile_mark(s, c);
 	compile_if_id(s, c);
+	/* checked by the config loader: 0..2^32-1 */
+	c->priority = (uint32_t)strtoul(value(s, "priority") ?: "0", NULL, 10);
 	c->fuzz_pct = fuzz ? (unsigned)strtoul(fuzz, NULL, 10) : 100;
 	c->ike_life_ms = ms(s, "ikelifetime", 8 * HOUR_MS);
 	c->child_life_ms = ms(s, "ipsec-lifetime", 8 * HOUR_MS);

@@ -101,6 +101,8 @@ static int route_install(struct ike_route *r, struct ikb_error *err)
 		policy_fill(p, &r->sel, dirs[i], r->mode, &r->local, &r->remote,
 			    r->reqid);
 		p->action = r->kind;
+		if (c && c->priority)
+			p->priority = c->priority;
 		m = !c			   ? NULL :
 		    dirs[i] == IKB_DIR_OUT ? &c->mark_out :
 					     &c->mark_in;

@@ -10,8 +10,9 @@ W=198.51.100 E=203.0.113
 peer strongswan east west responder tunnel lsubnet=$E.0/24 rsubnet=$W.0/24 name=od
 # the shunts, libreswan 5's way: a /32 pair inside the tunnel's /24s
 mkdir -p "$HOSTS/west/etc/ikebana.d"
+# (clear with libreswan's priority=: the kernel's, as given)
 printf '%s\n' "conn clear" "	left=$W.2" "	right=$E.2" "	type=passthrough" \
-	"	authby=never" "	auto=route" "conn blocked" "	left=$W.3" "	right=$E.3" \
+	"	authby=never" "	auto=route" "	priority=100" "conn blocked" "	left=$W.3" "	right=$E.3" \
 	"	type=drop" "	authby=never" "	auto=route" >"$HOSTS/west/etc/ikebana.d/shunts.conf"
 p_auto=ondemand
 peer ikebana west east add tunnel lsubnet=$W.0/24 rsubnet=$E.0/24 name=od
@@ -22,6 +23,9 @@ expect_no_sa west
 trap_expect_shunt west $W.2 $E.2 allow
 trap_expect_shunt west $W.3 $E.3 block
 trap_expect_routes west 3
+ns west ip xfrm policy list dir out src $W.2/32 dst $E.2/32 | grep -q 'priority 100 ' ||
+	fail "west: the clear shunt's policy has no priority 100 (priority=100)"
+log "ok: priority=100 on the clear shunt's policy"
 capture_wait
 
 # the first packet is held; the ACQUIRE brings the tunnel up

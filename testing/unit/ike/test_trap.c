@@ -4,7 +4,8 @@
  * policies in the kernel with no SA; the kernel's ACQUIRE brings the
  * conn up on them; a Child SA that goes leaves the trap; failureshunt=
  * and shunt conns (type=passthrough|drop) are policies without a
- * template; unroute refuses while a Child SA uses the trap.
+ * template; unroute refuses while a Child SA uses the trap; priority=
+ * is every policy's priority, the trap's and the Child SA's.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -174,6 +175,47 @@ static void test_shunt_conns(void **state)
 	net_free(n);
 }
 
+/* How many of who's policies have priority prio. */
+static unsigned prio_count(struct net *n, int who, uint32_t prio)
+{
+	struct kdump d;
+	unsigned k = 0;
+
+	kernel_dump(n, who, &d);
+	for (unsigned i = 0; i < d.npol; i++)
+		k += d.pol[i].priority == prio;
+	return k;
+}
+
+static void test_priority(void **state)
+{
+	struct net *n = net_new("\tauto=route\n\ttype=tunnel\n"
+				"\tleftsubnet=10.1.0.0/16\n"
+				"\trightsubnet=10.2.0.0/16\n\tpriority=1234\n"
+				"conn clear\n\tleft=192.0.2.1\n"
+				"\tright=192.0.2.9\n\ttype=passthrough\n"
+				"\tauthby=never\n\tauto=route\n"
+				"\tpriority=77\n",
+				"\ttype=tunnel\n\tleftsubnet=10.1.0.0/16\n"
+				"\trightsubnet=10.2.0.0/16\n",
+				NULL, NULL, NULL);
+	uint32_t reqid = 0;
+	struct kdump d;
+
+	/* the trap and the shunt: priority= as given */
+	assert_int_equal(prio_count(n, WEST, 1234), 3);
+	assert_int_equal(prio_count(n, WEST, 77), 3);
+	pols(n, WEST, IKB_POLICY_IPSEC, &reqid);
+	kernel_acquire(n, WEST, reqid, -1);
+	assert_true(net_run(n, both_children, 10000));
+	/* the Child SA's policies too; east has its own, by selector */
+	assert_int_equal(prio_count(n, WEST, 1234), 3);
+	kernel_dump(n, EAST, &d);
+	assert_int_equal(d.npol, 3);
+	assert_int_equal(prio_count(n, EAST, 1234), 0);
+	net_free(n);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -181,6 +223,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_failure_shunt, net_cleanup),
 		cmocka_unit_test_teardown(test_shunt_conns, net_cleanup),
 		cmocka_unit_test_teardown(test_shunt_lifetime, net_cleanup),
+		cmocka_unit_test_teardown(test_priority, net_cleanup),
 	};
 
 	harness_global_init();
