@@ -33,6 +33,7 @@
 #include "metrics_file.h"
 #include "log.h"
 #include "log_conf.h"
+#include "nodump.h"
 #include "notify.h"
 #include "signals.h"
 
@@ -209,6 +210,9 @@ int main(int argc, char **argv)
 	umask(022);
 	/* Until detached, errors go to the terminal that started us. */
 	log_setup(log_target_for(&o), o.log_level, "ikebanad");
+	/* before the configuration and secrets are read */
+	if (nodump_set() < 0)
+		return EXIT_START_FAILED;
 	d.diag_to_stderr = !o.syslog && !getenv("JOURNAL_STREAM");
 	if (!o.nofork && detach_begin(&dt) < 0) {
 		log_err("cannot fork: %s", strerror(errno));

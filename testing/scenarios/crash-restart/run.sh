@@ -14,6 +14,8 @@ topology west-east-pairs
 W=198.51.100 E=203.0.113
 WA=$(addr_of west 4) EA=$(addr_of east 4)
 IKB_KERNEL=kernel-xfrm
+# cores allowed: a crash of ikebanad must still write none (nodump.c)
+ulimit -c unlimited
 
 # Foreign state: an SA and a policy that an administrator (or another
 # daemon) put on west. ikebana's restart must leave them alone.
@@ -67,14 +69,34 @@ wait_for 20 "conn od up on its ACQUIRE" _conn_up west od
 expect_esp_grows west _ping_from west $W.1 $E.1 3
 _foreign || fail "the foreign SA or policy is missing before the crash"
 
-# --- ikebanad is killed under traffic and started again
+# --- ikebanad is not dumpable (PR_SET_DUMPABLE 0): without CAP_SYS_PTRACE
+# even root reads nothing of its /proc/PID (its memory holds the keys),
+# and a crash writes no core, however large the core limit
+_pid=$(cat "$HOSTS/west/ikebanad.pid")
+_peek() {
+	capsh --drop=cap_sys_ptrace -- -c "cat /proc/$1/environ" >/dev/null 2>"$HOSTS/west/log/peek.err"
+}
+# the control: a dumpable process with no more capabilities than the reader
+# (the kernel also wants the reader to hold all of the target's)
+capsh --drop=cap_sys_ptrace -- -c 'exec sleep 60' &
+_ctl=$!
+_ctl_up() { grep -q '^Name:.*sleep' "/proc/$_ctl/status"; }
+wait_for 5 "the control process" _ctl_up
+_peek "$_ctl" || fail "capsh without cap_sys_ptrace cannot read a dumpable sleep's environ: $(cat "$HOSTS/west/log/peek.err")"
+kill "$_ctl"
+_peek "$_pid" && fail "ikebanad's /proc/$_pid/environ is readable without CAP_SYS_PTRACE"
+log "ok: ikebanad's /proc/PID/environ is closed without CAP_SYS_PTRACE"
+
+# --- ikebanad crashes (SIGSEGV) under traffic and is started again
 ns west ping -n -q -i 0.1 -W 1 -I $W.1 $E.1 >"$HOSTS/west/log/ping-st.out" 2>&1 &
 _ping=$!
-_pid=$(cat "$HOSTS/west/ikebanad.pid")
-kill -9 "$_pid"
+echo "$HOSTS/west/core.%e.%p" >/proc/sys/kernel/core_pattern
+kill -SEGV "$_pid"
 wait_for 10 "ikebanad (pid $_pid) to die" _ikb_exited "$_pid"
 _sas_left=$(sa_count west)
-log "ikebanad killed (-9); $_sas_left SAs left in west's kernel"
+log "ikebanad crashed (SIGSEGV); $_sas_left SAs left in west's kernel"
+ls "$HOSTS/west"/core.* >/dev/null 2>&1 && fail "ikebanad's crash wrote a core: $(ls "$HOSTS/west"/core.*)"
+log "ok: no core file of the crashed ikebanad"
 rm -f "$HOSTS/west/ikebanad.pid"
 _t0=$(now_cs)
 ikebana_start west

@@ -3,8 +3,10 @@
  * After start-up ikebanad holds exactly CAP_NET_ADMIN and
  * CAP_NET_BIND_SERVICE, and that is enough to reload (re-read the 0600
  * root-owned secrets and reload plugins). An updown script it runs holds
- * no more than that, and none of its descriptors.
+ * no more than that, and none of its descriptors. It is not dumpable:
+ * without CAP_SYS_PTRACE even root cannot read its /proc/PID/environ.
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -14,6 +16,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <fcntl.h>
+#include <linux/capability.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
 #include <cmocka.h>
 
 #include "harness.h"
@@ -40,6 +48,95 @@ static uint64_t cap_field(pid_t pid, const char *name)
 	}
 	free(s);
 	return v;
+}
+
+#define CAP_SYS_PTRACE_BIT 19
+
+/*
+ * Whether a child without CAP_SYS_PTRACE can open /proc/PID/environ of
+ * pid: false for a process that is not dumpable, even of our uid.
+ */
+static bool environ_readable(pid_t pid)
+{
+	pid_t c = fork();
+	int st = 0;
+
+	assert_true(c >= 0);
+	if (!c) {
+		struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3,
+						      0 };
+		struct __user_cap_data_struct d[2];
+		char path[64];
+		int fd;
+
+		if (syscall(SYS_capget, &h, d))
+			_exit(3);
+		d[0].effective &= ~(1u << CAP_SYS_PTRACE_BIT);
+		d[0].permitted &= ~(1u << CAP_SYS_PTRACE_BIT);
+		if (syscall(SYS_capset, &h, d))
+			_exit(3);
+		snprintf(path, sizeof(path), "/proc/%d/environ", (int)pid);
+		fd = open(path, O_RDONLY);
+		_exit(fd >= 0 ? 0 : errno == EACCES ? 1 : 2);
+	}
+	assert_int_equal(waitpid(c, &st, 0), c);
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) <= 1);
+	return WEXITSTATUS(st) == 0;
+}
+
+/* Drop every capability of this process: 0 or -1. */
+static int caps_none(void)
+{
+	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct d[2] = { { 0 } };
+
+	return (int)syscall(SYS_capset, &h, d);
+}
+
+/*
+ * A process of ours with no capabilities (so that a reader without
+ * CAP_SYS_PTRACE holds all of its: the kernel wants that too), made
+ * undumpable or not, until killed.
+ */
+static pid_t sleeper(bool undumpable)
+{
+	int fds[2];
+	char b;
+	pid_t c;
+
+	assert_int_equal(pipe(fds), 0);
+	c = fork();
+	assert_true(c >= 0);
+	if (!c) {
+		close(fds[0]);
+		if (caps_none() ||
+		    (undumpable && prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)) ||
+		    write(fds[1], "x", 1) != 1)
+			_exit(1);
+		pause();
+		_exit(0);
+	}
+	close(fds[1]);
+	assert_int_equal(read(fds[0], &b, 1), 1); /* it is set up now */
+	close(fds[0]);
+	return c;
+}
+
+/*
+ * Whether this kernel hides an undumpable process's /proc from us:
+ * some sandboxes (gVisor) do not, and then nothing can be seen here.
+ */
+static bool dumpable_enforced(void)
+{
+	pid_t open_one = sleeper(false), closed = sleeper(true);
+	bool ok = environ_readable(open_one) && !environ_readable(closed);
+	int st;
+
+	kill(open_one, SIGKILL);
+	kill(closed, SIGKILL);
+	waitpid(open_one, &st, 0);
+	waitpid(closed, &st, 0);
+	return ok;
 }
 
 /* Why this machine cannot run the test, or NULL. */
@@ -83,6 +180,12 @@ static void test_exact_caps_and_reload(void **state)
 	assert_int_equal(cap_field(p.pid, "CapBnd"), WANTED);
 	assert_int_equal(cap_field(p.pid, "CapInh"), 0);
 	assert_int_equal(cap_field(p.pid, "CapAmb"), 0);
+	/* PR_SET_DUMPABLE 0 (nodump.c): its memory stays its own */
+	if (dumpable_enforced())
+		assert_false(environ_readable(p.pid));
+	else
+		print_message("note: this kernel does not hide an undumpable "
+			      "process's /proc/PID/environ: not checked\n");
 
 	/* Nothing more is needed to reload: secrets, plugins, config. */
 	free(h_write_conf(dir, "ikebana.conf",
