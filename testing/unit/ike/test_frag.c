@@ -260,6 +260,79 @@ static void test_forged_fragments(void **state)
 	net_free(n);
 }
 
+/*
+ * West's request msgid, an INFORMATIONAL of Vendor ID payloads of vlen
+ * octets each (the engine answers it empty), sealed as nfrag fragments
+ * with west's keys, as a peer holding the SA sends them, put to east.
+ */
+static void informational_frags(struct net *n, uint32_t msgid, unsigned nvid,
+				size_t vlen, unsigned nfrag)
+{
+	struct ike_sa *w = n->p[WEST].e->all;
+	size_t len = nvid * (4 + vlen), per = (len + nfrag - 1) / nfrag;
+	uint8_t *pt = calloc(1, len);
+	struct wire_hdr hdr = { 0 };
+
+	assert_non_null(pt);
+	for (unsigned i = 0; i < nvid; i++) {
+		uint8_t *p = pt + i * (4 + vlen);
+
+		p[0] = i + 1 < nvid ? WIRE_PT_VID : 0;
+		p[2] = (uint8_t)((4 + vlen) >> 8);
+		p[3] = (uint8_t)(4 + vlen);
+	}
+	memcpy(hdr.spi_i, w->spi_i, 8);
+	memcpy(hdr.spi_r, w->spi_r, 8);
+	hdr.exchange = WIRE_EXCH_INFORMATIONAL;
+	hdr.flags = WIRE_FLAG_I;
+	hdr.msgid = msgid;
+	for (unsigned k = 0; k < nfrag; k++) {
+		size_t off = k * per, l = off + per > len ? len - off : per;
+		struct wbuf out;
+
+		wbuf_init(&out, 0);
+		assert_int_equal(msg_seal(w, &hdr, k ? 0 : WIRE_PT_VID,
+					  pt + off, l, (uint16_t)(k + 1),
+					  (uint16_t)nfrag, &out),
+				 0);
+		net_inject(n, EAST, out.data, out.len);
+		wbuf_free(&out);
+	}
+	free(pt);
+}
+
+/*
+ * The 64 KiB a reassembled message may have (FRAG_BYTES_MAX), with a
+ * peer's real keys: 60,000 octets in 50 fragments are taken, 70,000 in
+ * 60 are dropped when the fragment past 64 KiB comes, and the SA stays.
+ */
+static void test_fragment_bytes_cap(void **state)
+{
+	struct net *n = frag_net(BIG, NULL);
+	const struct ike_frag *got;
+	unsigned long msgs;
+	uint32_t id;
+
+	up_from(n, WEST);
+	got = frag_of(n, EAST);
+	msgs = got->msgs_in;
+	id = n->p[WEST].e->all->next_req_msgid;
+	informational_frags(n, id, 2, 30000 - 4, 50);
+	assert_true(net_run(n, queue_empty, 5000));
+	assert_int_equal(got->msgs_in, msgs + 1);
+	assert_false(log_has("would exceed 64 KiB"));
+
+	log_wire_drop_rate(100000); /* the line, whatever ran before */
+	informational_frags(n, id + 1, 2, 35000 - 4, 60);
+	assert_true(net_run(n, queue_empty, 5000));
+	log_wire_drop_rate(50);
+	assert_int_equal(got->msgs_in, msgs + 1);
+	assert_true(log_has(
+		"the message would exceed 64 KiB: its fragments are dropped"));
+	assert_int_equal(ike_sa_count(n, EAST, "established"), 1);
+	net_free(n);
+}
+
 /* fragmentation=no at east: west sends its request whole. */
 static void test_fragmentation_no(void **state)
 {
@@ -337,6 +410,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_lost_fragment, teardown),
 		cmocka_unit_test_teardown(test_corrupt_fragment, teardown),
 		cmocka_unit_test_teardown(test_forged_fragments, teardown),
+		cmocka_unit_test_teardown(test_fragment_bytes_cap, teardown),
 		cmocka_unit_test_teardown(test_fragmentation_no, teardown),
 		cmocka_unit_test_teardown(test_path_mtu, teardown),
 	};

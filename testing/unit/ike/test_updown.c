@@ -498,6 +498,37 @@ static void test_timeout(void **state)
 	free(c);
 }
 
+/*
+ * A script's output reaches the log up to 4096 octets per run (OUT_MAX),
+ * then one line says the rest is not logged: 100 lines of 100 octets,
+ * of which the first 40 and the start of the 41st are logged.
+ */
+static void test_output_cap(void **state)
+{
+	char *c;
+	struct net *n;
+
+	write_script("loud.sh",
+		     "#!/bin/sh\ni=0\nwhile [ $i -lt 100 ]; do\n"
+		     "\tprintf 'line-%03d-%091d\\n' $i 0\n"
+		     "\ti=$((i + 1))\ndone\n");
+	assert_true(asprintf(&c, "\tleftupdown=%s/loud.sh\n", dir) > 0);
+	n = updown_net(c, 0, 0);
+	log_reset();
+	up_down(n);
+	assert_true(net_run(n, idle, 10000));
+	assert_true(log_has("updown test: prepare-host: line-000-"));
+	assert_true(log_has("updown test: prepare-host: line-039-"));
+	assert_true(log_has("updown test: prepare-host: line-040-"));
+	assert_false(log_has("line-041-"));
+	assert_false(log_has("line-099-"));
+	assert_true(log_has("updown test: prepare-host: more output, not logged"));
+	/* each run has its own 4096: the next verb logs its first line */
+	assert_true(log_has("updown test: up-host: line-000-"));
+	done(n);
+	free(c);
+}
+
 /* The daemon stops: down and unroute for what is up, as libreswan. */
 static void test_stop(void **state)
 {
@@ -696,6 +727,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_host, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_client, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rekey, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_output_cap, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_order, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_timeout, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stop, setup, teardown),
