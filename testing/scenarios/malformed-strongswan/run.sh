@@ -4,8 +4,8 @@
 . "$IKB_UML/lib/all.sh"
 . "$IKB_UML/lib/scenario/ikebana.sh"
 topology west-east
-JUNK=$IKB_BUILD/testing/tools/ikejunk
-[ -x "$JUNK" ] || fail "$JUNK not built"
+JUNK=$IKB_BUILD/testing/tools/ikejunk SKFFLOOD=$IKB_BUILD/testing/tools/skfflood
+[ -x "$JUNK" ] && [ -x "$SKFFLOOD" ] || fail "$JUNK or $SKFFLOOD not built"
 IKB_KERNEL=kernel-xfrm
 _ikb_conf west
 # pfs=no: strongSwan's esp= proposal (from aes_gcm128) has no DH group,
@@ -67,6 +67,28 @@ done
 sed -n "$((_l0 + 1)),\$p" "$_log" | grep -q 'keepalive' &&
 	fail "west logged a NAT-keepalive: it must stay silent"
 log "ok: 6,000 malformed datagrams to port 4500: none answered, SAs kept, $_nl log lines"
+
+# fragment abuse (RFC 7383) at the SA held with strongSwan: forged SKF
+# payloads of every kind a reassembler must refuse (testing/tools/skfflood)
+_l0=$(wc -l <"$_log")
+timeout -k 2 120 ip netns exec east "$SKFFLOOD" "$(addr_of west 4)" 500 "$_spi_i" "$_spi_r" 2 6000 \
+	>"$HOSTS/east/log/skfflood.out" 2>&1 || fail "skfflood: $(cat "$HOSTS/east/log/skfflood.out")"
+log "east: $(cat "$HOSTS/east/log/skfflood.out")"
+_ikb_snap west
+[ "$(_ikb_json west spi_r)" = "$_spi_r" ] && [ "$(_ikb_json west state)" = established ] ||
+	fail "west's IKE SA changed under the forged fragments"
+[ "$(_ikb_json west 'child_sas[0].spi_in')" = "$_child" ] ||
+	fail "west's Child SA changed under the forged fragments"
+[ "$(_ikb_json west fragmentation.fragments_dropped)" -ge 1000 ] &&
+	[ "$(_ikb_json west fragmentation.messages_received)" = 0 ] ||
+	fail "west's fragment counters: $(jq -c '.ike_sas[0].fragmentation' "$HOSTS/west/log/status.json")"
+_nl=$(($(wc -l <"$_log") - _l0))
+[ "$_nl" -le 400 ] || fail "the forged fragments made $_nl log lines on west: not rate-limited"
+for _why in 'Fragment Number 0' 'Total Fragments exceeds the 64 ikebana reassembles'; do
+	sed -n "$((_l0 + 1)),\$p" "$_log" | grep -qF "$_why" ||
+		fail "west logged no dropped fragment naming '$_why'"
+done
+log "ok: 6,000 forged fragments at the strongSwan SA: none kept, SAs kept, $_nl log lines"
 
 # strongSwan rekeys both, and ESP flows
 _ss_swanctl east --rekey --child east-west >"$HOSTS/east/log/rekey.out" 2>&1 ||
