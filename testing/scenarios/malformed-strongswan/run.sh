@@ -79,8 +79,10 @@ _ikb_snap west
 	fail "west's IKE SA changed under the forged fragments"
 [ "$(_ikb_json west 'child_sas[0].spi_in')" = "$_child" ] ||
 	fail "west's Child SA changed under the forged fragments"
-[ "$(_ikb_json west fragmentation.fragments_dropped)" -ge 1000 ] &&
-	[ "$(_ikb_json west fragmentation.messages_received)" = 0 ] ||
+# the kinds the codec lets through reach the reassembler (846 of 6,000
+# here), which keeps none
+[ "$(_ikb_json west fragmentation.fragments_dropped)" -ge 500 ] &&
+	[ "$(_ikb_json west fragmentation.fragments_received)" = 0 ] ||
 	fail "west's fragment counters: $(jq -c '.ike_sas[0].fragmentation' "$HOSTS/west/log/status.json")"
 _nl=$(($(wc -l <"$_log") - _l0))
 [ "$_nl" -le 400 ] || fail "the forged fragments made $_nl log lines on west: not rate-limited"
