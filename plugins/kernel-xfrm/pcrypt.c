@@ -20,6 +20,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <libmnl/libmnl.h>
 #include <linux/cryptouser.h>
 #include <linux/netlink.h>
@@ -87,17 +88,56 @@ struct nlmsghdr *xfrm_build_newalg(void *buf, const char *inner,
 	return nlh;
 }
 
-int xfrm_pcrypt_probe(const char *inner, struct ikb_error *err)
+/* One CRYPTO_MSG_NEWALG for pcrypt(inner). */
+static int newalg(const char *inner, struct ikb_error *err)
 {
 	char buf[XFRM_BUF];
 	struct nlmsghdr *nlh = xfrm_build_newalg(buf, inner, err);
-	int rc;
 
 	if (!nlh)
 		return -EINVAL;
-	rc = xfrm_nl_once(NETLINK_CRYPTO, "crypto", nlh, NULL, NULL, err);
-	/* EEXIST: an earlier run (or an administrator) made it already. */
-	return rc == -EEXIST ? 0 : rc;
+	return xfrm_nl_once(NETLINK_CRYPTO, "crypto", nlh, NULL, NULL, err);
+}
+
+#define PCRYPT_TRIES 50
+#define PCRYPT_WAIT_NS 10000000L /* 10 ms: 0.5 s at most */
+
+/*
+ * NEWALG is sent only where no instance is listed (pcrypt_proc.c says
+ * why a second one nests). Its answer is not the verdict: EAGAIN means
+ * made but its self-test (run apart, in cryptomgr) not passed yet, and
+ * until it has, a new SA would still get the plain AEAD. So the verdict
+ * is /proc/crypto's, waited for once per algorithm and daemon.
+ */
+int xfrm_pcrypt_probe_at(const char *proc,
+			 int (*send)(const char *inner, struct ikb_error *err),
+			 const char *inner, struct ikb_error *err)
+{
+	enum xfrm_pcrypt_listing l = xfrm_pcrypt_listed(proc, inner);
+	int rc;
+
+	if (l == XFRM_PCRYPT_UNREADABLE)
+		return ikb_error_set(err, ENOENT,
+				     "cannot read %s to see what pcrypt instances there are",
+				     proc);
+	if (l == XFRM_PCRYPT_NONE) {
+		rc = send(inner, err);
+		if (rc && rc != -EAGAIN && rc != -EEXIST)
+			return rc;
+	}
+	for (int i = 0; i < PCRYPT_TRIES; i++) {
+		if (xfrm_pcrypt_listed(proc, inner) == XFRM_PCRYPT_READY)
+			return 0;
+		nanosleep(&(struct timespec){ 0, PCRYPT_WAIT_NS }, NULL);
+	}
+	return ikb_error_set(err, ETIMEDOUT,
+			     "pcrypt(%s) is not in %s with its self-test passed",
+			     inner, proc);
+}
+
+int xfrm_pcrypt_probe(const char *inner, struct ikb_error *err)
+{
+	return xfrm_pcrypt_probe_at("/proc/crypto", newalg, inner, err);
 }
 
 /* The verdict for inner: asked once, then remembered. */

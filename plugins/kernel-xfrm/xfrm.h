@@ -215,6 +215,23 @@ struct nlmsghdr *xfrm_build_newalg(void *buf, const char *inner,
 				   struct ikb_error *err);
 /* Ask the kernel for pcrypt(inner): 0 = it exists now. */
 int xfrm_pcrypt_probe(const char *inner, struct ikb_error *err);
+/*
+ * The same against proc (/proc/crypto) and newalg (CRYPTO_MSG_NEWALG):
+ * newalg at most once, and only when proc lists no pcrypt instance of
+ * inner; then until it is listed with its self-test passed, 0.5 s at most.
+ */
+int xfrm_pcrypt_probe_at(const char *proc,
+			 int (*newalg)(const char *inner, struct ikb_error *err),
+			 const char *inner, struct ikb_error *err);
+/* pcrypt_proc.c: what /proc/crypto (proc) says of pcrypt over inner */
+enum xfrm_pcrypt_listing {
+	XFRM_PCRYPT_UNREADABLE,
+	XFRM_PCRYPT_NONE,
+	XFRM_PCRYPT_TESTING, /* registered, self-test not passed yet */
+	XFRM_PCRYPT_READY,
+};
+enum xfrm_pcrypt_listing xfrm_pcrypt_listed(const char *proc,
+					    const char *inner);
 /* Before install: set sa->pcrypt_fallback, warn once per run. */
 void xfrm_pcrypt_apply(struct xfrm_state *st, struct ikb_sa *sa);
 

@@ -12,7 +12,9 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include <string.h>
 #include <cmocka.h>
 #include <libmnl/libmnl.h>
@@ -225,6 +227,97 @@ static int fake_route(const struct ikb_sa *sa, char *dev, size_t len,
 	return 0;
 }
 
+/* /proc/crypto as the SMP UML 7.2 kernel wrote it, in two parts */
+#define PROC_PLAIN                                                   \
+	"name         : rfc4106(gcm(aes))\n"                             \
+	"driver       : rfc4106(gcm_base(ctr(aes-lib),ghash-lib))\n"     \
+	"module       : kernel\n"                                        \
+	"priority     : 100\n"                                           \
+	"selftest     : passed\n"                                        \
+	"type         : aead\n"                                          \
+	"\n"                                                             \
+	"name         : gcm(aes)\n"                                      \
+	"driver       : gcm_base(ctr(aes-lib),ghash-lib)\n"              \
+	"selftest     : passed\n\n"
+#define PROC_PCRYPT(test)                                               \
+	"name         : rfc4106(gcm(aes))\n"                                \
+	"driver       : pcrypt(rfc4106(gcm_base(ctr(aes-lib),ghash-lib)))\n" \
+	"module       : pcrypt\n"                                           \
+	"priority     : 200\n"                                              \
+	"selftest     : " test "\n"                                         \
+	"type         : aead\n\n"
+
+static char proc_path[64];
+static unsigned newalgs;
+static const char *after_newalg; /* what proc says once newalg ran */
+
+static void proc_write(const char *text)
+{
+	FILE *f = fopen(proc_path, "w");
+
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static int fake_newalg(const char *inner, struct ikb_error *err)
+{
+	newalgs++;
+	if (!after_newalg)
+		return ikb_error_set(err, ENOENT, "no pcrypt template");
+	proc_write(after_newalg);
+	return -EAGAIN; /* made, its self-test still running */
+}
+
+static int probe(const char *proc_text, const char *after)
+{
+	struct ikb_error err = { "" };
+	int fd;
+
+	strcpy(proc_path, "/tmp/ikb-proc-crypto-XXXXXX");
+	fd = mkstemp(proc_path);
+	assert_true(fd >= 0);
+	close(fd);
+	proc_write(proc_text);
+	newalgs = 0;
+	after_newalg = after;
+	fd = xfrm_pcrypt_probe_at(proc_path, fake_newalg, "rfc4106(gcm(aes))",
+				  &err);
+	unlink(proc_path);
+	return fd;
+}
+
+/*
+ * NEWALG goes out only when /proc/crypto lists no pcrypt instance of the
+ * AEAD: a second one would wrap the first (pcrypt(pcrypt(...)), one
+ * level per daemon start, until the names overflow and every SA of that
+ * AEAD fails). Its EAGAIN is no verdict: the listing with the self-test
+ * passed is.
+ */
+static void test_pcrypt_probe_once(void **state)
+{
+	/* none yet: one NEWALG, then listed and tested */
+	assert_int_equal(probe(PROC_PLAIN, PROC_PLAIN PROC_PCRYPT("passed")), 0);
+	assert_int_equal(newalgs, 1);
+	/* there already (an earlier run, the peer's daemon on this kernel) */
+	assert_int_equal(probe(PROC_PLAIN PROC_PCRYPT("passed"), NULL), 0);
+	assert_int_equal(newalgs, 0);
+	/* a kernel without self-tests says unknown: usable */
+	assert_int_equal(probe(PROC_PCRYPT("unknown") PROC_PLAIN, NULL), 0);
+	assert_int_equal(newalgs, 0);
+	/* listed, its test never passes: no second NEWALG, a timeout */
+	assert_int_equal(probe(PROC_PLAIN PROC_PCRYPT("failed"), NULL),
+			 -ETIMEDOUT);
+	assert_int_equal(newalgs, 0);
+	/* no template: the kernel's error, at once */
+	assert_int_equal(probe(PROC_PLAIN, NULL), -ENOENT);
+	assert_int_equal(newalgs, 1);
+	/* no /proc/crypto to read: said so, nothing sent */
+	assert_int_equal(
+		xfrm_pcrypt_listed("/nonexistent/proc-crypto", "x"),
+		XFRM_PCRYPT_UNREADABLE);
+}
+
 static void test_offload_device(void **state)
 {
 	struct xfrm_state st = fake_state();
@@ -372,6 +465,7 @@ int main(void)
 		cmocka_unit_test(test_newalg_message),
 		cmocka_unit_test(test_pcrypt_fallback_once),
 		cmocka_unit_test(test_pcrypt_available),
+		cmocka_unit_test(test_pcrypt_probe_once),
 		cmocka_unit_test(test_offload_device),
 		cmocka_unit_test(test_getroute_message),
 		cmocka_unit_test(test_route_reply),
