@@ -5,13 +5,14 @@
 # each on its own address pair, transport mode, esp=aes_gcm128, no ESN:
 #   plain    no conn: the same path in clear, the ceiling
 #   sa1      one SA, replay-window=128
+#   one      the same with one flow only (vCPU 0): what one CPU does
 #   clones2  clones=2: per-CPU SAs (RFC 9611), one per CPU and the fallback
 #   pp2      leftprotoports=tcp/5301,tcp/5302: two SAs, one per flow
 #   w2048    one SA, replay-window=2048
 #   pcr128   pcrypt=yes, replay-window=128
 #   pcr2048  pcrypt=yes, replay-window=2048
 # pcrypt is kernel-wide: once its instance exists, every SA the kernel then
-# makes with that AEAD runs through it. So the first five rows come up and
+# makes with that AEAD runs through it. So the first six rows come up and
 # are measured first; then the pcrypt rows come up (which makes the
 # instance) and are measured. Per round, row and direction, two iperf3 TCP
 # flows run at once, each from
@@ -38,6 +39,7 @@ modprobe pcrypt || fail "modprobe pcrypt failed"
 # lines), ESP states per host once up
 ROWS='1 plain 192.0.2.1 192.0.2.2 - 0
 1 sa1 192.0.2.11 192.0.2.12 replay-window=128 2
+1 one 192.0.2.71 192.0.2.72 replay-window=128 2
 1 clones2 192.0.2.21 192.0.2.22 clones=2 6
 1 pp2 192.0.2.31 192.0.2.32 leftprotoports=tcp/5301,tcp/5302 4
 1 w2048 192.0.2.61 192.0.2.62 replay-window=2048 2
@@ -107,7 +109,7 @@ _snap() {
 			print src, dst, spi, packets, replays + outside
 	}'
 }
-_pcrypt_instance() { grep -q '^driver.*: pcrypt(rfc4106(gcm(aes)))' /proc/crypto; }
+_pcrypt_instance() { grep -q '^driver.*: pcrypt(rfc4106(' /proc/crypto; }
 # _pcrypt_is WANT: ikebana's status on west says pcrypt WANT for the row
 _pcrypt_is() {
 	_got=$(t 20 "$IKB_CLI" --rundir "$HOSTS/west/run" status --json |
@@ -133,21 +135,32 @@ _measure() {
 	[ "$_dir" = rev ] && _rf=-R
 	_snap west >"$BD/$_tag.west0"
 	_snap east >"$BD/$_tag.east0"
-	for c in 0 1; do
+	grep '^cpu[01] ' /proc/stat >"$BD/$_tag.stat0"
+	_cpus='0 1' _p1=
+	[ "$r_name" = one ] && _cpus=0
+	for c in $_cpus; do
 		# shellcheck disable=SC2086 # _rf: -R or nothing
 		t $((SECS + 30)) ip netns exec west taskset -c "$c" iperf3 -c "$r_ea" -B "$r_wa" \
 			-p $((5201 + c)) --cport $((5301 + c)) -t "$SECS" -J $_rf >"$BD/$_tag.$c.json" 2>&1 &
 		eval "_p$c=\$!"
 	done
 	# shellcheck disable=SC2154 # _p0 and _p1 set by the eval above
-	if ! wait "$_p0" || ! wait "$_p1"; then
+	if ! wait "$_p0" || { [ -n "$_p1" ] && ! wait "$_p1"; }; then
 		fail "$r_name round $_rd $_dir: iperf3 failed: $(jq -r '.error // empty' "$BD/$_tag".*.json 2>/dev/null)"
 	fi
+	grep '^cpu[01] ' /proc/stat >"$BD/$_tag.stat1"
 	_snap west >"$BD/$_tag.west1"
 	_snap east >"$BD/$_tag.east1"
+	# each vCPU's busy share over the transfer, and its softirq share
+	_busy=$(awk 'FNR == NR { for (i = 2; i <= NF; i++) a[$1, i] = $i; next }
+		{ t = 0; for (i = 2; i <= NF; i++) t += $i - a[$1, i]
+		  idle = ($5 - a[$1, 5]) + ($6 - a[$1, 6]); si = $8 - a[$1, 8]
+		  printf "%s%d/%d", (n++ ? " " : ""), t ? 100 * (t - idle) / t : 0, t ? 100 * si / t : 0 }' \
+		"$BD/$_tag.stat0" "$BD/$_tag.stat1")
 	_f0=$(jq -r '.end.sum_received.bits_per_second / 1e6' "$BD/$_tag.0.json")
-	_f1=$(jq -r '.end.sum_received.bits_per_second / 1e6' "$BD/$_tag.1.json")
-	_bytes=$(jq -s '[.[].end.sum_received.bytes] | add' "$BD/$_tag.0.json" "$BD/$_tag.1.json")
+	_f1=0
+	[ -z "$_p1" ] || _f1=$(jq -r '.end.sum_received.bits_per_second / 1e6' "$BD/$_tag.1.json")
+	_bytes=$(jq -s '[.[].end.sum_received.bytes] | add' "$BD/$_tag".[01].json)
 	if [ "$_dir" = fwd ]; then _tx=west _rx=east _s=$r_wa _d=$r_ea; else _tx=east _rx=west _s=$r_ea _d=$r_wa; fi
 	# receiver: inbound packets and replay drops of the row; sender: how
 	# many outbound SAs carried a tenth of the packets or more
@@ -173,9 +186,9 @@ _measure() {
 		esac
 	fi
 	_sum=$(awk -v a="$_f0" -v b="$_f1" 'BEGIN { printf "%.1f", a + b }')
-	printf '%s\t%s\t%s\t%s\t%.1f\t%.1f\t%s\t%s\n' "$_rd" "$r_name" "$_dir" "$_sum" "$_f0" "$_f1" \
-		"$_drops" "$_used" >>"$RESULTS/rows.tsv"
-	log "ok: $r_name round $_rd $_dir: $_sum Mbit/s ($_f0 + $_f1), $_rxp packets in, $_drops replay drops, $_used outbound SA(s) used"
+	printf '%s\t%s\t%s\t%s\t%.1f\t%.1f\t%s\t%s\t%s\n' "$_rd" "$r_name" "$_dir" "$_sum" "$_f0" "$_f1" \
+		"$_drops" "$_used" "$_busy" >>"$RESULTS/rows.tsv"
+	log "ok: $r_name round $_rd $_dir: $_sum Mbit/s ($_f0 + $_f1), $_rxp packets in, $_drops replay drops, $_used outbound SA(s) used, CPU busy/softirq % $_busy"
 }
 
 # _rounds PHASE: every round of the phase's rows, both directions
@@ -194,7 +207,7 @@ _no_pcrypt() { [ "$r_keys" = - ] || _pcrypt_is off; }
 _each _no_pcrypt 1
 _rounds 1
 _phase_up 2
-_pcrypt_instance || fail "no pcrypt(rfc4106(gcm(aes))) in /proc/crypto after the pcrypt=yes SAs"
+_pcrypt_instance || fail "no pcrypt instance over rfc4106(gcm(aes)) in /proc/crypto after the pcrypt=yes SAs"
 _on() { _pcrypt_is on; }
 _each _on 2
 _rounds 2
