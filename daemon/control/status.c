@@ -11,6 +11,7 @@
 #include "build-config.h"
 #include "config/config.h"
 #include "control/commands.h"
+#include "control/json_stream.h"
 #include "control/proto.h"
 #include "daemon.h"
 #include "ike/ike.h"
@@ -96,24 +97,37 @@ static struct json_object *conn_json(const struct ikbd *d,
 	return o;
 }
 
-static struct json_object *part_conns(const struct ikbd *d)
+static void walk_conns(void *ctx, struct json_stream *s)
 {
-	struct json_object *a = json_object_new_array();
+	const struct ikbd *d = ctx;
 	const struct cfg *c = d->conf.cfg;
 
 	for (size_t i = 0; c && i < c->nconns; i++)
-		json_object_array_add(a, conn_json(d, &c->conns[i]));
-	return a;
+		json_stream_emit(s, conn_json(d, &c->conns[i]));
+}
+
+static void walk_ike_sas(void *ctx, struct json_stream *s)
+{
+	const struct ikbd *d = ctx;
+	const struct ike_sa *sa = NULL;
+
+	while (d->engine && (sa = ike_engine_next_sa(d->engine, sa)))
+		json_stream_emit(s, ike_sa_status(sa));
+}
+
+/*
+ * The two parts that grow with the conns and the SAs are written one
+ * element at a time (json_stream.h): cmd_status()'s answer is encoded
+ * at once, while d's conns and SAs are the ones walked here.
+ */
+static struct json_object *part_conns(const struct ikbd *d)
+{
+	return json_stream_array(walk_conns, (void *)d, NULL);
 }
 
 static struct json_object *part_ike_sas(const struct ikbd *d)
 {
-	struct json_object *a = json_object_new_array();
-	const struct ike_sa *sa = NULL;
-
-	while (d->engine && (sa = ike_engine_next_sa(d->engine, sa)))
-		json_object_array_add(a, ike_sa_status(sa));
-	return a;
+	return json_stream_array(walk_ike_sas, (void *)d, NULL);
 }
 
 static struct json_object *part_routes(const struct ikbd *d)

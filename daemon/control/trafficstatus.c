@@ -7,11 +7,14 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <ikebana/kernel.h>
 #include <json-c/json.h>
 
 #include "config/config.h"
 #include "control/commands.h"
+#include "control/json_stream.h"
 #include "control/proto.h"
 #include "control/trafficstatus.h"
 #include "daemon.h"
@@ -19,10 +22,13 @@
 #include "plugin/plugin_set.h"
 
 struct walk {
+	const struct ike_engine *e;
 	const struct ikb_kernel_ops *k;
 	void *kstate;
 	time_t now;
-	struct json_object *list;
+	struct json_object *list;   /* traffic_json()'s tree, or */
+	struct json_stream *stream; /* the answer, written as it is made */
+	const char *conn;
 };
 
 static void put_str(struct json_object *o, const char *k, const char *v)
@@ -118,9 +124,9 @@ static uint64_t add_time(const struct ike_child_info *c,
 	return c->created > 0 ? (uint64_t)c->created : 0;
 }
 
-static void on_child(void *ctx, const struct ike_child_info *c)
+static struct json_object *child_json(const struct walk *w,
+				      const struct ike_child_info *c)
 {
-	struct walk *w = ctx;
 	struct json_object *o = json_object_new_object();
 	struct ikb_sa_counters in, out;
 
@@ -138,7 +144,17 @@ static void on_child(void *ctx, const struct ike_child_info *c)
 	json_object_object_add(o, "out", dir_json(w, c->out, &out));
 	put_u64(o, "add_time", add_time(c, &in, &out));
 	json_object_object_add(o, "idle_s", idle_json(w->now, &in, &out));
-	json_object_array_add(w->list, o);
+	return o;
+}
+
+static void on_child(void *ctx, const struct ike_child_info *c)
+{
+	struct walk *w = ctx;
+
+	if (w->stream)
+		json_stream_emit(w->stream, child_json(w, c));
+	else
+		json_object_array_add(w->list, child_json(w, c));
 }
 
 struct json_object *traffic_json(const struct ike_engine *e,
@@ -146,11 +162,53 @@ struct json_object *traffic_json(const struct ike_engine *e,
 				 const char *conn, time_t now)
 {
 	struct json_object *o = json_object_new_object();
-	struct walk w = { k, kstate, now, json_object_new_array() };
+	struct walk w = { e, k, kstate, now, json_object_new_array(), NULL,
+			  conn };
 
 	if (e)
 		ike_engine_foreach_child(e, conn, on_child, &w);
 	json_object_object_add(o, "child_sas", w.list);
+	return o;
+}
+
+static void walk_free(void *ctx)
+{
+	struct walk *w = ctx;
+
+	free((char *)w->conn);
+	free(w);
+}
+
+static void walk_children(void *ctx, struct json_stream *s)
+{
+	struct walk *w = ctx;
+
+	w->stream = s;
+	if (w->e)
+		ike_engine_foreach_child(w->e, w->conn, on_child, w);
+	w->stream = NULL;
+}
+
+/*
+ * traffic_json()'s text, each Child SA's object written and freed before
+ * the next is made (json_stream.h): with 10,000 of them, building the
+ * whole tree and freeing it after the answer was most of the daemon's
+ * time. The answer is encoded before the loop runs again, while e, k and
+ * conn (the request's) are the ones walk_children() needs.
+ */
+static struct json_object *traffic_stream(const struct ike_engine *e,
+					  const struct ikb_kernel_ops *k,
+					  void *kstate, const char *conn)
+{
+	struct json_object *o = json_object_new_object();
+	struct walk *w = calloc(1, sizeof(*w));
+
+	if (!w)
+		return o;
+	*w = (struct walk){ .k = k, .kstate = kstate, .now = time(NULL),
+			    .e = e, .conn = conn ? strdup(conn) : NULL };
+	json_object_object_add(o, "child_sas",
+			       json_stream_array(walk_children, w, walk_free));
 	return o;
 }
 
@@ -180,6 +238,5 @@ struct json_object *cmd_trafficstatus(struct ikbd *d, struct json_object *req)
 	}
 	if (d->conf.plugins)
 		k = plugin_set_kernel(d->conf.plugins, &st);
-	return ctl_response_ok(
-		traffic_json(d->engine, k, st, conn, time(NULL)));
+	return ctl_response_ok(traffic_stream(d->engine, k, st, conn));
 }
