@@ -19,11 +19,12 @@
 /* Element i: nested, with strings json-c escapes, and a null at i == 1. */
 static struct json_object *element(int i)
 {
-	struct json_object *o = json_object_new_object();
-	struct json_object *kids = json_object_new_array();
+	struct json_object *o, *kids;
 
 	if (i == 1)
 		return NULL;
+	o = json_object_new_object();
+	kids = json_object_new_array();
 	json_object_object_add(o, "conn", json_object_new_string("c\"1/\n\t"));
 	json_object_object_add(o, "serial", json_object_new_int64(i));
 	json_object_object_add(o, "peer_cert", NULL);
