@@ -29,6 +29,7 @@ struct walk {
 	struct json_object *list;   /* traffic_json()'s tree, or */
 	struct json_stream *stream; /* the answer, written as it is made */
 	const char *conn;
+	bool brief; /* only what the text shows: traffic_print() */
 };
 
 static void put_str(struct json_object *o, const char *k, const char *v)
@@ -92,6 +93,8 @@ static struct json_object *dir_json(const struct walk *w,
 	}
 	put_u64(o, "bytes", c->bytes);
 	put_u64(o, "packets", c->packets);
+	if (w->brief)
+		return o;
 	put_u64(o, "use_time", c->use_time);
 	put_u64(o, "replay_fail", c->replay_fail);
 	put_u64(o, "integrity_fail", c->integrity_fail);
@@ -137,12 +140,14 @@ static struct json_object *child_json(const struct walk *w,
 	put_str(o, "proto", "ESP");
 	put_str(o, "mode", c->mode == IKB_MODE_TUNNEL ? "tunnel" : "transport");
 	put_str(o, "alg", c->alg);
-	put_str(o, "kernel_alg", c->kernel_alg);
+	if (!w->brief)
+		put_str(o, "kernel_alg", c->kernel_alg);
 	put_spi(o, "spi_in", c->in);
 	put_spi(o, "spi_out", c->out);
 	json_object_object_add(o, "in", dir_json(w, c->in, &in));
 	json_object_object_add(o, "out", dir_json(w, c->out, &out));
-	put_u64(o, "add_time", add_time(c, &in, &out));
+	if (!w->brief)
+		put_u64(o, "add_time", add_time(c, &in, &out));
 	json_object_object_add(o, "idle_s", idle_json(w->now, &in, &out));
 	return o;
 }
@@ -162,8 +167,8 @@ struct json_object *traffic_json(const struct ike_engine *e,
 				 const char *conn, time_t now)
 {
 	struct json_object *o = json_object_new_object();
-	struct walk w = { e, k, kstate, now, json_object_new_array(), NULL,
-			  conn };
+	struct walk w = { .e = e, .k = k, .kstate = kstate, .now = now,
+			  .list = json_object_new_array(), .conn = conn };
 
 	if (e)
 		ike_engine_foreach_child(e, conn, on_child, &w);
@@ -198,7 +203,8 @@ static void walk_children(void *ctx, struct json_stream *s)
  */
 static struct json_object *traffic_stream(const struct ike_engine *e,
 					  const struct ikb_kernel_ops *k,
-					  void *kstate, const char *conn)
+					  void *kstate, const char *conn,
+					  bool brief)
 {
 	struct json_object *o = json_object_new_object();
 	struct walk *w = calloc(1, sizeof(*w));
@@ -206,13 +212,19 @@ static struct json_object *traffic_stream(const struct ike_engine *e,
 	if (!w)
 		return o;
 	*w = (struct walk){ .k = k, .kstate = kstate, .now = time(NULL),
-			    .e = e, .conn = conn ? strdup(conn) : NULL };
+			    .e = e, .conn = conn ? strdup(conn) : NULL,
+			    .brief = brief };
 	json_object_object_add(o, "child_sas",
 			       json_stream_array(walk_children, w, walk_free));
 	return o;
 }
 
-/* {"conn": NAME} is optional: without it, every conn's Child SAs. */
+/*
+ * {"conn": NAME} is optional: without it, every conn's Child SAs.
+ * {"brief": true}, what the text view asks: without kernel_alg, add_time
+ * and in's and out's use_time, replay_fail and integrity_fail, which it
+ * never prints (a third fewer bytes for the client to read).
+ */
 struct json_object *cmd_trafficstatus(struct ikbd *d, struct json_object *req)
 {
 	struct json_object *v;
@@ -238,5 +250,6 @@ struct json_object *cmd_trafficstatus(struct ikbd *d, struct json_object *req)
 	}
 	if (d->conf.plugins)
 		k = plugin_set_kernel(d->conf.plugins, &st);
-	return ctl_response_ok(traffic_stream(d->engine, k, st, conn));
+	return ctl_response_ok(
+		traffic_stream(d->engine, k, st, conn, req_bool(req, "brief")));
 }
