@@ -45,13 +45,17 @@ static void put_u64(struct json_object *o, const char *k, uint64_t v)
 static void put_spi(struct json_object *o, const char *k,
 		    const struct ikb_sa *sa)
 {
-	char buf[16];
+	static const char digits[] = "0123456789abcdef";
+	char buf[9];
 
 	if (!sa) {
 		json_object_object_add(o, k, NULL);
 		return;
 	}
-	snprintf(buf, sizeof(buf), "%08" PRIx32, sa->spi);
+	/* "%08" PRIx32 without snprintf, twice for each Child SA listed */
+	for (int i = 0; i < 8; i++)
+		buf[i] = digits[sa->spi >> (28 - 4 * i) & 0xf];
+	buf[8] = '\0';
 	put_str(o, k, buf);
 }
 
