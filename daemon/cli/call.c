@@ -9,6 +9,17 @@
 #include "control/client.h"
 #include "control/proto.h"
 
+#if defined(__SANITIZE_ADDRESS__)
+#define IKB_CLI_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define IKB_CLI_ASAN 1
+#endif
+#endif
+#ifndef IKB_CLI_ASAN
+#define IKB_CLI_ASAN 0
+#endif
+
 /* A reload may load plugins and big files: give it time. */
 #define CLI_TIMEOUT_MS 30000
 
@@ -79,6 +90,22 @@ struct json_object *cli_response_data(const struct cli *c,
 	return NULL;
 }
 
+/*
+ * The answer cli_call_show() printed, just before the client exits:
+ * with 10,000 SAs, freeing its hundreds of thousands of objects one by
+ * one took a third as long as parsing them, for memory that exit gives
+ * back at once. Under AddressSanitizer it is freed, so that LeakSanitizer
+ * still checks everything else the client allocates.
+ */
+static void put_at_exit(struct json_object *resp)
+{
+#if IKB_CLI_ASAN
+	json_object_put(resp);
+#else
+	(void)resp;
+#endif
+}
+
 int cli_call_show(const struct cli *c, const char *cmd, struct json_object *req,
 		  bool json, void (*human)(struct json_object *data))
 {
@@ -94,7 +121,7 @@ int cli_call_show(const struct cli *c, const char *cmd, struct json_object *req,
 					     JSON_C_TO_STRING_NOSLASHESCAPE));
 	else if (data)
 		human(data);
-	json_object_put(resp);
+	put_at_exit(resp);
 	return data ? CLI_OK : CLI_FAIL;
 }
 

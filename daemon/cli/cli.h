@@ -70,7 +70,8 @@ struct json_object *cli_response_data(const struct cli *c,
 /*
  * Sends cmd with req (consumed) and prints the answer's data: as pretty
  * JSON with json, else through human. Returns CLI_OK, or CLI_FAIL after
- * printing why.
+ * printing why. The last thing a subcommand does: the answer is left
+ * for exit to free (call.c).
  */
 int cli_call_show(const struct cli *c, const char *cmd, struct json_object *req,
 		  bool json, void (*human)(struct json_object *data));

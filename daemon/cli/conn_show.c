@@ -36,5 +36,10 @@ int cli_conn_show(const struct cli *c, int argc, char **argv, bool need_conn,
 	if (left)
 		json_object_object_add(req, "conn",
 				       json_object_new_string(argv[optind]));
+	/* the text needs less than --json shows; a command that has no
+	 * brief form (explain) answers in full */
+	if (!json)
+		json_object_object_add(req, "brief",
+				       json_object_new_boolean(1));
 	return cli_call_show(c, argv[0], req, json, human);
 }

@@ -329,5 +329,8 @@ int status_main(const struct cli *c, int argc, char **argv)
 		json_object_put(req);
 		return CLI_USAGE;
 	}
+	/* print_human() needs less than --json shows (control/status.c) */
+	if (!json)
+		json_object_object_add(req, "brief", json_object_new_boolean(1));
 	return cli_call_show(c, "status", req, json, print_human);
 }

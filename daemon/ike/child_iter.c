@@ -65,12 +65,26 @@ static const struct conn_view *sa_view(const struct ike_sa *sa)
 	return c->view_rc[1] ? NULL : &c->view[1];
 }
 
+/*
+ * "+w" after the words so far, cut to fit as snprintf would; copied, not
+ * formatted: trafficstatus fills a policy for every Child SA it lists.
+ */
 static void add_word(char *buf, size_t len, bool on, const char *w)
 {
-	size_t n = strlen(buf);
+	size_t n = strlen(buf), room, k;
 
-	if (on && n < len)
-		snprintf(buf + n, len - n, "%s%s", n ? "+" : "", w);
+	if (!on || n >= len)
+		return;
+	room = len - n - 1;
+	if (n && room) {
+		buf[n++] = '+';
+		room--;
+	}
+	k = strlen(w);
+	if (k > room)
+		k = room;
+	memcpy(buf + n, w, k);
+	buf[n + k] = '\0';
 }
 
 /*
