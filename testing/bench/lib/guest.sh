@@ -54,6 +54,19 @@ bench_fresh_tcp() {
 	done
 }
 
+# bench_ikb_start HOST...: ikebanad on each at once (NSS start-up is
+# seconds in UML); each ikebana_start waits until its daemon answers.
+bench_ikb_start() {
+	_bp=
+	for _h; do
+		ikebana_start "$_h" &
+		_bp="$_bp $!"
+	done
+	for _p in $_bp; do
+		wait "$_p" || fail "ikebanad on one of $* did not start"
+	done
+}
+
 bench_ikb_stop() {
 	for _h; do
 		_pid=$(cat "$HOSTS/$_h/ikebanad.pid")

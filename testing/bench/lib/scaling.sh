@@ -84,12 +84,7 @@ for h in west east; do
 	cp "$conf" "$HOSTS/$h/etc/ikebana.d/scaling.conf"
 	_each _secret >"$HOSTS/$h/etc/ikebana.secrets"
 done
-ikebana_start west &
-_s1=$!
-ikebana_start east &
-_s2=$!
-wait "$_s1" || fail "ikebanad on west did not start"
-wait "$_s2" || fail "ikebanad on east did not start"
+bench_ikb_start west east
 _up() { [ "$r_keys" = - ] || _ikb west up --no-wait "$r_name" || log "ikebana up --no-wait $r_name returned an error"; }
 _total=0
 _count() { _total=$((_total + r_nsa)); }

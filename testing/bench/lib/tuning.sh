@@ -72,14 +72,7 @@ for h in west east; do
 	cp "$conf" "$HOSTS/$h/etc/ikebana.d/tuning.conf"
 	_each _secret >"$HOSTS/$h/etc/ikebana.secrets"
 done
-# Both daemons start at once (NSS start-up is seconds in UML); each
-# ikebana_start waits until its daemon answers.
-ikebana_start west &
-_s1=$!
-ikebana_start east &
-_s2=$!
-wait "$_s1" || fail "ikebanad on west did not start"
-wait "$_s2" || fail "ikebanad on east did not start"
+bench_ikb_start west east
 
 # Every conn up, from west, all at once (--no-wait); the SAs are then
 # counted in both kernels.

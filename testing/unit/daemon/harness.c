@@ -142,6 +142,16 @@ char *h_slurp(const char *path)
 	return buf;
 }
 
+unsigned h_conf_port(const char *path, const char *key)
+{
+	char *text = h_slurp(path);
+	const char *p = strstr(text, key);
+	unsigned port = p ? (unsigned)strtoul(p + strlen(key), NULL, 10) : 0;
+
+	free(text);
+	return port;
+}
+
 static const char *next_env[8][2];
 static size_t next_nenv;
 

@@ -34,6 +34,11 @@ char *h_write(const char *dir, const char *name, mode_t mode, const char *text);
 char *h_write_conf(const char *dir, const char *name, const char *text);
 /* The whole file, NUL-terminated; "" if unreadable. */
 char *h_slurp(const char *path);
+/*
+ * The number after key ("\tikeport=") in the file at path, as
+ * h_write_conf() chose it; 0 when the file has no such key.
+ */
+unsigned h_conf_port(const char *path, const char *key);
 
 /* Set name=value in the environment of the next h_spawn() only. */
 void h_setenv_next(const char *name, const char *value);

@@ -29,19 +29,6 @@ struct end {
 
 static struct end west, east;
 
-/* "ikeport=" and the like as h_write_conf() chose them. */
-static unsigned conf_port(const char *path, const char *key)
-{
-	char *text = h_slurp(path);
-	const char *p = strstr(text, key);
-	unsigned port;
-
-	assert_non_null(p);
-	port = (unsigned)strtoul(p + strlen(key), NULL, 10);
-	free(text);
-	return port;
-}
-
 static void end_init(struct end *e)
 {
 	char *ports;
@@ -49,8 +36,9 @@ static void end_init(struct end *e)
 	e->dir = h_tmpdir();
 	assert_true(asprintf(&e->run, "%s/run", e->dir) > 0);
 	ports = h_write_conf(e->dir, "ports.conf", "config setup\n");
-	e->ike = conf_port(ports, "\tikeport=");
-	e->natt = conf_port(ports, "\tnat-ikeport=");
+	e->ike = h_conf_port(ports, "\tikeport=");
+	e->natt = h_conf_port(ports, "\tnat-ikeport=");
+	assert_true(e->ike && e->natt);
 	free(ports);
 	free(h_write(e->dir, "ikebana.secrets", 0600,
 		     "@west @east : PSK \"brief test\"\n"));

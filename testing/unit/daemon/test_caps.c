@@ -213,19 +213,6 @@ static void test_exact_caps_and_reload(void **state)
 	free(conf);
 }
 
-/* "ikeport=" and the like as h_write_conf() chose them. */
-static unsigned conf_port(const char *path, const char *key)
-{
-	char *text = h_slurp(path);
-	const char *p = strstr(text, key);
-	unsigned port;
-
-	assert_non_null(p);
-	port = (unsigned)strtoul(p + strlen(key), NULL, 10);
-	free(text);
-	return port;
-}
-
 /* One end of a conn between two daemons on 127.0.0.1, told apart by port. */
 static char *end_conf(const char *dir, const char *me, const char *peer,
 		      unsigned ike, unsigned natt, unsigned peer_port)
@@ -318,10 +305,11 @@ static void test_updown_child(void **state)
 	/* free ports, as h_write_conf() picks them */
 	ca = h_write_conf(da, "ports.conf", "config setup\n");
 	cb = h_write_conf(db, "ports.conf", "config setup\n");
-	pa = conf_port(ca, "\tikeport=");
-	na = conf_port(ca, "\tnat-ikeport=");
-	pb = conf_port(cb, "\tikeport=");
-	nb = conf_port(cb, "\tnat-ikeport=");
+	pa = h_conf_port(ca, "\tikeport=");
+	na = h_conf_port(ca, "\tnat-ikeport=");
+	pb = h_conf_port(cb, "\tikeport=");
+	nb = h_conf_port(cb, "\tnat-ikeport=");
+	assert_true(pa && na && pb && nb);
 	free(ca);
 	free(cb);
 	ca = end_conf(da, "a", "b", pa, na, pb);
