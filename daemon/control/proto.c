@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <errno.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +34,7 @@ struct json_object *ctl_json_parse(const char *s, size_t len, const char **why)
 {
 	struct json_tokener *tok;
 	struct json_object *obj;
+	bool ended = false;
 
 	if (len > INT32_MAX) {
 		*why = "message too large";
@@ -49,15 +51,25 @@ struct json_object *ctl_json_parse(const char *s, size_t len, const char **why)
 	}
 	json_tokener_set_flags(tok, JSON_TOKENER_STRICT);
 	obj = json_tokener_parse_ex(tok, s, (int)len);
+	/*
+	 * A number at the very end might go on ("1" could be "12"): the end
+	 * of the text, given as its NUL, says it does not. Anything else
+	 * that ended inside a value stays incomplete.
+	 */
+	if (!obj && json_tokener_get_error(tok) == json_tokener_continue) {
+		obj = json_tokener_parse_ex(tok, "", 1);
+		ended = true;
+	}
 	if (json_tokener_get_error(tok) != json_tokener_success) {
-		/* json_tokener_continue: the text ended inside a value. */
-		*why = json_tokener_get_error(tok) == json_tokener_continue ?
+		/* the text ended inside a value */
+		*why = ended || json_tokener_get_error(tok) ==
+					       json_tokener_continue ?
 			       "incomplete JSON" :
 			       json_tokener_error_desc(
 				       json_tokener_get_error(tok));
 		json_object_put(obj);
 		obj = NULL;
-	} else if (json_tokener_get_parse_end(tok) != len) {
+	} else if (!ended && json_tokener_get_parse_end(tok) != len) {
 		*why = "trailing bytes after the JSON value";
 		json_object_put(obj);
 		obj = NULL;

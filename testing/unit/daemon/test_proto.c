@@ -148,6 +148,32 @@ static void test_bad_json(void **state)
 	expect_bad("\xff\xfe", 2);
 }
 
+/*
+ * A body that is a bare number is whole: json-c waits for more digits
+ * until told the text ended (the ctl fuzzer's bare-number-body). What
+ * ends inside a value stays incomplete.
+ */
+static void test_bare_number(void **state)
+{
+	static const char *const whole[] = { "1", "-12", "1e5", " 7 " };
+	static const char *const part[] = { "{\"a\":", "[1,", "tru", "\"x" };
+	const char *why = NULL;
+	struct json_object *o;
+
+	for (size_t i = 0; i < sizeof(whole) / sizeof(whole[0]); i++) {
+		o = ctl_json_parse(whole[i], strlen(whole[i]), &why);
+		assert_non_null(o);
+		assert_true(json_object_is_type(o, json_type_int) ||
+			    json_object_is_type(o, json_type_double));
+		json_object_put(o);
+	}
+	for (size_t i = 0; i < sizeof(part) / sizeof(part[0]); i++) {
+		assert_null(ctl_json_parse(part[i], strlen(part[i]), &why));
+		assert_string_equal(why, "incomplete JSON");
+	}
+	assert_null(ctl_json_parse("1 2", 3, &why));
+}
+
 static void test_responses(void **state)
 {
 	struct json_object *r = ctl_response_error("no %s", "luck"), *v;
@@ -184,6 +210,7 @@ int main(void)
 		cmocka_unit_test(test_truncated),
 		cmocka_unit_test(test_oversize),
 		cmocka_unit_test(test_bad_json),
+		cmocka_unit_test(test_bare_number),
 		cmocka_unit_test(test_responses),
 		cmocka_unit_test(test_socket_path),
 	};
