@@ -19,70 +19,19 @@
 #include <json-c/json.h>
 
 #include "control/client.h"
-#include "harness.h"
+#include "pair_fx.h"
 
-struct end {
-	char *dir, *run, *conf;
-	unsigned ike, natt;
-	struct proc p;
-};
-
-static struct end west, east;
-
-static void end_init(struct end *e)
-{
-	char *ports;
-
-	e->dir = h_tmpdir();
-	assert_true(asprintf(&e->run, "%s/run", e->dir) > 0);
-	ports = h_write_conf(e->dir, "ports.conf", "config setup\n");
-	e->ike = h_conf_port(ports, "\tikeport=");
-	e->natt = h_conf_port(ports, "\tnat-ikeport=");
-	assert_true(e->ike && e->natt);
-	free(ports);
-	free(h_write(e->dir, "ikebana.secrets", 0600,
-		     "@west @east : PSK \"brief test\"\n"));
-}
-
-static void end_conf(struct end *e, const char *me, const char *peer,
-		     unsigned peer_port)
-{
-	char *text;
-
-	assert_true(asprintf(&text,
-			     "config setup\n"
-			     "\tplugins=\"esp-proposals replay-window "
-			     "kernel-mem\"\n"
-			     "\tlisten=127.0.0.1\n\tikeport=%u\n"
-			     "\tnat-ikeport=%u\n"
-			     "conn t\n\tleft=127.0.0.1\n\tright=127.0.0.1\n"
-			     "\trightikeport=%u\n"
-			     "\tleftid=@%s\n\trightid=@%s\n"
-			     "\tauthby=secret\n\tauto=add\n",
-			     e->ike, e->natt, peer_port, me, peer) > 0);
-	e->conf = h_write(e->dir, "ikebana.conf", 0644, text);
-	free(text);
-}
-
-static void end_free(struct end *e)
-{
-	h_kill(&e->p);
-	h_rmrf(e->dir);
-	free(e->dir);
-	free(e->run);
-	free(e->conf);
-	memset(e, 0, sizeof(*e));
-}
+static struct pair_end west, east;
 
 /* Both daemons, and conn t up (`ikebana up` returns once it is). */
 static int setup(void **state)
 {
 	char *out, *err;
 
-	end_init(&west);
-	end_init(&east);
-	end_conf(&west, "west", "east", east.ike);
-	end_conf(&east, "east", "west", west.ike);
+	pair_end_init(&west, "brief test");
+	pair_end_init(&east, "brief test");
+	pair_end_conf(&west, "west", "east", east.ike, "");
+	pair_end_conf(&east, "east", "west", west.ike, "");
 	assert_true(h_start_daemon(&east.p, east.dir, east.run, east.conf));
 	assert_true(h_start_daemon(&west.p, west.dir, west.run, west.conf));
 	if (h_cli(west.dir, west.run, &out, &err, "up", "t", NULL) != 0)
@@ -94,8 +43,8 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
-	end_free(&west);
-	end_free(&east);
+	pair_end_free(&west);
+	pair_end_free(&east);
 	return 0;
 }
 

@@ -18,88 +18,40 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "harness.h"
+#include "pair_fx.h"
 
-struct end {
-	char *dir, *run, *conf, *prom;
-	unsigned ike, natt;
-	struct proc p;
-};
+static struct pair_end west, east;
+/* the metrics file west writes */
+static char *west_prom;
 
-static struct end west, east;
-
-static void end_init(struct end *e)
-{
-	char *ports;
-
-	e->dir = h_tmpdir();
-	assert_true(asprintf(&e->run, "%s/run", e->dir) > 0);
-	assert_true(asprintf(&e->prom, "%s/ikebana.prom", e->dir) > 0);
-	ports = h_write_conf(e->dir, "ports.conf", "config setup\n");
-	e->ike = h_conf_port(ports, "\tikeport=");
-	e->natt = h_conf_port(ports, "\tnat-ikeport=");
-	assert_true(e->ike && e->natt);
-	free(ports);
-	free(h_write(e->dir, "ikebana.secrets", 0600,
-		     "@west @east : PSK \"metrics test\"\n"));
-}
-
-/* A conn between the two; west writes its metrics file every second. */
-static void end_conf(struct end *e, const char *me, const char *peer,
-		     unsigned peer_port, const char *setup)
-{
-	char *text;
-
-	assert_true(asprintf(&text,
-			     "config setup\n"
-			     "\tplugins=\"esp-proposals replay-window "
-			     "kernel-mem\"\n"
-			     "\tlisten=127.0.0.1\n\tikeport=%u\n"
-			     "\tnat-ikeport=%u\n%s"
-			     "conn t\n\tleft=127.0.0.1\n\tright=127.0.0.1\n"
-			     "\trightikeport=%u\n"
-			     "\tleftid=@%s\n\trightid=@%s\n"
-			     "\tauthby=secret\n\tauto=add\n",
-			     e->ike, e->natt, setup, peer_port, me, peer) > 0);
-	e->conf = h_write(e->dir, "ikebana.conf", 0644, text);
-	free(text);
-}
-
+/* West writes its metrics file every second. */
 static int setup(void **state)
 {
 	char *setup;
 
-	end_init(&west);
-	end_init(&east);
-	if (asprintf(&setup, "\tmetrics-file=%s\n\tmetrics-interval=1\n",
-		     west.prom) < 0)
+	pair_end_init(&west, "metrics test");
+	pair_end_init(&east, "metrics test");
+	if (asprintf(&west_prom, "%s/ikebana.prom", west.dir) < 0 ||
+	    asprintf(&setup, "\tmetrics-file=%s\n\tmetrics-interval=1\n",
+		     west_prom) < 0)
 		return -1;
-	end_conf(&west, "west", "east", east.ike, setup);
-	end_conf(&east, "east", "west", west.ike, "");
+	pair_end_conf(&west, "west", "east", east.ike, setup);
+	pair_end_conf(&east, "east", "west", west.ike, "");
 	free(setup);
 	return 0;
 }
 
-static void end_free(struct end *e)
-{
-	h_kill(&e->p);
-	h_rmrf(e->dir);
-	free(e->dir);
-	free(e->run);
-	free(e->conf);
-	free(e->prom);
-	memset(e, 0, sizeof(*e));
-}
-
 static int teardown(void **state)
 {
-	end_free(&west);
-	end_free(&east);
+	pair_end_free(&west);
+	pair_end_free(&east);
+	free(west_prom);
+	west_prom = NULL;
 	return 0;
 }
 
 /* `ikebana metrics` of e, which must succeed; the caller frees it. */
-static char *metrics(struct end *e)
+static char *metrics(struct pair_end *e)
 {
 	char *out, *err;
 
@@ -127,7 +79,7 @@ static long sample(const char *text, const char *series)
 #define CHILD_SAS "ikebana_child_sas"
 #define REQ_METRICS "ikebana_control_requests_total{command=\"metrics\"}"
 
-static void up_down(struct end *e, const char *verb)
+static void up_down(struct pair_end *e, const char *verb)
 {
 	char *out, *err;
 
@@ -191,7 +143,7 @@ static void test_series_move(void **state)
 }
 
 /* promtool check metrics on the text; exit 0 and nothing said. */
-static void promtool_check(struct end *e, const char *text)
+static void promtool_check(struct pair_end *e, const char *text)
 {
 	/* meson's, else fetch-promtool's: a build dir configured before
 	 * the fetch (testing/demo builds first) has none */
@@ -256,22 +208,22 @@ static void test_metrics_file(void **state)
 	assert_true(h_start_daemon(&east.p, east.dir, east.run, east.conf));
 	assert_true(h_start_daemon(&west.p, west.dir, west.run, west.conf));
 	assert_true(
-		h_wait_contains(west.prom, ESTABLISHED " 0\n", H_DEADLINE_MS));
+		h_wait_contains(west_prom, ESTABLISHED " 0\n", H_DEADLINE_MS));
 	up_down(&west, "up");
 	assert_true(
-		h_wait_contains(west.prom, ESTABLISHED " 1\n", H_DEADLINE_MS));
-	text = h_slurp(west.prom);
+		h_wait_contains(west_prom, ESTABLISHED " 1\n", H_DEADLINE_MS));
+	text = h_slurp(west_prom);
 	assert_string_equal(text + strlen(text) - 6, "# EOF\n");
 	promtool_check(&west, text);
 	free(text);
 	up_down(&west, "down");
 	assert_true(
-		h_wait_contains(west.prom, ESTABLISHED " 0\n", H_DEADLINE_MS));
-	snprintf(tmp, sizeof(tmp), "%s.tmp", west.prom);
+		h_wait_contains(west_prom, ESTABLISHED " 0\n", H_DEADLINE_MS));
+	snprintf(tmp, sizeof(tmp), "%s.tmp", west_prom);
 	assert_int_not_equal(access(tmp, F_OK), 0);
 	assert_int_equal(kill(west.p.pid, SIGTERM), 0);
 	assert_int_equal(h_wait(&west.p, H_DEADLINE_MS), 0);
-	assert_true(h_wait_for(file_gone, west.prom, H_DEADLINE_MS));
+	assert_true(h_wait_for(file_gone, west_prom, H_DEADLINE_MS));
 }
 
 /* The verb is in the usage text; it takes no arguments. */
