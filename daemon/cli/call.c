@@ -125,6 +125,28 @@ int cli_call_show(const struct cli *c, const char *cmd, struct json_object *req,
 	return data ? CLI_OK : CLI_FAIL;
 }
 
+int cli_call_text(const struct cli *c, const char *cmd,
+		  struct json_object *req)
+{
+	struct json_object *resp = cli_call_req(c, cmd, req), *data, *text;
+	int rc = CLI_FAIL;
+
+	if (!resp)
+		return CLI_FAIL;
+	data = cli_response_data(c, resp);
+	if (data && json_object_object_get_ex(data, "text", &text) &&
+	    json_object_is_type(text, json_type_string)) {
+		fwrite(json_object_get_string(text), 1,
+		       (size_t)json_object_get_string_len(text), stdout);
+		rc = fflush(stdout) ? CLI_FAIL : CLI_OK;
+	} else if (data) {
+		fprintf(stderr, "%s: %s: malformed response from ikebanad\n",
+			c->prog, cmd);
+	}
+	put_at_exit(resp);
+	return rc;
+}
+
 int cli_no_args(const struct cli *c, int argc, char **argv)
 {
 	if (argc <= 1)

@@ -34,22 +34,6 @@ int import_main(const struct cli *c, int argc, char **argv);
 /* traffic_text.c: the trafficstatus answer's data, one line per Child SA. */
 void traffic_print(FILE *f, struct json_object *data);
 /*
- * status_text.c: an IKE SA's "peer_auth" and "peer_cert" (the status
- * answer's members), as the lines `ikebana status` prints; none before
- * the peer has authenticated.
- */
-void status_peer_print(FILE *f, struct json_object *sa);
-/* IKE fragmentation's counters, when both ends do it. */
-void status_frag_print(FILE *f, struct json_object *sa);
-/* "nat    ..." for an IKE SA that found a NAT (or was told to act so). */
-void status_nat_print(FILE *f, struct json_object *sa);
-/* The mobike line: address updates and the peer's other addresses. */
-void status_mobike_print(FILE *f, struct json_object *sa);
-/* "dns    ..." for an IKE SA whose conn has a name or %defaultroute. */
-void status_host_print(FILE *f, struct json_object *sa);
-/* A conn's "hosts": what each name resolved to and when, or why not. */
-void status_conn_hosts_print(FILE *f, struct json_object *conn);
-/*
  * conn_cmd.c: the one-conn request both send; the exit code. wait > 0:
  * the daemon answers with the outcome, within wait seconds (up).
  */
@@ -75,6 +59,13 @@ struct json_object *cli_response_data(const struct cli *c,
  */
 int cli_call_show(const struct cli *c, const char *cmd, struct json_object *req,
 		  bool json, void (*human)(struct json_object *data));
+/*
+ * Sends cmd with req (consumed) and writes the answer's {"text": ...}
+ * as it is, for the views the daemon renders (metrics, status).
+ * CLI_OK, or CLI_FAIL after printing why.
+ */
+int cli_call_text(const struct cli *c, const char *cmd,
+		  struct json_object *req);
 /*
  * conn_show.c: `CMD [--json] [CONN]` (CONN required with need_conn):
  * sends argv[0] with {"conn": CONN} when given and shows the answer.

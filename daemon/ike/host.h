@@ -10,6 +10,7 @@
 #define IKB_IKE_HOST_H
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <time.h>
 
 #include "ike/ike.h"
@@ -59,6 +60,8 @@ void hosts_free(struct ike_engine *e);
 /* host_status.c: sa's hosts for its status entry (none: nothing). */
 struct json_object;
 void hosts_put_sa(struct json_object *o, const struct ike_sa *sa);
+/* The same as the line of `ikebana status` (status_text.c). */
+void hosts_text_sa(FILE *f, const struct ike_sa *sa);
 
 /* resolve.c: the IKE_SA_RESOLVE_I step of an initiation. */
 /* sa waits in IKE_SA_RESOLVE_I for fresh answers of its conn's hosts. */

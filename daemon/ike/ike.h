@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <time.h>
 #include <ikebana/types.h>
 
@@ -199,6 +200,10 @@ struct json_object *ike_engine_status(const struct ike_engine *e);
  */
 struct json_object *ike_engine_hosts(const struct ike_engine *e,
 				     const char *conn);
+/* The same as the lines of `ikebana status`, one per host; none for
+ * a conn of addresses only. */
+void ike_engine_hosts_text(const struct ike_engine *e, const char *conn,
+			   FILE *f);
 
 /*
  * One Child SA with at least one of its SAs in the kernel, as
@@ -265,6 +270,13 @@ struct ike_sa_info {
 void ike_sa_get_info(const struct ike_sa *sa, struct ike_sa_info *info);
 /* sa as one entry of ike_engine_status()'s ike_sas; caller puts it. */
 struct json_object *ike_sa_status(const struct ike_sa *sa);
+/*
+ * status_text.c: sa and its Child SAs as `ikebana status` shows them,
+ * from the same values as ike_sa_status(), without building them.
+ */
+void ike_sa_status_text(const struct ike_sa *sa, FILE *f);
+/* "1d 2h 3m 4s", the durations of that text */
+void status_duration(FILE *f, long long s);
 
 /*
  * The event bus (events.c): what happens to SAs, for the daemon's key

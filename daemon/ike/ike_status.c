@@ -20,75 +20,46 @@
 #include "ike/trap.h"
 #include "ike/msg.h"
 #include "ike/exchange.h"
+#include "ike/status_fmt.h"
 
 static void put_str(struct json_object *o, const char *k, const char *v)
 {
 	json_object_object_add(o, k, json_object_new_string(v));
 }
 
-static const char hex_digits[] = "0123456789abcdef";
-
-/*
- * The SPIs in hex without snprintf: with 10,000 SAs, status formatted
- * 40,000 of them, the IKE SPIs with eight conversions each.
- */
 static void put_spi(struct json_object *o, const char *k, const uint8_t s[8])
 {
 	char buf[17];
 
-	for (int i = 0; i < 8; i++) {
-		buf[2 * i] = hex_digits[s[i] >> 4];
-		buf[2 * i + 1] = hex_digits[s[i] & 0xf];
-	}
-	buf[16] = '\0';
+	fmt_spi64(buf, s);
 	put_str(o, k, buf);
 }
 
-/* "%08" PRIx32 */
 static void put_spi32(struct json_object *o, const char *k, uint32_t spi)
 {
 	char buf[9];
 
-	for (int i = 0; i < 8; i++)
-		buf[i] = hex_digits[spi >> (28 - 4 * i) & 0xf];
-	buf[8] = '\0';
+	fmt_spi32(buf, spi);
 	put_str(o, k, buf);
 }
 
-static void put_sel(struct json_object *o, const char *k,
-		    const struct ikb_addr *a, uint8_t plen, uint8_t proto,
-		    uint16_t port)
+static void put_ts(struct json_object *o, const char *k,
+		   const struct child_sa *c, bool local)
 {
-	char addr[64], buf[128];
+	char buf[FMT_TS_LEN];
 
-	snprintf(buf, sizeof(buf), "%s/%u", addr_str(a, addr, sizeof(addr)),
-		 plen);
-	if (proto)
-		snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf),
-			 " proto %u port %u", proto, port);
+	fmt_ts(buf, c, local);
 	put_str(o, k, buf);
 }
 
-/* A side of several selectors: "10.1.0.0/24,10.2.0.0/24" */
-static void put_nets(struct json_object *o, const char *k,
-		     const struct ts_net *v, unsigned n,
-		     const struct ikb_selector *ts, uint16_t port)
+/* mark=: "0x7/0xff" */
+static void put_mark(struct json_object *o, const char *k, uint32_t mark,
+		     uint32_t mask)
 {
-	char addr[64], buf[TS_NETS_MAX * 48 + 32] = "";
+	char buf[24];
 
-	for (unsigned i = 0; i < n; i++)
-		snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf),
-			 "%s%s/%u", i ? "," : "",
-			 addr_str(&v[i].a, addr, sizeof(addr)), v[i].plen);
-	if (ts->proto)
-		snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf),
-			 " proto %u port %u", ts->proto, port);
+	fmt_mark(buf, mark, mask);
 	put_str(o, k, buf);
-}
-
-static const char *alg_name(const struct ikb_sa *sa)
-{
-	return sa->aead.name[0] ? sa->aead.name : sa->encr.name;
 }
 
 /* Seconds until t, on the clock that dated t (wall_s()); nothing when t is 0. */
@@ -99,54 +70,14 @@ static void put_in(struct json_object *o, const char *k, time_t t)
 				       json_object_new_int64(t - wall_s()));
 }
 
-static const char *child_state(const struct child_sa *c)
-{
-	/* nothing in the kernel; the Delete to the peer is pending */
-	if (c->state != CHILD_FAILED && child_deleting(c))
-		return "deleting";
-	if (c->state == CHILD_INSTALLED || c->state == CHILD_INBOUND_ONLY)
-		return child_rekeying(c) ? "rekeying" :
-					   child_state_name(c->state);
-	return child_state_name(c->state);
-}
-
-/* pcrypt as installed: on, fallback (asked, the kernel cannot) or off. */
-static const char *pcrypt_state(const struct child_sa *c)
-{
-	if (c->sa_in.pcrypt_fallback || c->sa_out.pcrypt_fallback)
-		return "fallback";
-	return c->sa_in.pcrypt || c->sa_out.pcrypt ? "on" : "off";
-}
-
-static const char *offload_one(const struct ikb_sa *sa)
-{
-	if (sa->offload_fallback)
-		return "software";
-	switch (sa->offload) {
-	case IKB_OFFLOAD_CRYPTO:
-		return "crypto";
-	case IKB_OFFLOAD_PACKET:
-		return "packet";
-	case IKB_OFFLOAD_YES: /* a backend that does not say what it did */
-		return "yes";
-	default:
-		return "none";
-	}
-}
-
-/*
- * nic-offload as installed: none, crypto, packet, or software (yes fell
- * back), and the device. Both directions ask for the same; if only one
- * fell back (a device may offload one direction only), that one shows.
- */
+/* nic-offload as installed, and the device (status_fmt.h) */
 static void put_offload(struct json_object *o, const struct child_sa *c)
 {
-	const struct ikb_sa *sa =
-		c->sa_in.offload_fallback ? &c->sa_in : &c->sa_out;
+	const struct ikb_sa *sa = status_offload_sa(c);
 
-	put_str(o, "offload", offload_one(sa));
-	if (sa->offload != IKB_OFFLOAD_NO && sa->offload_dev[0])
-		put_str(o, "offload_dev", sa->offload_dev);
+	put_str(o, "offload", status_offload(sa));
+	if (status_offload_dev(sa))
+		put_str(o, "offload_dev", status_offload_dev(sa));
 }
 
 static struct json_object *child_status(const struct child_sa *c)
@@ -154,7 +85,7 @@ static struct json_object *child_status(const struct child_sa *c)
 	struct json_object *o = json_object_new_object();
 	char buf[256];
 
-	put_str(o, "state", child_state(c));
+	put_str(o, "state", status_child_state(c));
 	put_in(o, "rekey_in_s", c->rekey_at);
 	put_in(o, "expire_in_s", c->expire_at);
 	json_object_object_add(o, "reqid", json_object_new_int64(c->reqid));
@@ -163,38 +94,23 @@ static struct json_object *child_status(const struct child_sa *c)
 	put_spi32(o, "spi_out", c->spi_out);
 	prop_render(&c->prop, buf, sizeof(buf));
 	put_str(o, "proposal", buf);
-	put_str(o, "kernel_alg", alg_name(&c->sa_out));
-	if (c->tsx) {
-		put_nets(o, "ts_local", c->tsx->l, c->tsx->nl, &c->ts,
-			 c->ts.sport);
-		put_nets(o, "ts_remote", c->tsx->r, c->tsx->nr, &c->ts,
-			 c->ts.dport);
-	} else {
-		put_sel(o, "ts_local", &c->ts.src, c->ts.src_plen, c->ts.proto,
-			c->ts.sport);
-		put_sel(o, "ts_remote", &c->ts.dst, c->ts.dst_plen, c->ts.proto,
-			c->ts.dport);
-	}
+	put_str(o, "kernel_alg", status_kernel_alg(c));
+	put_ts(o, "ts_local", c, true);
+	put_ts(o, "ts_remote", c, false);
 	json_object_object_add(o, "esn", json_object_new_boolean(c->sa_in.esn));
 	json_object_object_add(o, "replay_window",
 			       json_object_new_int64(c->sa_in.replay_window));
 	json_object_object_add(
 		o, "cpu", c->cpu < 0 ? NULL : json_object_new_int64(c->cpu));
-	put_str(o, "pcrypt", pcrypt_state(c));
+	put_str(o, "pcrypt", status_pcrypt(c));
 	put_offload(o, c);
-	/* mark=: as installed, "0x7/0xff"; absent when unmarked. mark is
-	 * the outbound SA's, mark_in the inbound one's where it differs */
-	if (c->sa_out.mark || c->sa_out.mark_mask) {
-		snprintf(buf, sizeof(buf), "0x%" PRIx32 "/0x%" PRIx32,
-			 c->sa_out.mark, c->sa_out.mark_mask);
-		put_str(o, "mark", buf);
-	}
+	/* mark=: as installed; mark is the outbound SA's, mark_in the
+	 * inbound one's where it differs; absent when unmarked */
+	if (c->sa_out.mark || c->sa_out.mark_mask)
+		put_mark(o, "mark", c->sa_out.mark, c->sa_out.mark_mask);
 	if (c->sa_in.mark != c->sa_out.mark ||
-	    c->sa_in.mark_mask != c->sa_out.mark_mask) {
-		snprintf(buf, sizeof(buf), "0x%" PRIx32 "/0x%" PRIx32,
-			 c->sa_in.mark, c->sa_in.mark_mask);
-		put_str(o, "mark_in", buf);
-	}
+	    c->sa_in.mark_mask != c->sa_out.mark_mask)
+		put_mark(o, "mark_in", c->sa_in.mark, c->sa_in.mark_mask);
 	/* ipsec-interface=: the if_id as installed, and its ipsecN */
 	if (c->sa_out.if_id) {
 		json_object_object_add(o, "if_id",
@@ -205,12 +121,6 @@ static struct json_object *child_status(const struct child_sa *c)
 	return o;
 }
 
-static const char *status_state(const struct ike_sa *sa)
-{
-	return sa->opening == IKE_OPENING_QUEUED ? "queued" :
-						   ike_sa_state_name(sa->state);
-}
-
 void ike_sa_get_info(const struct ike_sa *sa, struct ike_sa_info *info)
 {
 	*info = (struct ike_sa_info){
@@ -218,7 +128,7 @@ void ike_sa_get_info(const struct ike_sa *sa, struct ike_sa_info *info)
 		.serial = sa->serial,
 		.initiator = sa->initiator,
 		.established = sa->state == IKE_SA_ESTABLISHED,
-		.state = status_state(sa),
+		.state = status_sa_state(sa),
 		.spi_i = sa->spi_i,
 		.spi_r = sa->spi_r,
 		.path = &sa->path,
@@ -313,7 +223,7 @@ struct json_object *ike_sa_status(const struct ike_sa *sa)
 	json_object_object_add(o, "serial",
 			       json_object_new_int64((int64_t)sa->serial));
 	put_str(o, "role", sa->initiator ? "initiator" : "responder");
-	put_str(o, "state", status_state(sa));
+	put_str(o, "state", status_sa_state(sa));
 	put_spi(o, "spi_i", sa->spi_i);
 	put_spi(o, "spi_r", sa->spi_r);
 	put_str(o, "local", addr_str(&sa->path.local, buf, sizeof(buf)));

@@ -14,12 +14,12 @@
 #include <json-c/json.h>
 
 #include "harness.h"
-#include "cli/cli.h"
 #include "crypto/cred.h"
 #include "ike/child_sa.h"
 #include "ike/engine.h"
 
 static struct json_object *root;
+static char *sa_text(struct net *n);
 
 /* west's first Child SA in a fresh status snapshot. */
 static struct json_object *child0(struct net *n)
@@ -56,6 +56,7 @@ static void test_tuning_fields(void **state)
 	struct ikb_error err = { "" };
 	struct json_object *c, *cpu;
 	struct child_sa *k;
+	char *text;
 
 	assert_int_equal(ike_engine_up(n->p[WEST].e, "test", &err), 0);
 	assert_true(net_run(n, both_up, 10000));
@@ -99,6 +100,29 @@ static void test_tuning_fields(void **state)
 	c = child0(n);
 	assert_string_equal(str(c, "offload"), "crypto");
 	assert_string_equal(str(c, "offload_dev"), "eth0");
+	text = sa_text(n);
+	assert_non_null(strstr(
+		text, "\n      CPU 1, pcrypt fallback, offload crypto on eth0\n"));
+	free(text);
+
+	/* mark= and ipsec-interface=, as the text shows them */
+	k->sa_in.mark = k->sa_out.mark = 7;
+	k->sa_in.mark_mask = k->sa_out.mark_mask = 0xff;
+	k->sa_out.if_id = 3;
+	c = child0(n);
+	assert_string_equal(str(c, "mark"), "0x7/0xff");
+	assert_false(has(c, "mark_in"));
+	text = sa_text(n);
+	assert_non_null(strstr(text, " on eth0, mark 0x7/0xff, interface "
+				     "ipsec3 (if_id 3)\n"));
+	free(text);
+	k->sa_out.mark = k->sa_out.mark_mask = 0;
+	c = child0(n);
+	assert_false(has(c, "mark"));
+	assert_string_equal(str(c, "mark_in"), "0x7/0xff");
+	text = sa_text(n);
+	assert_non_null(strstr(text, ", mark out - in 0x7/0xff, interface "));
+	free(text);
 
 	json_object_put(root);
 	root = NULL;
@@ -117,16 +141,28 @@ static struct json_object *sa0(struct net *n)
 	return json_object_array_get_idx(sas, 0);
 }
 
-/* What a status_*_print() of the client writes for o. */
-static char *text_of(void (*print)(FILE *, struct json_object *),
-		     struct json_object *o)
+/* The lines of `ikebana status` for west's first IKE SA. */
+static char *sa_text(struct net *n)
 {
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 
 	assert_non_null(f);
-	print(f, o);
+	ike_sa_status_text(n->p[WEST].e->all, f);
+	assert_int_equal(fclose(f), 0);
+	return buf;
+}
+
+/* The lines of `ikebana status` under conn's line. */
+static char *hosts_text(struct net *n, const char *conn)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	ike_engine_hosts_text(n->p[WEST].e, conn, f);
 	assert_int_equal(fclose(f), 0);
 	return buf;
 }
@@ -147,8 +183,9 @@ static void test_peer_fields(void **state)
 	assert_string_equal(str(sa, "peer_auth"), "PSK");
 	assert_true(json_object_object_get_ex(sa, "peer_cert", &pc));
 	assert_null(pc);
-	text = text_of(status_peer_print, sa);
-	assert_string_equal(text, "    peer   authenticated by PSK\n");
+	text = sa_text(n);
+	assert_non_null(strstr(text, "\n    peer   authenticated by PSK\n"));
+	assert_null(strstr(text, "    peer   cert "));
 	free(text);
 
 	/* As a verified certificate leaves it (cert_verify.c). */
@@ -165,11 +202,11 @@ static void test_peer_fields(void **state)
 	assert_true(json_object_is_type(pc, json_type_object));
 	assert_string_equal(str(pc, "subject"), "CN=east, O=Test");
 	assert_string_equal(str(pc, "issuer"), "CN=Test CA, O=Test");
-	text = text_of(status_peer_print, sa);
-	assert_string_equal(
-		text, "    peer   authenticated by RSA-PSS with SHA2-256\n"
-		      "    peer   cert CN=east, O=Test\n"
-		      "           issued by CN=Test CA, O=Test\n");
+	text = sa_text(n);
+	assert_non_null(
+		strstr(text, "\n    peer   authenticated by RSA-PSS with SHA2-256\n"
+			     "    peer   cert CN=east, O=Test\n"
+			     "           issued by CN=Test CA, O=Test\n"));
 	free(text);
 
 	/* Before the peer has authenticated: nothing to say. */
@@ -179,8 +216,8 @@ static void test_peer_fields(void **state)
 	sa = sa0(n);
 	assert_true(json_object_object_get_ex(sa, "peer_auth", &pc));
 	assert_null(pc);
-	text = text_of(status_peer_print, sa);
-	assert_string_equal(text, "");
+	text = sa_text(n);
+	assert_null(strstr(text, "    peer "));
 	free(text);
 
 	json_object_put(root);
@@ -189,11 +226,10 @@ static void test_peer_fields(void **state)
 }
 
 /*
- * Frees n; then on the plainest conn (addresses, no NAT) print writes
- * nothing for its IKE SA.
+ * Frees n; then on the plainest conn (addresses, no NAT) the IKE SA's
+ * text has no line that starts with line.
  */
-static void no_line_after(struct net *n,
-			  void (*print)(FILE *, struct json_object *))
+static void no_line_after(struct net *n, const char *line)
 {
 	struct ikb_error err = { "" };
 	char *text;
@@ -204,8 +240,9 @@ static void no_line_after(struct net *n,
 	n = net_new(NULL, NULL, NULL, NULL, NULL);
 	assert_int_equal(ike_engine_up(n->p[WEST].e, "test", &err), 0);
 	assert_true(net_run(n, both_up, 10000));
-	text = text_of(print, sa0(n));
-	assert_string_equal(text, "");
+	text = sa_text(n);
+	assert_non_null(strstr(text, "\n    SPIs i "));
+	assert_null(strstr(text, line));
 	free(text);
 	json_object_put(root);
 	root = NULL;
@@ -234,24 +271,24 @@ static void test_host_fields(void **state)
 	assert_int_equal(ike_engine_up(n->p[WEST].e, "test", &err), 0);
 	assert_true(net_run(n, resolved_both, 5000));
 	sa = sa0(n);
-	text = text_of(status_host_print, sa);
+	assert_string_equal(str(sa, "remote_host"), "east.test");
+	text = sa_text(n);
 	assert_non_null(
-		strstr(text, "    dns    remote east.test (resolved 20"));
+		strstr(text, "\n    dns    remote east.test (resolved 20"));
 	free(text);
-	conn = json_object_new_object();
-	json_object_object_add(conn, "hosts",
-			       ike_engine_hosts(n->p[WEST].e, "test"));
-	text = text_of(status_conn_hosts_print, conn);
+	/* the same time as --json shows */
+	conn = ike_engine_hosts(n->p[WEST].e, "test");
+	text = hosts_text(n, "test");
 	assert_non_null(strstr(text, "      right=east.test: 192.0.2.2 at 20"));
+	assert_non_null(strstr(
+		text, str(json_object_array_get_idx(conn, 0), "resolved_at")));
+	json_object_put(conn);
 	free(text);
-	json_object_object_add(conn, "hosts",
-			       ike_engine_hosts(n->p[WEST].e, "gone"));
-	text = text_of(status_conn_hosts_print, conn);
+	text = hosts_text(n, "gone");
 	assert_non_null(strstr(text, "      right=gone.test: NXDOMAIN at 20"));
 	free(text);
-	json_object_put(conn);
 	/* a conn of addresses only: no line */
-	no_line_after(n, status_host_print);
+	no_line_after(n, "    dns ");
 }
 
 static bool keepalive_sent(struct net *n)
@@ -281,14 +318,14 @@ static void test_nat_fields(void **state)
 	assert_true(json_object_object_get_ex(sa, "nat", &nat));
 	assert_true(json_object_get_boolean(
 		json_object_object_get(nat, "local_behind")));
-	text = text_of(status_nat_print, sa);
+	text = sa_text(n);
 	assert_non_null(strstr(
 		text, "nat    we are behind a NAT, ESP in UDP 4500 -> 4500, "));
 	assert_non_null(strstr(text, "keepalive(s) sent (last "));
 	assert_non_null(strstr(text, ", 0 move(s) followed\n"));
 	free(text);
 	/* no NAT: no line */
-	no_line_after(n, status_nat_print);
+	no_line_after(n, "    nat ");
 }
 
 /* mobike=yes on both ends: the mobike object and its line; else none. */
@@ -306,12 +343,12 @@ static void test_mobike_fields(void **state)
 	assert_true(json_object_object_get_ex(sa, "mobike", &m));
 	assert_int_equal(
 		json_object_get_int(json_object_object_get(m, "updates")), 0);
-	text = text_of(status_mobike_print, sa);
-	assert_string_equal(
+	text = sa_text(n);
+	assert_non_null(strstr(
 		text,
-		"    mobike 0 address update(s), peer's additional addresses: none\n");
+		"\n    mobike 0 address update(s), peer's additional addresses: none\n"));
 	free(text);
-	no_line_after(n, status_mobike_print);
+	no_line_after(n, "    mobike ");
 }
 
 int main(void)
