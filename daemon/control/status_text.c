@@ -52,7 +52,7 @@ static const char *or_unset(const char *s)
 	return s ? s : "-";
 }
 
-/* The array o is, put after fn has written it. */
+/* fn writes the array a, which is put after. */
 static void put_array(FILE *f, struct json_object *a,
 		      void (*fn)(FILE *f, struct json_object *a))
 {
