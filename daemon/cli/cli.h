@@ -31,8 +31,6 @@ int explain_main(const struct cli *c, int argc, char **argv);
 /* listcerts.c, import.c: the NSS database, without a daemon. */
 int listcerts_main(const struct cli *c, int argc, char **argv);
 int import_main(const struct cli *c, int argc, char **argv);
-/* traffic_text.c: the trafficstatus answer's data, one line per Child SA. */
-void traffic_print(FILE *f, struct json_object *data);
 /*
  * conn_cmd.c: the one-conn request both send; the exit code. wait > 0:
  * the daemon answers with the outcome, within wait seconds (up).
@@ -68,7 +66,9 @@ int cli_call_text(const struct cli *c, const char *cmd,
 		  struct json_object *req);
 /*
  * conn_show.c: `CMD [--json] [CONN]` (CONN required with need_conn):
- * sends argv[0] with {"conn": CONN} when given and shows the answer.
+ * sends argv[0] with {"conn": CONN} when given and shows the answer:
+ * with --json as JSON, else through human, or human NULL, the daemon's
+ * text ({"text": true}).
  */
 int cli_conn_show(const struct cli *c, int argc, char **argv, bool need_conn,
 		  void (*human)(struct json_object *data));

@@ -1,5 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* What trafficstatus and explain share: [--json] and one conn name. */
+/*
+ * What trafficstatus and explain share: [--json] and one conn name. The
+ * text is the daemon's when human is NULL (trafficstatus), else human's
+ * rendering of the JSON (explain).
+ */
 #include <getopt.h>
 #include <stdio.h>
 #include <json-c/json.h>
@@ -36,10 +40,9 @@ int cli_conn_show(const struct cli *c, int argc, char **argv, bool need_conn,
 	if (left)
 		json_object_object_add(req, "conn",
 				       json_object_new_string(argv[optind]));
-	/* the text needs less than --json shows; a command that has no
-	 * brief form (explain) answers in full */
-	if (!json)
-		json_object_object_add(req, "brief",
-				       json_object_new_boolean(1));
+	if (!json && !human) {
+		json_object_object_add(req, "text", json_object_new_boolean(1));
+		return cli_call_text(c, argv[0], req);
+	}
 	return cli_call_show(c, argv[0], req, json, human);
 }

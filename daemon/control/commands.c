@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The table of control commands, and what they share. */
 #include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <json-c/json.h>
@@ -17,6 +19,22 @@ bool req_bool(struct json_object *req, const char *key)
 
 	return json_object_object_get_ex(req, key, &v) &&
 	       json_object_get_boolean(v);
+}
+
+struct json_object *text_response(const char *cmd, char *text, size_t len)
+{
+	struct json_object *o;
+
+	/* json-c takes an int length */
+	if (!text || len > INT32_MAX) {
+		free(text);
+		return ctl_response_error("%s: out of memory", cmd);
+	}
+	o = json_object_new_object();
+	json_object_object_add(o, "text",
+			       json_object_new_string_len(text, (int)len));
+	free(text);
+	return ctl_response_ok(o);
 }
 
 const char *req_conn(struct json_object *req, const char *cmd,

@@ -38,5 +38,11 @@ const char *req_conn(struct json_object *req, const char *cmd,
 		     struct json_object **err);
 /* {"conn": conn, "result": what} */
 struct json_object *conn_done(const char *conn, const char *what);
+/*
+ * The answer {"text": text}, what the client writes as it comes (status,
+ * trafficstatus and metrics without --json); takes text (malloc'd, len
+ * bytes). text NULL, out of memory: cmd's error.
+ */
+struct json_object *text_response(const char *cmd, char *text, size_t len);
 
 #endif

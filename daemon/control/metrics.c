@@ -190,15 +190,8 @@ char *metrics_render(struct ikbd *d, size_t *len)
 /* {"text": the metrics}: the client prints it as it is. */
 struct json_object *cmd_metrics(struct ikbd *d, struct json_object *req)
 {
-	struct json_object *o;
 	size_t len = 0;
 	char *text = metrics_render(d, &len);
 
-	if (!text)
-		return ctl_response_error("metrics: out of memory");
-	o = json_object_new_object();
-	json_object_object_add(o, "text",
-			       json_object_new_string_len(text, (int)len));
-	free(text);
-	return ctl_response_ok(o);
+	return text_response("metrics", text, len);
 }

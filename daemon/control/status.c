@@ -5,14 +5,10 @@
  * in status_parts[] and nothing else.
  *
  * {"text": true} is what `ikebana status` without --json asks: the
- * answer is the text itself (status_text.h). {"brief": true} is the
- * same object without what the text never prints (null members, the
- * conns' failures and empty hosts, nat_local and nat_remote). --json
- * asks for all.
+ * answer is the text itself (status_text.h).
  */
 #include <stdint.h>
 #include <stdlib.h>
-#include <string.h>
 #include <time.h>
 #include <unistd.h>
 #include <json-c/json.h>
@@ -36,7 +32,6 @@ static struct json_object *str_or_null(const char *s)
 
 struct status_walk {
 	const struct ikbd *d;
-	bool brief;
 };
 
 static struct json_object *part_daemon(const struct status_walk *w)
@@ -93,7 +88,7 @@ static void add_key(struct json_object *o, const struct ikb_section *s,
 }
 
 static struct json_object *conn_json(const struct ikbd *d,
-				     const struct ikb_section *s, bool brief)
+				     const struct ikb_section *s)
 {
 	struct json_object *o = json_object_new_object();
 	struct json_object *hosts = ike_engine_hosts(d->engine, s->name);
@@ -103,53 +98,14 @@ static struct json_object *conn_json(const struct ikbd *d,
 	add_key(o, s, "left");
 	add_key(o, s, "right");
 	/* what left=/right= names and %defaultroute resolved to */
-	if (brief && !json_object_array_length(hosts))
-		json_object_put(hosts);
-	else
-		json_object_object_add(o, "hosts", hosts);
+	json_object_object_add(o, "hosts", hosts);
 	json_object_object_add(o, "file", str_or_null(s->file));
 	json_object_object_add(o, "line", json_object_new_int((int)s->line));
-	if (brief)
-		return o;
 	/* why its negotiations failed, newest first (ike_failure.h) */
 	json_object_object_add(o, "failures",
 			       d->engine ?
 				       ike_engine_failures(d->engine, s->name) :
 				       json_object_new_array());
-	return o;
-}
-
-/* Drops o's null members and those named in drop (brief answers). */
-static void trim(struct json_object *o, const char *const *drop)
-{
-	const char *gone[64];
-	size_t n = 0;
-
-	json_object_object_foreach(o, k, v) {
-		bool named = false;
-
-		for (size_t i = 0; drop && drop[i]; i++)
-			named = named || !strcmp(k, drop[i]);
-		if ((!v || named) && n < sizeof(gone) / sizeof(gone[0]))
-			gone[n++] = k;
-	}
-	/* the keys stay valid: each belongs to its own member */
-	for (size_t i = 0; i < n; i++)
-		json_object_object_del(o, gone[i]);
-}
-
-static struct json_object *sa_json(const struct ike_sa *sa, bool brief)
-{
-	static const char *const sa_drop[] = { "nat_local", "nat_remote",
-					       NULL };
-	struct json_object *o = ike_sa_status(sa), *kids;
-
-	if (!brief)
-		return o;
-	trim(o, sa_drop);
-	if (json_object_object_get_ex(o, "child_sas", &kids))
-		for (size_t i = 0; i < json_object_array_length(kids); i++)
-			trim(json_object_array_get_idx(kids, i), NULL);
 	return o;
 }
 
@@ -159,7 +115,7 @@ static void walk_conns(void *ctx, struct json_stream *s)
 	const struct cfg *c = w->d->conf.cfg;
 
 	for (size_t i = 0; c && i < c->nconns; i++)
-		json_stream_emit(s, conn_json(w->d, &c->conns[i], w->brief));
+		json_stream_emit(s, conn_json(w->d, &c->conns[i]));
 }
 
 static void walk_ike_sas(void *ctx, struct json_stream *s)
@@ -168,7 +124,7 @@ static void walk_ike_sas(void *ctx, struct json_stream *s)
 	const struct ike_sa *sa = NULL;
 
 	while (w->d->engine && (sa = ike_engine_next_sa(w->d->engine, sa)))
-		json_stream_emit(s, sa_json(sa, w->brief));
+		json_stream_emit(s, ike_sa_status(sa));
 }
 
 /*
@@ -223,10 +179,10 @@ static const struct {
 	{ "routes", part_routes }, { "interfaces", part_interfaces },
 };
 
-static struct json_object *status_json(const struct ikbd *d, bool brief)
+static struct json_object *status_json(const struct ikbd *d)
 {
 	struct json_object *o = json_object_new_object();
-	const struct status_walk w = { d, brief };
+	const struct status_walk w = { d };
 
 	for (size_t i = 0; i < sizeof(status_parts) / sizeof(status_parts[0]);
 	     i++)
@@ -238,21 +194,12 @@ static struct json_object *status_json(const struct ikbd *d, bool brief)
 /* {"text": what `ikebana status` prints} (status_text.h) */
 static struct json_object *text_answer(const struct ikbd *d, bool private_keys)
 {
-	struct json_object *o;
 	size_t len = 0;
 	char *text = status_text(d, private_keys, &len);
 
-	if (!text || len > INT32_MAX) {
-		free(text);
-		return ctl_response_error("status: out of memory");
-	}
-	if (private_keys)
+	if (text && private_keys)
 		log_notice("control: status --private: showing Child SA keys");
-	o = json_object_new_object();
-	json_object_object_add(o, "text",
-			       json_object_new_string_len(text, (int)len));
-	free(text);
-	return ctl_response_ok(o);
+	return text_response("status", text, len);
 }
 
 struct json_object *cmd_status(struct ikbd *d, struct json_object *req)
@@ -265,7 +212,7 @@ struct json_object *cmd_status(struct ikbd *d, struct json_object *req)
 			"--debug-private or plutodebug=private");
 	if (req_bool(req, "text"))
 		return text_answer(d, req_bool(req, "private"));
-	o = status_json(d, req_bool(req, "brief"));
+	o = status_json(d);
 	if (req_bool(req, "private")) {
 		log_notice("control: status --private: showing Child SA keys");
 		json_object_object_add(o, "private_keys", keylog_json(d));

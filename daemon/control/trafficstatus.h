@@ -6,6 +6,9 @@
 #ifndef IKB_DAEMON_CONTROL_TRAFFICSTATUS_H
 #define IKB_DAEMON_CONTROL_TRAFFICSTATUS_H
 
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <time.h>
 
 struct ike_engine;
@@ -23,6 +26,21 @@ struct json_object;
 int traffic_query(const struct ikb_kernel_ops *k, void *kstate,
 		  const struct ikb_sa *sa, struct ikb_sa_counters *c,
 		  struct ikb_error *err);
+
+/*
+ * *s: seconds from the later use of in and out to now (0 if the clock
+ * went back); false when neither was used.
+ */
+bool traffic_idle(time_t now, const struct ikb_sa_counters *in,
+		  const struct ikb_sa_counters *out, int64_t *s);
+
+/*
+ * One line per Child SA of conn (NULL: of every conn), what `ikebana
+ * trafficstatus` prints: malloc'd, *len bytes; NULL when out of memory.
+ * The same values as traffic_json()'s.
+ */
+char *traffic_text(const struct ike_engine *e, const struct ikb_kernel_ops *k,
+		   void *kstate, const char *conn, time_t now, size_t *len);
 
 /*
  * {"child_sas": [{conn, ike_serial, reqid, remote_id, proto, mode, alg,

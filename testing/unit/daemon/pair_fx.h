@@ -2,7 +2,7 @@
 /*
  * Two ikebanad on 127.0.0.1, told apart by the ports h_write_conf()
  * chose, with kernel-mem and one PSK conn t between @west and @east
- * (test_brief.c, test_metrics.c).
+ * (test_text.c, test_metrics.c).
  */
 #ifndef IKB_TEST_PAIR_FX_H
 #define IKB_TEST_PAIR_FX_H
