@@ -5,7 +5,8 @@
  * SKF fragments that each fit, in either direction, and comes together
  * again whatever the network does to them: reordered, duplicated, lost
  * (the whole set is sent again), corrupted (the fragment fails its
- * integrity check and is not kept). Forged fragments cost nothing kept,
+ * integrity check and is not kept), or too late (a set lives 30 s, on a
+ * clock the test moves: hclock.h). Forged fragments cost nothing kept,
  * and with fragmentation=no at one end the message goes whole.
  */
 #include <setjmp.h>
@@ -16,6 +17,7 @@
 #include <cmocka.h>
 
 #include "harness.h"
+#include "hclock.h"
 #include "ike/engine.h"
 #include "ike/frag.h"
 #include "ike/msg.h"
@@ -263,10 +265,12 @@ static void test_forged_fragments(void **state)
 /*
  * West's request msgid, an INFORMATIONAL of Vendor ID payloads of vlen
  * octets each (the engine answers it empty), sealed as nfrag fragments
- * with west's keys, as a peer holding the SA sends them, put to east.
+ * with west's keys, as a peer holding the SA sends them; fragments
+ * first + 1 to last (of nfrag) are put to east.
  */
-static void informational_frags(struct net *n, uint32_t msgid, unsigned nvid,
-				size_t vlen, unsigned nfrag)
+static void frags_some(struct net *n, uint32_t msgid, unsigned nvid,
+		       size_t vlen, unsigned nfrag, unsigned first,
+		       unsigned last)
 {
 	struct ike_sa *w = n->p[WEST].e->all;
 	size_t len = nvid * (4 + vlen), per = (len + nfrag - 1) / nfrag;
@@ -286,7 +290,7 @@ static void informational_frags(struct net *n, uint32_t msgid, unsigned nvid,
 	hdr.exchange = WIRE_EXCH_INFORMATIONAL;
 	hdr.flags = WIRE_FLAG_I;
 	hdr.msgid = msgid;
-	for (unsigned k = 0; k < nfrag; k++) {
+	for (unsigned k = first; k < last; k++) {
 		size_t off = k * per, l = off + per > len ? len - off : per;
 		struct wbuf out;
 
@@ -299,6 +303,13 @@ static void informational_frags(struct net *n, uint32_t msgid, unsigned nvid,
 		wbuf_free(&out);
 	}
 	free(pt);
+}
+
+/* The whole message msgid, all nfrag fragments. */
+static void informational_frags(struct net *n, uint32_t msgid, unsigned nvid,
+				size_t vlen, unsigned nfrag)
+{
+	frags_some(n, msgid, nvid, vlen, nfrag, 0, nfrag);
 }
 
 /*
@@ -329,6 +340,47 @@ static void test_fragment_bytes_cap(void **state)
 	assert_int_equal(got->msgs_in, msgs + 1);
 	assert_true(log_has(
 		"the message would exceed 64 KiB: its fragments are dropped"));
+	assert_int_equal(ike_sa_count(n, EAST, "established"), 1);
+	net_free(n);
+}
+
+/*
+ * A set that has not come together 30 s (FRAG_SET_MS) after its first
+ * fragment is dropped when the next one comes: 29 s on, the last
+ * fragment still completes the message; 31 s on, it starts a set of its
+ * own, and the message is taken once the whole set comes again.
+ */
+static void test_fragment_set_lifetime(void **state)
+{
+	struct net *n = frag_net(BIG, NULL);
+	const struct ike_frag *got;
+	unsigned long msgs;
+	uint32_t id;
+
+	up_from(n, WEST);
+	got = frag_of(n, EAST);
+	msgs = got->msgs_in;
+	id = n->p[WEST].e->all->next_req_msgid;
+	frags_some(n, id, 4, 300, 4, 0, 3);
+	assert_true(net_run(n, queue_empty, 5000));
+	assert_non_null(got->in[0]);
+	hclock_skip(n->base, 29000);
+	frags_some(n, id, 4, 300, 4, 3, 4);
+	assert_true(net_run(n, queue_empty, 5000));
+	assert_int_equal(got->msgs_in, msgs + 1);
+	assert_null(got->in[0]);
+
+	frags_some(n, id + 1, 4, 300, 4, 0, 3);
+	assert_true(net_run(n, queue_empty, 5000));
+	hclock_skip(n->base, 31000);
+	frags_some(n, id + 1, 4, 300, 4, 3, 4);
+	assert_true(net_run(n, queue_empty, 5000));
+	assert_int_equal(got->msgs_in, msgs + 1);
+	assert_non_null(got->in[0]); /* the last fragment alone */
+	informational_frags(n, id + 1, 4, 300, 4);
+	assert_true(net_run(n, queue_empty, 5000));
+	assert_int_equal(got->msgs_in, msgs + 2);
+	assert_null(got->in[0]);
 	assert_int_equal(ike_sa_count(n, EAST, "established"), 1);
 	net_free(n);
 }
@@ -411,6 +463,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_corrupt_fragment, teardown),
 		cmocka_unit_test_teardown(test_forged_fragments, teardown),
 		cmocka_unit_test_teardown(test_fragment_bytes_cap, teardown),
+		cmocka_unit_test_teardown(test_fragment_set_lifetime, teardown),
 		cmocka_unit_test_teardown(test_fragmentation_no, teardown),
 		cmocka_unit_test_teardown(test_path_mtu, teardown),
 	};

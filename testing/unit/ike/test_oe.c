@@ -21,6 +21,7 @@
 #include <cmocka.h>
 
 #include "harness.h"
+#include "hclock.h"
 #include "ike/conn.h"
 #include "ike/engine.h"
 #include "ike/ike.h"
@@ -256,6 +257,39 @@ static void test_oe_instances_go(void **state)
 	net_free(n);
 }
 
+/*
+ * The defaults, with no limits of the test's own: 16384 instances at most
+ * (INST_MAX), and an instance idle for 60 s (INST_IDLE_MS) gives its place
+ * to the next. The clock is stopped and moved (hclock.h), not waited for.
+ */
+static void test_oe_instance_defaults(void **state)
+{
+	struct ike_engine *e;
+	char name[64];
+	struct net *n;
+
+	group(wdir, "private-or-clear", "192.0.2.0/24\n");
+	group(edir, "clear-or-private", "10.0.0.0/8\n");
+	n = oe_net(west_poc, east_cop);
+	e = n->p[EAST].e;
+	hclock_freeze(n->base, true); /* however long 16384 take */
+	for (unsigned h = 0; h < 16384; h++) {
+		snprintf(name, sizeof(name), "clear-or-private#10.0.%u.%u",
+			 h / 256, h % 256);
+		assert_non_null(engine_conn(e, name));
+	}
+	assert_int_equal(conn_inst_count(e), 16384);
+	assert_null(engine_conn(e, "clear-or-private#10.1.0.1"));
+	assert_true(log_has("16384 instances already, none idle"));
+	hclock_skip(n->base, 59000);
+	assert_null(engine_conn(e, "clear-or-private#10.1.0.2"));
+	hclock_skip(n->base, 2000);
+	assert_non_null(engine_conn(e, "clear-or-private#10.1.0.3"));
+	assert_int_equal(conn_inst_count(e), 1);
+	hclock_freeze(n->base, false);
+	net_free(n);
+}
+
 /* Two groups hold the initiator: the responder takes the narrower. */
 static void test_oe_most_specific(void **state)
 {
@@ -364,6 +398,8 @@ int main(void)
 		cmocka_unit_test_teardown(test_oe_both, net_cleanup),
 		cmocka_unit_test_teardown(test_oe_clear_host, net_cleanup),
 		cmocka_unit_test_teardown(test_oe_instances_go, net_cleanup),
+		cmocka_unit_test_teardown(test_oe_instance_defaults,
+					  net_cleanup),
 		cmocka_unit_test_teardown(test_oe_most_specific, net_cleanup),
 		cmocka_unit_test_teardown(test_oe_private, net_cleanup),
 		cmocka_unit_test_teardown(test_oe_shunt_groups, net_cleanup),
