@@ -231,6 +231,11 @@ static bool io_is_local(void *ctx, const struct ikb_addr *a)
 	       !memcmp(a->bytes, me->addr.bytes, 4);
 }
 
+static const char *west_id(void)
+{
+	return harness_west_id ? harness_west_id : "@west";
+}
+
 static void peer_init(struct net *n, int idx, const char *conn,
 		      const char *setup, const char *psk)
 {
@@ -268,7 +273,7 @@ static void peer_init(struct net *n, int idx, const char *conn,
 			&text,
 			"config setup\n\tplugins=\"%s\"\n%s\n"
 			"conn test\n\tleft=%s\n\tright=%s\n"
-			"\tleftid=@west\n\trightid=@east\n\tauthby=secret\n%s",
+			"\tleftid=%s\n\trightid=@east\n\tauthby=secret\n%s",
 			harness_plugins ?
 				harness_plugins :
 				"esp-proposals replay-window multi-sa kernel-mem",
@@ -280,10 +285,10 @@ static void peer_init(struct net *n, int idx, const char *conn,
 							   "192.0.2.1",
 			idx == WEST && harness_west_right ? harness_west_right :
 							    "192.0.2.2",
-			conn ? conn : "") > 0);
+			west_id(), conn ? conn : "") > 0);
 	write_file(conf, 0644, text);
 	free(text);
-	assert_true(asprintf(&text, "@west @east : PSK \"%s\"\n",
+	assert_true(asprintf(&text, "%s @east : PSK \"%s\"\n", west_id(),
 			     psk ? psk : "secret") > 0);
 	write_file(secrets, 0600, text);
 	free(text);
@@ -308,6 +313,7 @@ bool harness_nat;
 const char *harness_east_left;
 const char *harness_west_right;
 const char *harness_west_left;
+const char *harness_west_id;
 
 struct net *net_new(const char *west_conn, const char *east_conn,
 		    const char *east_setup, const char *west_psk,

@@ -95,6 +95,9 @@ extern const char *harness_east_left;
 extern const char *harness_plugins;
 /* west's left= and right= for every net_new(); NULL: the addresses */
 extern const char *harness_west_left, *harness_west_right;
+/* west's ID (leftid= at both ends, the PSK line) for every net_new();
+ * NULL: @west */
+extern const char *harness_west_id;
 
 /*
  * The fake resolver of both peers (hdns.c): a name answers its address,

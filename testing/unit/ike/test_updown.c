@@ -574,6 +574,35 @@ static void v6_addr(struct ikb_addr *a, const char *text)
 }
 
 /* IPv6: the -v6 verbs and masks as addresses, libreswan's formats. */
+/*
+ * A peer's ID is data, never part of a command line: west calls itself by
+ * an ID a shell would run if it were pasted into one, and east's script
+ * gets it verbatim in PLUTO_PEER_ID, with nothing run (the commands
+ * would write into the test's directory).
+ */
+static void test_hostile_id(void **state)
+{
+	char *c = conn_text("", "west.log", "east.log"), *id, p[128];
+	struct net *n;
+
+	assert_true(asprintf(&id, "@w$(touch${IFS}%s/a)`touch${IFS}%s/b`;x",
+			     dir, dir) > 0);
+	harness_west_id = id;
+	n = updown_net(c, 0, 0);
+	harness_west_id = NULL;
+	up_down(n);
+	wait_runs(n, "east.log", 3);
+	for (unsigned r = 0; r < 3; r++)
+		expect("east.log", r, "PLUTO_PEER_ID", id);
+	snprintf(p, sizeof(p), "%s/a", dir);
+	assert_int_equal(access(p, F_OK), -1);
+	snprintf(p, sizeof(p), "%s/b", dir);
+	assert_int_equal(access(p, F_OK), -1);
+	done(n);
+	free(id);
+	free(c);
+}
+
 static void test_env_v6(void **state)
 {
 	struct ike_path path = { .lport = 500, .rport = 500 };
@@ -731,6 +760,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_order, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_timeout, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stop, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_hostile_id, setup, teardown),
 		cmocka_unit_test(test_env_v6),
 		cmocka_unit_test_setup_teardown(test_disabled, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_inherits_nothing, setup,
