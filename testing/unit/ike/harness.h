@@ -217,6 +217,8 @@ unsigned kernel_objects(struct net *n, int who);
 /* Captured stderr (the log) since the last log_reset(). */
 void log_reset(void);
 bool log_has(const char *needle);
+/* How often needle is in it (of its first MiB, as log_has). */
+unsigned log_count(const char *needle);
 void log_flush(void);
 
 #endif

@@ -260,7 +260,7 @@ static void test_oe_instances_go(void **state)
 /*
  * The defaults, with no limits of the test's own: 16384 instances at most
  * (INST_MAX), and an instance idle for 60 s (INST_IDLE_MS) gives its place
- * to the next. The clock is stopped and moved (hclock.h), not waited for.
+ * to the next; refusals are logged 5 a second. The clock is stopped and moved (hclock.h), not waited for.
  */
 static void test_oe_instance_defaults(void **state)
 {
@@ -273,16 +273,24 @@ static void test_oe_instance_defaults(void **state)
 	n = oe_net(west_poc, east_cop);
 	e = n->p[EAST].e;
 	hclock_freeze(n->base, true); /* however long 16384 take */
+	hclock_skip(n->base, 1000); /* a second no log limiter has seen */
 	for (unsigned h = 0; h < 16384; h++) {
 		snprintf(name, sizeof(name), "clear-or-private#10.0.%u.%u",
 			 h / 256, h % 256);
 		assert_non_null(engine_conn(e, name));
 	}
 	assert_int_equal(conn_inst_count(e), 16384);
-	assert_null(engine_conn(e, "clear-or-private#10.1.0.1"));
-	assert_true(log_has("16384 instances already, none idle"));
+	/* refused, and 5 lines a second say so (the clock stands still) */
+	log_reset();
+	for (unsigned h = 1; h <= 12; h++) {
+		snprintf(name, sizeof(name), "clear-or-private#10.1.0.%u", h);
+		assert_null(engine_conn(e, name));
+	}
+	assert_int_equal(log_count("16384 instances already, none idle"), 5);
 	hclock_skip(n->base, 59000);
-	assert_null(engine_conn(e, "clear-or-private#10.1.0.2"));
+	assert_null(engine_conn(e, "clear-or-private#10.1.0.20"));
+	assert_true(log_has("7 more instance refusals not logged"));
+	assert_int_equal(log_count("16384 instances already, none idle"), 6);
 	hclock_skip(n->base, 2000);
 	assert_non_null(engine_conn(e, "clear-or-private#10.1.0.3"));
 	assert_int_equal(conn_inst_count(e), 1);
