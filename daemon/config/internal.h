@@ -10,16 +10,8 @@
 #include "config/arena.h"
 #include "config/config.h"
 #include "config/diag.h"
+#include "config/incfiles.h"
 #include "config/keyset.h"
-
-/* libreswan allows 10 nested includes (lib/libipsecconf/parser.l). */
-#define CFG_MAX_INCLUDE_DEPTH 10
-
-struct include_frame {
-	dev_t dev;
-	ino_t ino;
-	const char *file;
-};
 
 struct parse_ctx {
 	struct cfg *cfg;
@@ -30,8 +22,7 @@ struct parse_ctx {
 	size_t nraw, capraw;
 	long cur; /* raw index of the open section, -1 for none */
 	long setup; /* raw index of the merged config setup, -1 */
-	struct include_frame stack[CFG_MAX_INCLUDE_DEPTH + 1];
-	unsigned depth;
+	struct incfiles inc; /* the files read so far */
 };
 
 /* parser.c */

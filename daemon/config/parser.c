@@ -280,6 +280,7 @@ static int parse_finish(struct parse_ctx *p, unsigned errors_before)
 	p->keys = NULL;
 	free(p->raw);
 	p->raw = NULL;
+	incfiles_free(&p->inc);
 	return p->d->errors > errors_before ? -1 : 0;
 }
 
@@ -300,8 +301,9 @@ int cfg_parse_buffer(const char *name, const char *buf, size_t len,
 	unsigned before = d->errors;
 
 	parse_init(&p, out, d, name);
-	p.stack[0].file = arena_intern(p.a, name);
-	p.depth = 1;
-	parse_text(&p, p.stack[0].file, buf, len);
+	const char *file = arena_intern(p.a, name);
+
+	incfiles_enter(&p.inc, NULL, file, NULL, 0, d);
+	parse_text(&p, file, buf, len);
 	return parse_finish(&p, before);
 }

@@ -12,8 +12,6 @@
  */
 #include <arpa/inet.h>
 #include <ctype.h>
-#include <errno.h>
-#include <glob.h>
 #include <stdarg.h>
 #include <nssb64.h>
 #include <stdbool.h>
@@ -26,20 +24,17 @@
 #include <sys/stat.h>
 
 #include "config/arena.h"
+#include "config/incfiles.h"
 #include "config/readfile.h"
 #include "config/secrets.h"
-
-#define SECRETS_MAX_DEPTH 10
 
 struct sctx {
 	struct secrets *out;
 	size_t cap;
 	struct ikb_diag *d;
-	struct {
-		dev_t dev;
-		ino_t ino;
-	} stack[SECRETS_MAX_DEPTH + 1];
-	unsigned depth;
+	struct incfiles inc; /* the files read so far */
+	const char *from; /* the include line being expanded */
+	unsigned line;
 };
 
 struct stok {
@@ -212,32 +207,28 @@ static void add_secret(struct sctx *c, const char *file, unsigned line,
 		e->selectors[i] = arena_strndup(s->arena, sel[i].s, sel[i].len);
 }
 
+static void read_match(void *ctx, const char *path)
+{
+	struct sctx *c = ctx;
+
+	load_path(c, path, c->from, c->line);
+}
+
 static void include(struct sctx *c, const char *file, unsigned line,
 		    const struct stok *arg)
 {
-	char *pat = strndup(arg->s, arg->len), *path;
-	const char *slash = strrchr(file, '/');
-	glob_t g;
+	char *pat = strndup(arg->s, arg->len);
+	const char *from = c->from;
+	unsigned from_line = c->line;
 
 	if (!pat)
 		abort();
-	if (pat[0] == '/' || !slash)
-		path = strdup(pat);
-	else if (asprintf(&path, "%.*s/%s", (int)(slash - file), file, pat) < 0)
-		path = NULL;
-	if (!path)
-		abort();
-	int r = glob(path, GLOB_BRACE, NULL, &g);
-
-	if (r == GLOB_NOMATCH && !strpbrk(pat, "*?[{"))
-		diag_at(c->d, IKB_SEV_ERROR, file, line, "include %s: %s: %s",
-			pat, path, strerror(ENOENT));
-	if (r == 0)
-		for (size_t i = 0; i < g.gl_pathc; i++)
-			load_path(c, g.gl_pathv[i], file, line);
-	if (r != GLOB_NOMATCH)
-		globfree(&g);
-	free(path);
+	/* load_path() of a match expands its own includes: keep ours */
+	c->from = file;
+	c->line = line;
+	incfiles_expand(file, line, pat, c->d, read_match, c);
+	c->from = from;
+	c->line = from_line;
 	free(pat);
 }
 
@@ -370,16 +361,7 @@ static void path_error(struct sctx *c, const char *path, const char *from,
 	free(what);
 }
 
-static bool on_stack(const struct sctx *c, const struct stat *st)
-{
-	for (unsigned i = 0; i < c->depth; i++)
-		if (c->stack[i].dev == st->st_dev &&
-		    c->stack[i].ino == st->st_ino)
-			return true;
-	return false;
-}
-
-/* Whether the opened file may be read here; closes fd if not. */
+/* Whether the opened file may be read here, entering it if so (incfiles.h); closes fd if not. */
 static bool may_load(struct sctx *c, const struct stat *st, int fd,
 		     const char *path, const char *from, unsigned line)
 {
@@ -396,14 +378,7 @@ static bool may_load(struct sctx *c, const struct stat *st, int fd,
 			   "user (uid %u): that user could change its keys; "
 			   "run chown root %s",
 			   (unsigned)st->st_uid, (unsigned)geteuid(), path);
-	else if (on_stack(c, st))
-		diag_at(c->d, IKB_SEV_ERROR, from, line,
-			"include cycle: %s includes itself", path);
-	else if (c->depth > SECRETS_MAX_DEPTH)
-		diag_at(c->d, IKB_SEV_ERROR, from, line,
-			"include %s: includes nest more than %d deep", path,
-			SECRETS_MAX_DEPTH);
-	else
+	else if (incfiles_enter(&c->inc, st, path, from, line, c->d))
 		return true;
 	close(fd);
 	return false;
@@ -425,17 +400,14 @@ static void load_path(struct sctx *c, const char *path, const char *from,
 	if (!may_load(c, &st, fd, file, from, line))
 		return;
 	buf = cfg_read_fd(fd, (size_t)st.st_size, &len, &why);
-	if (!buf) {
+	if (buf) {
+		parse(c, file, buf, len);
+		explicit_bzero(buf, len);
+		free(buf);
+	} else {
 		path_error(c, file, from, line, "%s", why);
-		return;
 	}
-	c->stack[c->depth].dev = st.st_dev;
-	c->stack[c->depth].ino = st.st_ino;
-	c->depth++;
-	parse(c, file, buf, len);
-	c->depth--;
-	explicit_bzero(buf, len);
-	free(buf);
+	incfiles_leave(&c->inc);
 }
 
 int secrets_load(const char *path, struct secrets **out, struct ikb_diag *d)
@@ -449,6 +421,7 @@ int secrets_load(const char *path, struct secrets **out, struct ikb_diag *d)
 	struct sctx c = { .out = s, .d = d };
 
 	load_path(&c, path, NULL, 0);
+	incfiles_free(&c.inc);
 	*out = s;
 	return d->errors > before ? -1 : 0;
 }

@@ -195,6 +195,81 @@ static void test_include_not_a_file(void **state)
 	unlink(fifo);
 }
 
+static void put(const char *dir, const char *name, const char *text)
+{
+	char path[PATH_MAX];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+/*
+ * A file matched again, by a second line or an overlapping pattern, is
+ * read once, with a warning naming where it was first included. Files
+ * that each include the next three times were read 3^8 times before.
+ */
+static void test_include_read_once(void **state)
+{
+	char dir[] = "/tmp/ikb-once-XXXXXX", top[PATH_MAX], want[3 * PATH_MAX],
+	     text[256], *got;
+	struct ikb_diag d;
+	struct cfg *c = NULL;
+
+	assert_non_null(mkdtemp(dir));
+	put(dir, "base.conf", "conn shared\n\tleft=192.0.2.1\n");
+	put(dir, "top.conf", "include base.conf\ninclude b*.conf\n");
+	snprintf(top, sizeof(top), "%s/top.conf", dir);
+	diag_init(&d);
+	assert_int_equal(cfg_parse_file(top, &c, &d), 0);
+	got = diag_text(&d);
+	snprintf(want, sizeof(want),
+		 "%s:2: warning: include %s/base.conf: already read, as included at %s:1; not read again\n",
+		 top, dir, top);
+	assert_string_equal(got, want);
+	assert_int_equal(c->nconns, 1);
+	free(got);
+	diag_free(&d);
+	cfg_free(c);
+
+	for (unsigned i = 1; i <= 9; i++) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "f%u.conf", i);
+		if (i < 9)
+			snprintf(text, sizeof(text),
+				 "conn c%u\n\tleft=192.0.2.%u\n"
+				 "include f%u.conf\ninclude f%u.conf\ninclude f%u.conf\n",
+				 i, i, i + 1, i + 1, i + 1);
+		else
+			snprintf(text, sizeof(text),
+				 "conn c9\n\tleft=192.0.2.9\n");
+		put(dir, name, text);
+	}
+	snprintf(top, sizeof(top), "%s/f1.conf", dir);
+	diag_init(&d);
+	c = NULL;
+	assert_int_equal(cfg_parse_file(top, &c, &d), 0);
+	assert_int_equal(c->nconns, 9);
+	assert_int_equal(d.errors, 0);
+	/* f1-f8 each: its second and third include line */
+	assert_int_equal(d.warnings, 16);
+	diag_free(&d);
+	cfg_free(c);
+	for (unsigned i = 1; i <= 9; i++) {
+		snprintf(top, sizeof(top), "%s/f%u.conf", dir, i);
+		unlink(top);
+	}
+	snprintf(top, sizeof(top), "%s/base.conf", dir);
+	unlink(top);
+	snprintf(top, sizeof(top), "%s/top.conf", dir);
+	unlink(top);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -206,6 +281,7 @@ int main(void)
 		cmocka_unit_test(test_include_directory),
 		cmocka_unit_test(test_include_not_a_file),
 		cmocka_unit_test(test_file_cap),
+		cmocka_unit_test(test_include_read_once),
 	};
 
 	fixtures = getenv("CFG_FIXTURES");

@@ -231,7 +231,14 @@ static void test_include_and_perms(void **state)
 	write_file("loop.secrets", "include loop.secrets\n", 0600);
 	secrets_free(load_expect(
 		"loop.secrets", "include loop.secrets\n",
-		"@/loop.secrets:1: error: include cycle: @/loop.secrets includes itself\n"));
+		"@/loop.secrets:1: error: include cycle: @/loop.secrets → @/loop.secrets\n"));
+	/* a file matched twice is read once: one entry, and a warning */
+	write_file("once.secrets", "@a @b : PSK \"once\"\n", 0600);
+	s = load_expect(
+		"twice.secrets", "include once.secrets\ninclude on*.secrets\n",
+		"@/twice.secrets:2: warning: include @/once.secrets: already read, as included at @/twice.secrets:1; not read again\n");
+	assert_int_equal(s->n, 1);
+	secrets_free(s);
 	diag_init(&d);
 	snprintf(buf, sizeof(buf), "%s/absent.secrets", dir);
 	assert_int_equal(secrets_load(buf, &s, &d), -1);
