@@ -57,9 +57,14 @@ const char *fuzz_files_write(const uint8_t *data, size_t size,
 	if (escapes(data, size))
 		return NULL;
 	if (!dir[0]) {
-		strcpy(dir, "/tmp/ikb-fuzz-XXXXXX");
-		if (!mkdtemp(dir))
-			abort();
+		/* tmpfs where there is one: a disk's truncates cost more
+		 * than the parser on each input */
+		strcpy(dir, "/dev/shm/ikb-fuzz-XXXXXX");
+		if (!mkdtemp(dir)) {
+			strcpy(dir, "/tmp/ikb-fuzz-XXXXXX");
+			if (!mkdtemp(dir))
+				abort();
+		}
 		atexit(cleanup);
 	}
 	for (unsigned i = 0; i <= FUZZ_FILES_MAX; i++) {
