@@ -299,6 +299,8 @@ static void peer_init(struct net *n, int idx, const char *conn,
 	assert_true(asprintf(&text, "%s @east : PSK \"%s\"\n", west_id(),
 			     psk ? psk : "secret") > 0);
 	write_file(secrets, 0600, text);
+	/* test_wipe looks for the PSK in what is freed; not in ours */
+	explicit_bzero(text, strlen(text));
 	free(text);
 	o.config = conf;
 	o.secrets = secrets;
