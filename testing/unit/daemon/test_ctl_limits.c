@@ -23,6 +23,7 @@
 #include <event2/event.h>
 #include <json-c/json.h>
 
+#include "log.h"
 #include "control/client.h"
 #include "control/proto.h"
 #include "control/server.h"
@@ -98,11 +99,31 @@ static int teardown(void **state)
 	return 0;
 }
 
+/*
+ * The test is linked with -Wl,--wrap=clock_gettime: the server's code
+ * (and the log's rate limiter) read CLOCK_MONOTONIC here, which a test
+ * may stop and move on. The test's own waits read the real clock.
+ */
+int __real_clock_gettime(clockid_t id, struct timespec *ts);
+int __wrap_clock_gettime(clockid_t id, struct timespec *ts);
+
+static bool frozen;
+static struct timespec frozen_at;
+
+int __wrap_clock_gettime(clockid_t id, struct timespec *ts)
+{
+	if (frozen && id == CLOCK_MONOTONIC) {
+		*ts = frozen_at;
+		return 0;
+	}
+	return __real_clock_gettime(id, ts);
+}
+
 static long long now_ms(void)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	__real_clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
@@ -333,6 +354,56 @@ static void test_deferred_not_cut(void **state)
 	assert_true(loop_until(f, answer_owed_ended, f, WAIT_MS));
 }
 
+static unsigned count_lines(const char *path, const char *needle)
+{
+	FILE *f = fopen(path, "r");
+	char line[1024];
+	unsigned n = 0;
+
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f))
+		n += strstr(line, needle) != NULL;
+	fclose(f);
+	return n;
+}
+
+/*
+ * The client messages' log budget: 5 a second (server.c), then one line
+ * saying how many were held back. The clock stands still, so that the
+ * burst is in one second however slow the build, and is then moved on.
+ */
+static void test_client_log_rate(void **state)
+{
+	struct fx *f = *state;
+	char log[] = "/tmp/ikb-ctl-log-XXXXXX";
+	int fd = mkstemp(log);
+
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(log_file_open(log), 0);
+	__real_clock_gettime(CLOCK_MONOTONIC, &frozen_at);
+	frozen = true;
+	/* 12 over the uid's 32, and status's own connection: 13 closed */
+	flood(f, getuid(), 32 + 12);
+	assert_true(status_answered(f, getuid()));
+	assert_int_equal(count_lines(log, "control: closing a client"), 5);
+	assert_int_equal(count_lines(log, "not logged"), 0);
+	/*
+	 * a second on: the status client has gone, so the uid holds 31;
+	 * two more and a status close two in the new second
+	 */
+	frozen_at.tv_sec++;
+	flood(f, getuid(), 2);
+	assert_true(status_answered(f, getuid()));
+	frozen = false;
+	log_file_close();
+	assert_int_equal(
+		count_lines(log, "8 more control client messages not logged"),
+		1);
+	assert_int_equal(count_lines(log, "control: closing a client"), 7);
+	unlink(log);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -343,6 +414,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_flood_all_uids, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_deadlines, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_client_log_rate, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_deferred_not_cut, setup,
 						teardown),

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -234,6 +235,124 @@ static void test_truncated_dropped(void **state)
 	free(rx);
 }
 
+static unsigned count_in(const char *text, const char *needle)
+{
+	unsigned n = 0;
+
+	for (const char *p = text; (p = strstr(p, needle)); p++)
+		n++;
+	return n;
+}
+
+/* The second of CLOCK_MONOTONIC, which the log's budget counts in. */
+static long mono_sec(long *ms_into)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	if (ms_into)
+		*ms_into = ts.tv_nsec / 1000000;
+	return (long)ts.tv_sec;
+}
+
+/* Wait (at most a second) for a second of the clock to begin. */
+static long next_second(void)
+{
+	long ms, s = mono_sec(&ms);
+	struct timespec nap = { 0, 1000000 };
+
+	for (int i = 0; i < 1200 && mono_sec(&ms) == s; i++)
+		nanosleep(&nap, NULL);
+	return mono_sec(NULL);
+}
+
+/* empties then "ok", which is delivered once they were read */
+static void burst(struct event_base *base, struct rx *rx, int fd, uint16_t port,
+		  int n)
+{
+	int want = rx->count + 1;
+
+	for (int i = 0; i < n; i++)
+		assert_int_equal(plain_sendto(fd, "127.0.0.1", port, "", 0), 0);
+	assert_int_equal(plain_sendto(fd, "127.0.0.1", port, "ok", 2), 2);
+	assert_true(run_until(base, &rx->count, want, 2000));
+}
+
+/*
+ * The drop lines' budget (NET_DROP_LOG_RATE): 10 a second, then one line
+ * with how many were held back. The burst starts as a second does and
+ * is tried again should it not end within that second.
+ */
+static void test_drop_log_rate(void **state)
+{
+	struct event_base *base = event_base_new();
+	struct net_opts o = { 0 };
+	struct rx *rx = calloc(1, sizeof(*rx));
+	struct net *n = open_free(base, &o, rx);
+	uint16_t port;
+	int fd = plain_socket("127.0.0.1", &port);
+	const char *log = NULL; /* cap_end()'s, not to be freed */
+	bool one_second = false;
+
+	assert_non_null(n);
+	for (int tries = 0; tries < 3 && !one_second; tries++) {
+		long s;
+
+		/* a new second also ends the last try's window */
+		next_second();
+		burst(base, rx, fd, o.ike_port, 1);
+		s = next_second();
+		cap_begin();
+		burst(base, rx, fd, o.ike_port, 30);
+		one_second = mono_sec(NULL) == s;
+		log = cap_end();
+	}
+	assert_true(one_second);
+	assert_int_equal(count_in(log, "dropped an empty datagram"), 10);
+	assert_int_equal(count_in(log, "not logged"), 0);
+	next_second();
+	cap_begin();
+	burst(base, rx, fd, o.ike_port, 1);
+	log = cap_end();
+	assert_int_equal(count_in(log, "20 more dropped datagrams not logged"),
+			 1);
+	assert_int_equal(count_in(log, "dropped an empty datagram"), 1);
+	close(fd);
+	net_close(n);
+	event_base_free(base);
+	free(rx);
+}
+
+/*
+ * At most NET_RX_BATCH (64) datagrams are read per wake-up, so that a
+ * flooded socket gives the loop back to the control socket and the
+ * timers between batches: one pass of the loop over 100 queued ones
+ * delivers 64, the next the other 36.
+ */
+static void test_rx_batch(void **state)
+{
+	struct event_base *base = event_base_new();
+	struct net_opts o = { 0 };
+	struct rx *rx = calloc(1, sizeof(*rx));
+	struct net *n = open_free(base, &o, rx);
+	uint16_t port;
+	int fd = plain_socket("127.0.0.1", &port);
+
+	assert_non_null(n);
+	/* loopback queues each at the receiver before sendto returns */
+	for (int i = 0; i < 100; i++)
+		assert_int_equal(
+			plain_sendto(fd, "127.0.0.1", o.ike_port, "x", 1), 1);
+	event_base_loop(base, EVLOOP_ONCE);
+	assert_int_equal(rx->count, 64);
+	event_base_loop(base, EVLOOP_ONCE);
+	assert_int_equal(rx->count, 100);
+	close(fd);
+	net_close(n);
+	event_base_free(base);
+	free(rx);
+}
+
 static void test_bind_error_names_address(void **state)
 {
 	struct pair *p = *state;
@@ -331,6 +450,8 @@ int main(void)
 		T(test_send_errors),
 		T(test_max_datagram),
 		cmocka_unit_test(test_truncated_dropped),
+		cmocka_unit_test(test_drop_log_rate),
+		cmocka_unit_test(test_rx_batch),
 		T(test_bind_error_names_address),
 		cmocka_unit_test(test_listen),
 		T(test_burst_and_close_in_callback),
