@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <pk11pub.h>
 
 #include "crypto/cred.h"
 #include "crypto/dn.h"
@@ -328,6 +329,33 @@ static void test_not_der(void **state)
 	assert_string_equal(why, "the peer sent no certificate");
 }
 
+/*
+ * SECURITY.md: the daemon opens its database read-only (nssdb_open's
+ * flags=readOnly), so that nothing a peer sends is ever written to it:
+ * the token says so, and importing a certificate into it is refused,
+ * with cert9.db left as it was.
+ */
+static void test_db_read_only(void **state)
+{
+	PK11SlotInfo *s = nssdb_slot();
+	SECItem der = { siBuffer, (unsigned char *)pki.der[GOOD].ptr,
+			(unsigned)pki.der[GOOD].len };
+	char path[PATH_MAX];
+	struct stat before, after;
+
+	assert_non_null(s);
+	snprintf(path, sizeof(path), "%s/cert9.db", nssdb_dir());
+	assert_int_equal(stat(path, &before), 0);
+	assert_true(PK11_IsReadOnly(s));
+	assert_int_not_equal(PK11_ImportDERCert(s, &der, CK_INVALID_HANDLE,
+						"ikb-written", PR_FALSE),
+			     SECSuccess);
+	assert_int_equal(stat(path, &after), 0);
+	assert_int_equal(after.st_size, before.st_size);
+	assert_int_equal(after.st_mtim.tv_sec, before.st_mtim.tv_sec);
+	assert_int_equal(after.st_mtim.tv_nsec, before.st_mtim.tv_nsec);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -345,6 +373,7 @@ int main(void)
 		/* even when it fails, crl-strict=yes ends with it */
 		cmocka_unit_test_teardown(test_crl_strict, revocation_reset),
 		cmocka_unit_test(test_not_der),
+		cmocka_unit_test(test_db_read_only),
 	};
 	/* meson passes each tool's path, empty when it found none */
 	static const char *const tools[][2] = { { "OPENSSL", "openssl" },
