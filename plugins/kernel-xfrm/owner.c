@@ -145,30 +145,53 @@ static void sa_to_ikb(struct ikb_sa *sa, const struct xfrm_usersa_info *p,
 	get_mark(o, &sa->mark, &sa->mark_mask);
 }
 
-static int sa_cb(const struct nlmsghdr *nlh, void *data)
+/* One of ours (no SPI-0 placeholder), its attributes parsed into o. */
+static const struct xfrm_usersa_info *own_sa(const struct nlmsghdr *nlh,
+					     struct own_attrs *o)
 {
-	struct own_list *l = data;
 	const struct xfrm_usersa_info *p = mnl_nlmsg_get_payload(nlh);
-	struct own_attrs o = { 0 };
-	struct own_item *it;
-	struct ikb_sa sa;
 
 	if (nlh->nlmsg_type != XFRM_MSG_NEWSA ||
 	    nlh->nlmsg_len < mnl_nlmsg_size(sizeof(*p)) ||
 	    !xfrm_reqid_ours(p->reqid))
-		return MNL_CB_OK;
+		return NULL;
 	/*
 	 * SPI 0: the kernel's placeholder while an ACQUIRE is pending. No
 	 * request can name it, and it expires by itself.
 	 */
 	if (p->id.spi == 0)
-		return MNL_CB_OK;
-	mnl_attr_parse(nlh, sizeof(*p), attr_cb, &o);
+		return NULL;
+	mnl_attr_parse(nlh, sizeof(*p), attr_cb, o);
+	return p;
+}
+
+int xfrm_sa_parse(const struct nlmsghdr *nlh, struct ikb_sa *sa)
+{
+	struct own_attrs o = { 0 };
+	const struct xfrm_usersa_info *p = own_sa(nlh, &o);
+
+	if (!p)
+		return -1;
+	sa_to_ikb(sa, p, &o);
+	return 0;
+}
+
+static int sa_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct own_list *l = data;
+	struct own_attrs o = { 0 };
+	const struct xfrm_usersa_info *p;
+	struct own_item *it;
+	struct ikb_sa sa;
+
 	if (l->sa_cb) {
-		sa_to_ikb(&sa, p, &o);
-		l->sa_cb(l->ctx, &sa);
+		if (!xfrm_sa_parse(nlh, &sa))
+			l->sa_cb(l->ctx, &sa);
 		return MNL_CB_OK;
 	}
+	p = own_sa(nlh, &o);
+	if (!p)
+		return MNL_CB_OK;
 	it = own_add(l);
 	if (!it)
 		return MNL_CB_ERROR;

@@ -162,6 +162,11 @@ int xfrm_flush_own(struct xfrm_state *st, unsigned *nsa, unsigned *npol,
 		   struct ikb_error *err);
 int xfrm_dump(void *state, void (*sa_cb)(void *ctx, const struct ikb_sa *),
 	      void (*pol_cb)(void *ctx, const struct ikb_policy *), void *ctx);
+/*
+ * A NEWSA of the kernel's, as dump() hands it on: 0 and sa filled in for
+ * one of ours, else -1. Algorithm names only: the keys stay in the kernel.
+ */
+int xfrm_sa_parse(const struct nlmsghdr *nlh, struct ikb_sa *sa);
 
 /* spi.c */
 struct nlmsghdr *xfrm_build_allocspi(void *buf, const struct ikb_addr *src,

@@ -167,6 +167,53 @@ static void test_cbc_hmac_sa(void **state)
 	assert_int_equal(au->alg_trunc_len, 96);
 }
 
+static bool all_zero(const uint8_t *b, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (b[i])
+			return false;
+	return true;
+}
+
+/*
+ * SECURITY.md: with kernel-xfrm, --debug-private has no Child SA key to
+ * show. The kernel's NEWSA carries the keys (the same message as the one
+ * installed, here), and what dump() hands on names the algorithms only.
+ */
+static void test_dump_keeps_keys_in_kernel(void **state)
+{
+	struct ikb_sa sa = gcm_sa(IKB_DIR_IN, 32, false), got;
+	struct ikb_error err = { "" };
+	struct nlmsghdr *nlh;
+
+	nlh = xfrm_build_sa(buf, XFRM_MSG_NEWSA, &sa, NULL, &err);
+	assert_non_null(nlh);
+	assert_int_equal(xfrm_sa_parse(nlh, &got), 0);
+	assert_int_equal(got.spi, sa.spi);
+	assert_int_equal(got.reqid, 7);
+	assert_string_equal(got.aead.name, "rfc4106(gcm(aes))");
+	assert_true(all_zero(got.aead.key, sizeof(got.aead.key)));
+
+	memset(&sa.aead, 0, sizeof(sa.aead));
+	strcpy(sa.encr.name, "cbc(aes)");
+	sa.encr.key_bits = 128;
+	memset(sa.encr.key, 0xaa, 16);
+	strcpy(sa.integ.name, "hmac(sha256)");
+	sa.integ.key_bits = 256;
+	memset(sa.integ.key, 0xbb, 32);
+	nlh = xfrm_build_sa(buf, XFRM_MSG_NEWSA, &sa, NULL, &err);
+	assert_non_null(nlh);
+	assert_int_equal(xfrm_sa_parse(nlh, &got), 0);
+	assert_string_equal(got.encr.name, "cbc(aes)");
+	assert_string_equal(got.integ.name, "hmac(sha256)");
+	assert_true(all_zero(got.encr.key, sizeof(got.encr.key)));
+	assert_true(all_zero(got.integ.key, sizeof(got.integ.key)));
+
+	/* another daemon's SA is not handed on at all */
+	((struct xfrm_usersa_info *)mnl_nlmsg_get_payload(nlh))->reqid = 7;
+	assert_int_equal(xfrm_sa_parse(nlh, &got), -1);
+}
+
 static void test_bad_algs(void **state)
 {
 	struct ikb_sa sa = gcm_sa(IKB_DIR_IN, 0, false);
@@ -763,6 +810,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_aead_sa),
 		cmocka_unit_test(test_cbc_hmac_sa),
+		cmocka_unit_test(test_dump_keeps_keys_in_kernel),
 		cmocka_unit_test(test_bad_algs),
 		cmocka_unit_test(test_replay),
 		cmocka_unit_test(test_lifetime_encap_mark),
