@@ -213,6 +213,70 @@ static void test_exact_caps_and_reload(void **state)
 	free(conf);
 }
 
+/*
+ * Started by a user other than root, ikebanad keeps the capabilities it
+ * was given and says so (caps.c): here uid 65534 with CAP_NET_ADMIN and
+ * CAP_NET_BIND_SERVICE as ambient ones, as AmbientCapabilities= of a unit
+ * would give them. Its files are that user's, 0600 secrets included.
+ */
+static void test_not_root(void **state)
+{
+	const char *why = cannot_test();
+	char *dir, *run, *conf, *sec, *err;
+	struct proc p = { 0 };
+	char *argv[] = { "/usr/bin/setpriv",
+			 "--reuid=65534",
+			 "--regid=65534",
+			 "--clear-groups",
+			 "--inh-caps=+net_admin,+net_bind_service",
+			 "--ambient-caps=+net_admin,+net_bind_service",
+			 (char *)h_env("IKEBANAD"),
+			 "--nofork",
+			 "--rundir",
+			 NULL,
+			 "--config",
+			 NULL,
+			 NULL };
+
+	if (why || access("/usr/bin/setpriv", X_OK)) {
+		print_message("SKIP: %s\n", why ? why : "no setpriv");
+		skip();
+	}
+	dir = h_tmpdir();
+	assert_true(asprintf(&run, "%s/run", dir) > 0);
+	conf = h_write_conf(dir, "ikebana.conf",
+			    "config setup\n\tplugins=kernel-mem\n"
+			    "conn a\n\tleft=192.0.2.1\n\tright=192.0.2.2\n"
+			    "\tauthby=secret\n\tauto=add\n");
+	sec = h_write(dir, "ikebana.secrets", 0600,
+		      "192.0.2.1 192.0.2.2 : PSK \"s3cret\"\n");
+	assert_int_equal(chown(dir, 65534, 65534), 0);
+	assert_int_equal(chown(conf, 65534, 65534), 0);
+	assert_int_equal(chown(sec, 65534, 65534), 0);
+	argv[9] = run;
+	argv[11] = conf;
+	assert_int_equal(h_spawn(&p, dir, argv), 0);
+	if (!h_wait_ready(run, &p, H_DEADLINE_MS)) {
+		err = h_slurp(p.err);
+		fail_msg("ikebanad as uid 65534 did not come up: %s", err);
+	}
+	assert_int_equal(cap_field(p.pid, "CapEff"), WANTED);
+	assert_int_equal(cap_field(p.pid, "CapPrm"), WANTED);
+	/* not dropped: the bounding set is still the one it was given */
+	assert_int_equal(cap_field(p.pid, "CapBnd"),
+			 cap_field(getpid(), "CapBnd"));
+	assert_true(h_wait_contains(p.err,
+				    "not running as root: keeping the "
+				    "capabilities we were given",
+				    H_DEADLINE_MS));
+	h_kill(&p);
+	h_rmrf(dir);
+	free(dir);
+	free(run);
+	free(conf);
+	free(sec);
+}
+
 /* One end of a conn between two daemons on 127.0.0.1, told apart by port. */
 static char *end_conf(const char *dir, const char *me, const char *peer,
 		      unsigned ike, unsigned natt, unsigned peer_port)
@@ -367,6 +431,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_exact_caps_and_reload),
+		cmocka_unit_test(test_not_root),
 		cmocka_unit_test(test_updown_child),
 	};
 
