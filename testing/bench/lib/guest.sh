@@ -16,6 +16,10 @@
 #   bench_sa_packets HOST SRC  ESP packets counted by HOST's SAs from SRC
 #                              (two processes: sa_list's five cost seconds
 #                              on a busy host)
+#   bench_wait_socket S WHAT PATH   until PATH is a socket, S seconds at most
+#   bench_stop_pid HOST PID    a daemon of any kind stopped (TERM, KILL
+#                              after 30 s), HOST's SAD and SPD flushed and
+#                              its state dirs emptied
 # Needs xfrm_objects: sources xfrm-replay.sh.
 # shellcheck shell=sh source=/dev/null
 . "$IKB_REPO/testing/bench/lib/xfrm-replay.sh"
@@ -101,4 +105,37 @@ bench_sa_packets() {
 	ip -n "$1" -s xfrm state list src "$2" proto esp |
 		awk '/^\t  [0-9]+\(bytes\), [0-9]+\(packets\)/ { p = $2; sub(/\(.*/, "", p); s += p }
 		     END { print s + 0 }'
+}
+
+# bench_wait_socket SECONDS WHAT PATH: until PATH is a socket (builtins only,
+# but sleep; at least SECONDS: a busy UML makes each sleep longer).
+bench_wait_socket() {
+	_ws=$(($1 * 10))
+	until [ -S "$3" ]; do
+		_ws=$((_ws - 1))
+		[ "$_ws" -lt 0 ] && fail "timed out after ${1}s waiting for $2"
+		sleep 0.1
+	done
+}
+
+# bench_stop_pid HOST PID: TERM, then KILL after 30 s; the SAD and SPD are
+# flushed either way, and the host's state dirs emptied.
+bench_stop_pid() {
+	kill "$2" 2>/dev/null
+	_sd=300
+	while kill -0 "$2" 2>/dev/null; do
+		_sd=$((_sd - 1))
+		if [ "$_sd" -lt 0 ]; then
+			log "$1: pid $2 ignored TERM for 30 s: KILL"
+			kill -KILL "$2" 2>/dev/null
+			poll_for 10 sh -c "! kill -0 $2" || fail "$1: pid $2 does not die"
+			break
+		fi
+		sleep 0.1
+	done
+	printf '%s\n' "xfrm state flush" "xfrm policy flush" | ip -n "$1" -b -
+	_H=$HOSTS/$1
+	for _l in "$_H"/log/*.log; do [ -e "$_l" ] && echo "===== stopped" >>"$_l"; done
+	rm -rf "${_H:?}/etc" "$_H/run" "$_H/nss" "$_H/ikebanad.pid" "$_H/daemons"
+	mkdir -p "$_H/etc" "$_H/run" "$_H/nss"
 }

@@ -34,6 +34,7 @@
 # shellcheck source=/dev/null disable=SC2015 # the helpers are checked on
 # their own; "a && b || fail" is meant: fail exits
 . "$IKB_UML/lib/all.sh"
+. "$IKB_REPO/testing/bench/lib/guest.sh"
 [ -z "${TRACE_GUEST:-}" ] || { exec 2>>"$RESULTS/guest.err"; set -x; }
 : "${N:=100}" "${DAEMONS:=ikebana,strongswan,libreswan}" "${ROUNDS:=1}"
 : "${IKE:=aes_gcm256-sha2_256-dh19}" "${ESP:=aes_gcm128}" "${AUTH:=psk}"
@@ -165,17 +166,6 @@ gen_swanctl() {
 	}' >"$3"
 }
 
-# wait_socket SECONDS WHAT PATH: until PATH is a socket (builtins only,
-# but sleep; at least SECONDS: a busy UML makes each sleep longer).
-wait_socket() {
-	_ws=$(($1 * 10))
-	until [ -S "$3" ]; do
-		_ws=$((_ws - 1))
-		[ "$_ws" -lt 0 ] && fail "timed out after ${1}s waiting for $2"
-		sleep 0.1
-	done
-}
-
 # Per daemon: NAME_rate_start HOST (starts the daemon with no conn, prints
 # its PID), NAME_rate_load HOST (the N conns, none initiating),
 # NAME_rate_go (writes west's conns again, initiating, and prints the one
@@ -212,7 +202,7 @@ ikebana_rate_start() {
 		--secrets "$_H/etc/ikebana.secrets" --rundir "$_H/run" \
 		>>"$_H/log/ikebanad.log" 2>&1 &
 	_ip=$!
-	wait_socket 30 "ikebanad on $1" "$_H/run/ikebana.ctl"
+	bench_wait_socket 30 "ikebanad on $1" "$_H/run/ikebana.ctl"
 	[ -z "${STRACE:-}" ] || _ip=$(pgrep -P "$_ip")
 	echo "$_ip" >"$_H/ikebanad.pid"
 	echo "$_ip"
@@ -285,28 +275,6 @@ cpu_ticks() {
 idle_ticks() {
 	read -r _c _u _n _s _i _w _ </proc/stat
 	_idle=$((_i + _w))
-}
-
-# stop_daemon HOST PID: TERM, then KILL after 30 s; the SAD and SPD are
-# flushed either way, and the host's state dirs emptied.
-stop_daemon() {
-	kill "$2" 2>/dev/null
-	_sd=300
-	while kill -0 "$2" 2>/dev/null; do
-		_sd=$((_sd - 1))
-		if [ "$_sd" -lt 0 ]; then
-			log "$1: pid $2 ignored TERM for 30 s: KILL"
-			kill -KILL "$2" 2>/dev/null
-			poll_for 10 sh -c "! kill -0 $2" || fail "$1: pid $2 does not die"
-			break
-		fi
-		sleep 0.1
-	done
-	printf '%s\n' "xfrm state flush" "xfrm policy flush" | ip -n "$1" -b -
-	_H=$HOSTS/$1
-	for _l in "$_H"/log/*.log; do [ -e "$_l" ] && echo "===== stopped" >>"$_l"; done
-	rm -rf "${_H:?}/etc" "$_H/run" "$_H/nss" "$_H/ikebanad.pid" "$_H/daemons"
-	mkdir -p "$_H/etc" "$_H/run" "$_H/nss"
 }
 
 # udp_drops HOST: datagrams HOST's kernel dropped for a full socket buffer
@@ -386,8 +354,8 @@ run_daemon() {
 		"$r" "$d" "$N" "$1" "$2" "$3" "$4" "$5" "$iw" "$bw" "$aw" "$ie" "$be" "$ae" \
 		"$tw" "$te" "$mem" "$uw" "$ue" "$cw" "$ce" "$idle" "$6" >>"$tsv"
 	log "ok: $d: $N IKE+Child SAs in $3 s; RSS after west $aw east $ae KiB; MemAvailable $mem KiB; UDP drops west $uw east $ue"
-	stop_daemon west "$pw"
-	stop_daemon east "$pe"
+	bench_stop_pid west "$pw"
+	bench_stop_pid east "$pe"
 }
 
 r=1
