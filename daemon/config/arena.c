@@ -6,7 +6,13 @@
 
 #include "config/arena.h"
 
-#define CHUNK_MIN (64 * 1024)
+/*
+ * Chunks double from CHUNK_FIRST to CHUNK_MAX: most configurations are a
+ * few KiB, and a first chunk of 64 KiB, zeroed, cost more than their
+ * parse (`ikebana checkconfig`, the config fuzzer: 15 % of its time).
+ */
+#define CHUNK_FIRST (4 * 1024)
+#define CHUNK_MAX (64 * 1024)
 
 struct chunk {
 	struct chunk *next;
@@ -60,6 +66,14 @@ void arena_free(struct cfg_arena *a)
 	free(a);
 }
 
+/* The size of the chunk after c (NULL: the first). */
+static size_t next_size(const struct chunk *c)
+{
+	if (!c)
+		return CHUNK_FIRST;
+	return c->size < CHUNK_MAX / 2 ? c->size * 2 : CHUNK_MAX;
+}
+
 void *arena_alloc(struct cfg_arena *a, size_t len)
 {
 	const size_t align = sizeof(max_align_t);
@@ -67,7 +81,10 @@ void *arena_alloc(struct cfg_arena *a, size_t len)
 
 	len = (len + align - 1) / align * align;
 	if (!c || c->size - c->used < len) {
-		size_t size = len > CHUNK_MIN ? len : CHUNK_MIN;
+		size_t size = next_size(c);
+
+		if (size < len)
+			size = len;
 
 		c = xcalloc(1, sizeof(*c) + size);
 		c->size = size;
