@@ -23,8 +23,8 @@ int auth_octets(const struct ike_sa *sa, bool for_initiator,
 		for_initiator ? &sa->init_req : &sa->init_resp;
 	const struct secret *skp =
 		for_initiator ? &sa->keys->sk_pi : &sa->keys->sk_pr;
-	const uint8_t *nonce = for_initiator ? sa->nr : sa->ni;
-	size_t nlen = for_initiator ? sa->nr_len : sa->ni_len;
+	const uint8_t *nonce = for_initiator ? sa->nr.ptr : sa->ni.ptr;
+	size_t nlen = for_initiator ? sa->nr.len : sa->ni.len;
 	size_t n = prf_out_len(sa->prf_id);
 	uint8_t idb[4 + sizeof(id->data)] = { id->type };
 	struct crypto_err cerr = { 0 };

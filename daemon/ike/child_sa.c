@@ -429,8 +429,8 @@ int child_sa_install(struct ike_sa *ike, struct child_sa *c,
 {
 	/* IKE_AUTH: its initiator is the IKE SA's */
 	struct child_keyin kin = {
-		.ni = CBYTES(ike->ni, ike->ni_len),
-		.nr = CBYTES(ike->nr, ike->nr_len),
+		.ni = CBYTES(ike->ni.ptr, ike->ni.len),
+		.nr = CBYTES(ike->nr.ptr, ike->nr.len),
 		.initiator = ike->initiator,
 	};
 	int rc = child_sa_prepare(ike, c, &kin, err);
@@ -454,6 +454,7 @@ int child_sa_install(struct ike_sa *ike, struct child_sa *c,
 
 void child_sa_drop(struct child_sa *c)
 {
+	free(c->nonces);
 	secret_wipe(c, sizeof(*c));
 	free(c);
 }
@@ -465,6 +466,7 @@ void child_sa_free(struct ike_sa *sa, struct child_sa *c)
 	if (c->timer)
 		event_free(c->timer);
 	free(c->tsx);
+	free(c->nonces);
 	secret_wipe(c, sizeof(*c));
 	free(c);
 }
@@ -487,19 +489,44 @@ struct child_sa *child_by_spi_out(const struct ike_sa *sa, uint32_t spi)
 	return c;
 }
 
-void child_set_nonces(struct child_sa *c, const uint8_t *ni, size_t ni_len,
-		      const uint8_t *nr, size_t nr_len)
+/* RFC 7296 §3.9: a nonce is at most 256 bytes (the codec checks it) */
+#define CHILD_NONCE_MAX 256
+
+int child_set_nonces(struct child_sa *c, const uint8_t *ni, size_t ni_len,
+		     const uint8_t *nr, size_t nr_len)
 {
-	c->ni_len = ni_len < sizeof(c->ni) ? ni_len : sizeof(c->ni);
-	c->nr_len = nr_len < sizeof(c->nr) ? nr_len : sizeof(c->nr);
-	memcpy(c->ni, ni, c->ni_len);
-	memcpy(c->nr, nr, c->nr_len);
+	uint8_t *n;
+
+	ni_len = ni_len < CHILD_NONCE_MAX ? ni_len : CHILD_NONCE_MAX;
+	nr_len = nr_len < CHILD_NONCE_MAX ? nr_len : CHILD_NONCE_MAX;
+	n = malloc(ni_len + nr_len ? ni_len + nr_len : 1);
+	if (!n)
+		return -ENOMEM;
+	memcpy(n, ni, ni_len);
+	memcpy(n + ni_len, nr, nr_len);
+	free(c->nonces);
+	c->nonces = n;
+	c->ni_len = (uint16_t)ni_len;
+	c->nr_len = (uint16_t)nr_len;
+	return 0;
+}
+
+struct cbytes child_ni(const struct child_sa *c)
+{
+	return CBYTES(c->nonces, c->ni_len);
+}
+
+struct cbytes child_nr(const struct child_sa *c)
+{
+	return CBYTES(c->nonces ? c->nonces + c->ni_len : NULL, c->nr_len);
 }
 
 bool child_nonce_lower(const struct child_sa *x, const struct child_sa *y)
 {
-	struct nonce_pair a = { x->ni, x->ni_len, x->nr, x->nr_len };
-	struct nonce_pair b = { y->ni, y->ni_len, y->nr, y->nr_len };
+	struct cbytes xi = child_ni(x), xr = child_nr(x);
+	struct cbytes yi = child_ni(y), yr = child_nr(y);
+	struct nonce_pair a = { xi.ptr, xi.len, xr.ptr, xr.len };
+	struct nonce_pair b = { yi.ptr, yi.len, yr.ptr, yr.len };
 
 	return nonce_pair_lower(&a, &b);
 }

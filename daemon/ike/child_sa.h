@@ -67,8 +67,11 @@ struct child_sa {
 	 * policies this one takes over at install; NULL: none */
 	struct child_sa *takeover;
 	bool trap_pols; /* a trap of its conn holds its policies (trap.c) */
-	uint8_t ni[256], nr[256]; /* its CREATE_CHILD_SA's nonces */
-	size_t ni_len, nr_len; /* 0: made by IKE_AUTH */
+	/* its CREATE_CHILD_SA's nonces, Ni then Nr, for §2.8.1 (heap: most
+	 * Child SAs come from IKE_AUTH and have none); NULL: made by
+	 * IKE_AUTH */
+	uint8_t *nonces;
+	uint16_t ni_len, nr_len;
 };
 
 /*
@@ -163,9 +166,12 @@ void child_sa_drop(struct child_sa *c);
 void child_sa_free(struct ike_sa *sa, struct child_sa *c);
 struct child_sa *child_by_spi_in(const struct ike_sa *sa, uint32_t spi);
 struct child_sa *child_by_spi_out(const struct ike_sa *sa, uint32_t spi);
-/* Its exchange's nonces, for KEYMAT and §2.8.1. */
-void child_set_nonces(struct child_sa *c, const uint8_t *ni, size_t ni_len,
-		      const uint8_t *nr, size_t nr_len);
+/* Its exchange's nonces, for KEYMAT and §2.8.1; 0 or -ENOMEM. */
+int child_set_nonces(struct child_sa *c, const uint8_t *ni, size_t ni_len,
+		     const uint8_t *nr, size_t nr_len);
+/* The nonces child_set_nonces() kept. */
+struct cbytes child_ni(const struct child_sa *c);
+struct cbytes child_nr(const struct child_sa *c);
 /* Whether x's exchange had a lower nonce than y's (§2.8.1). */
 bool child_nonce_lower(const struct child_sa *x, const struct child_sa *y);
 /* "No ESN" in each proposal that child.offer left without ESN. */

@@ -91,6 +91,9 @@ void prop_render(const struct ikb_proposal *p, char *buf, size_t len);
 
 /* exchange_ike_sa_init.c */
 int ike_bytes_set(struct ike_bytes *b, const void *p, size_t len);
+/* len random bytes (rng.c); 0, -ENOMEM or rng_bytes()'s error. */
+struct crypto_err;
+int ike_bytes_random(struct ike_bytes *b, size_t len, struct crypto_err *err);
 void init_add_status(struct wire_msg *m, const struct ike_sa *sa,
 		     uint8_t src[20], uint8_t dst[20]);
 int ike_sa_init_start(struct ike_sa *sa, struct ikb_error *err);

@@ -264,9 +264,11 @@ static int check_response(struct ike_sa *sa, const struct wire_msg *m,
 			 "the responder's TS are not within ours");
 	else
 		rc = 0;
-	if (!rc)
-		child_set_nonces(c, sa->x->nonce, IKE_SA_NONCE_LEN,
-				 nr->u.nonce.data, nr->u.nonce.len);
+	if (!rc && child_set_nonces(c, sa->x->nonce, IKE_SA_NONCE_LEN,
+				    nr->u.nonce.data, nr->u.nonce.len)) {
+		snprintf(err->msg, sizeof(err->msg), "out of memory");
+		rc = -ENOMEM;
+	}
 	free(ours);
 	return rc;
 }
@@ -278,8 +280,8 @@ static int install(struct ike_sa *sa, struct child_sa *c,
 {
 	struct child_keyin kin = {
 		secret_view(gir),
-		CBYTES(c->ni, c->ni_len),
-		CBYTES(c->nr, c->nr_len),
+		child_ni(c),
+		child_nr(c),
 		true,
 	};
 	int rc = old ? 0 : pcpu_settle(sa, c, err);

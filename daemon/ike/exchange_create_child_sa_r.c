@@ -136,7 +136,11 @@ static uint16_t install(struct ike_sa *sa, struct ccs_req *r,
 	int rc = rng_bytes(r->nr, sizeof(r->nr), NULL);
 
 	c->peer_created = true;
-	child_set_nonces(c, r->peer_ni, r->peer_ni_len, r->nr, sizeof(r->nr));
+	if (!rc && child_set_nonces(c, r->peer_ni, r->peer_ni_len, r->nr,
+				    sizeof(r->nr))) {
+		snprintf(err->msg, sizeof(err->msg), "out of memory");
+		rc = -ENOMEM;
+	}
 	kin = (struct child_keyin){
 		secret_view(&r->gir),
 		CBYTES(r->peer_ni, r->peer_ni_len),

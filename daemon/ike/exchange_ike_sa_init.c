@@ -29,12 +29,28 @@ static const uint8_t sig_hashes[] = { 0, 2, 0, 3, 0, 4 };
 int ike_bytes_set(struct ike_bytes *b, const void *p, size_t len)
 {
 	free(b->ptr);
+	b->len = 0;
 	b->ptr = malloc(len ? len : 1);
 	if (!b->ptr)
 		return -ENOMEM;
 	memcpy(b->ptr, p, len);
 	b->len = len;
 	return 0;
+}
+
+int ike_bytes_random(struct ike_bytes *b, size_t len, struct crypto_err *err)
+{
+	int rc;
+
+	free(b->ptr);
+	b->len = 0;
+	b->ptr = malloc(len ? len : 1);
+	if (!b->ptr)
+		return -ENOMEM;
+	rc = rng_bytes(b->ptr, len, err);
+	if (!rc)
+		b->len = len;
+	return rc;
 }
 
 /*
@@ -84,7 +100,7 @@ static int build_request(struct ike_sa *sa, const struct ikb_proposal_list *l,
 	p = msg_add(&o->m, WIRE_PT_KE);
 	p->u.ke = (struct wire_ke){ sa->ke_group, pub.ptr, pub.len };
 	p = msg_add(&o->m, WIRE_PT_NONCE);
-	p->u.nonce = (struct wire_opaque){ sa->ni, sa->ni_len };
+	p->u.nonce = (struct wire_opaque){ sa->ni.ptr, sa->ni.len };
 	init_add_status(&o->m, sa, o->src, o->dst);
 	if (oe_vid_conn(engine_conn(sa->e, sa->conn)))
 		oe_vid_add(&o->m);
@@ -142,10 +158,8 @@ int ike_sa_init_start(struct ike_sa *sa, struct ikb_error *err)
 	}
 	if (!rc && !sa->ke_group)
 		sa->ke_group = (uint16_t)first_group(l);
-	if (!rc && !sa->ni_len) {
-		sa->ni_len = IKE_NONCE_LEN;
-		rc = rng_bytes(sa->ni, sa->ni_len, &cerr);
-	}
+	if (!rc && !sa->ni.len)
+		rc = ike_bytes_random(&sa->ni, IKE_NONCE_LEN, &cerr);
 	free(l);
 	if (rc)
 		return rc;
@@ -262,11 +276,12 @@ static int accept_response(struct ike_sa *sa, const struct wire_msg *m,
 			"SA payload: the responder chose a proposal we did not offer");
 	else
 		rc = 0;
-	if (!rc) {
-		memcpy(sa->nr, nr->u.nonce.data, nr->u.nonce.len);
-		sa->nr_len = nr->u.nonce.len;
-		memcpy(sa->spi_r, m->hdr.spi_r, 8);
+	if (!rc && ike_bytes_set(&sa->nr, nr->u.nonce.data, nr->u.nonce.len)) {
+		snprintf(err->msg, sizeof(err->msg), "out of memory");
+		rc = -ENOMEM;
 	}
+	if (!rc)
+		memcpy(sa->spi_r, m->hdr.spi_r, 8);
 	free(got);
 	return rc;
 }

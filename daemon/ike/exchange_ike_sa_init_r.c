@@ -125,7 +125,7 @@ static int build_response(struct ike_sa *sa, struct wbuf *out)
 	p = msg_add(&o->m, WIRE_PT_KE);
 	p->u.ke = (struct wire_ke){ sa->ke_group, pub.ptr, pub.len };
 	p = msg_add(&o->m, WIRE_PT_NONCE);
-	p->u.nonce = (struct wire_opaque){ sa->nr, sa->nr_len };
+	p->u.nonce = (struct wire_opaque){ sa->nr.ptr, sa->nr.len };
 	init_add_status(&o->m, sa, o->src, o->dst);
 	auth_add_certreq_conn(&o->m, engine_conn(sa->e, sa->conn));
 	if (!rc)
@@ -168,14 +168,13 @@ static int respond(struct ike_sa *sa, const struct init_req *r,
 	sa->prop = r->chosen;
 	sa->prop_num = r->num;
 	sa->ke_group = r->ke->u.ke.group;
-	memcpy(sa->ni, r->ni->u.nonce.data, r->ni->u.nonce.len);
-	sa->ni_len = r->ni->u.nonce.len;
-	sa->nr_len = IKE_NONCE_LEN;
 	sa->next_peer_msgid = 1;
 	nat_check(sa, r->m);
 	auth_peer_note(sa, r->m);
 	frag_note(sa, r->m);
-	rc = rng_bytes(sa->nr, sa->nr_len, &cerr);
+	rc = ike_bytes_set(&sa->ni, r->ni->u.nonce.data, r->ni->u.nonce.len);
+	if (!rc)
+		rc = ike_bytes_random(&sa->nr, IKE_NONCE_LEN, &cerr);
 	if (!rc)
 		rc = ike_bytes_set(&sa->init_req, buf, len);
 	if (!rc && (rc = keys_start(sa, &r->ke->u.ke, on_keys, &err)))

@@ -286,8 +286,10 @@ void ike_sa_delete(struct ike_sa *sa, const char *why)
 	frag_free(sa);
 	nat_free(sa);
 	mobike_free(sa);
-	secret_wipe(sa->ni, sizeof(sa->ni));
-	secret_wipe(sa->nr, sizeof(sa->nr));
+	secret_wipe(sa->ni.ptr, sa->ni.len);
+	secret_wipe(sa->nr.ptr, sa->nr.len);
+	free_bytes(&sa->ni);
+	free_bytes(&sa->nr);
 	free(sa);
 	if (why) /* not while the engine frees every SA */
 		opening_resume(e);

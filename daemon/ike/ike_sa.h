@@ -129,8 +129,10 @@ struct ike_sa {
 	struct held_msg *held; /* hold.c: what arrived meanwhile */
 	struct event *resume;
 	uint8_t prop_num; /* responder: the accepted proposal's number */
-	uint8_t ni[256], nr[256];
-	size_t ni_len, nr_len;
+	/* Ni and Nr of IKE_SA_INIT (or of the rekey that made it), for
+	 * SKEYSEED, AUTH, the first Child SA's KEYMAT and §2.8.1; heap, of
+	 * their own size (16 to 256 bytes, most are 32) */
+	struct ike_bytes ni, nr;
 	struct ike_bytes cookie; /* initiator: echo it */
 	struct ike_bytes init_req, init_resp; /* for the AUTH payload */
 	struct ike_nat *nat; /* nat.h: NAT-T, once a NAT was found */

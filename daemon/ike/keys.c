@@ -105,8 +105,8 @@ static int contexts(struct ike_sa *sa, const struct sizes *z,
 int keys_rekey(struct ike_sa *sa, const struct ike_sa *old,
 	       const struct secret *gir, struct ikb_error *err)
 {
-	struct cbytes ni = CBYTES(sa->ni, sa->ni_len);
-	struct cbytes nr = CBYTES(sa->nr, sa->nr_len);
+	struct cbytes ni = CBYTES(sa->ni.ptr, sa->ni.len);
+	struct cbytes nr = CBYTES(sa->nr.ptr, sa->nr.len);
 	struct crypto_err cerr = { 0 };
 	struct secret seed = { 0 };
 	struct sizes z;
@@ -249,10 +249,10 @@ static int job_inputs(struct ike_sa *sa, struct ke_job *j,
 	j->prf_id = z.p->id;
 	j->integ_len = z.integ ? z.integ->key_len : 0;
 	j->encr_len = encr_keymat_len(z.encr, z.e->key_bits);
-	memcpy(j->ni, sa->ni, sa->ni_len);
-	memcpy(j->nr, sa->nr, sa->nr_len);
-	j->ni_len = sa->ni_len;
-	j->nr_len = sa->nr_len;
+	memcpy(j->ni, sa->ni.ptr, sa->ni.len);
+	memcpy(j->nr, sa->nr.ptr, sa->nr.len);
+	j->ni_len = sa->ni.len;
+	j->nr_len = sa->nr.len;
 	memcpy(j->spi_i, sa->spi_i, 8);
 	memcpy(j->spi_r, sa->spi_r, 8);
 	return 0;

@@ -199,10 +199,12 @@ static uint16_t rekey_new(struct ike_sa *sa, struct rk_req *r,
 	n->prop = r->chosen;
 	n->prop_num = r->num;
 	n->ke_group = ke_group(res->ke);
-	memcpy(n->ni, r->ni, r->ni_len);
-	n->ni_len = r->ni_len;
-	memcpy(n->nr, o->nonce, sizeof(o->nonce));
-	n->nr_len = sizeof(o->nonce);
+	if (ike_bytes_set(&n->ni, r->ni, r->ni_len) ||
+	    ike_bytes_set(&n->nr, o->nonce, sizeof(o->nonce))) {
+		snprintf(err.msg, sizeof(err.msg), "out of memory");
+		rc = WIRE_N_NO_PROPOSAL_CHOSEN;
+		goto out;
+	}
 	o->l.n = 1;
 	o->l.p[0] = r->chosen;
 	msg_add(&o->m, WIRE_PT_SA);
@@ -348,11 +350,13 @@ static int accept_new(struct ike_sa *sa, const struct rk_resp *r,
 		return -ENOMEM;
 	n->prop = r->chosen;
 	n->ke_group = ke_group(ke);
-	memcpy(n->ni, sa->x->nonce, IKE_SA_NONCE_LEN);
-	n->ni_len = IKE_SA_NONCE_LEN;
-	memcpy(n->nr, r->nr, r->nr_len);
-	n->nr_len = r->nr_len;
-	rc = keys_rekey(n, sa, gir, err);
+	rc = ike_bytes_set(&n->ni, sa->x->nonce, IKE_SA_NONCE_LEN);
+	if (!rc)
+		rc = ike_bytes_set(&n->nr, r->nr, r->nr_len);
+	if (rc)
+		snprintf(err->msg, sizeof(err->msg), "out of memory");
+	else
+		rc = keys_rekey(n, sa, gir, err);
 	if (rc)
 		ike_sa_delete(n, NULL);
 	else

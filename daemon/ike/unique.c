@@ -62,8 +62,9 @@ static bool same_peer(const struct ike_sa *a, const struct ike_sa *b)
 /* RFC 7296 2.8.1: of two crossed SAs, the one with the lowest nonce goes. */
 static bool loses_to(const struct ike_sa *sa, const struct ike_sa *o)
 {
-	struct nonce_pair a = { sa->ni, sa->ni_len, sa->nr, sa->nr_len };
-	struct nonce_pair b = { o->ni, o->ni_len, o->nr, o->nr_len };
+	struct nonce_pair a = { sa->ni.ptr, sa->ni.len, sa->nr.ptr,
+				sa->nr.len };
+	struct nonce_pair b = { o->ni.ptr, o->ni.len, o->nr.ptr, o->nr.len };
 
 	return nonce_pair_lower(&a, &b);
 }

@@ -197,11 +197,11 @@ static void keymat_no_pfs(struct ike_sa *sa, struct child_sa *c,
 {
 	struct crypto_err err = { 0 };
 
-	assert_int_equal(
-		child_keys_derive(sa->prf_id, secret_view(&sa->keys->sk_d),
-				  CBYTES(NULL, 0), CBYTES(c->ni, c->ni_len),
-				  CBYTES(c->nr, c->nr_len), 20, 0, k, &err),
-		0);
+	assert_int_equal(child_keys_derive(sa->prf_id,
+					   secret_view(&sa->keys->sk_d),
+					   CBYTES(NULL, 0), child_ni(c),
+					   child_nr(c), 20, 0, k, &err),
+			 0);
 }
 
 /* Whether west's second Child SA has the keys a non-PFS KEYMAT gives. */

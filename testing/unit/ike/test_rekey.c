@@ -242,12 +242,11 @@ static void assert_keymat_role(struct net *n, int who, bool initiated)
 	elen = (out->aead.name[0] ? out->aead.key_bits : out->encr.key_bits) /
 	       8u;
 	ilen = out->aead.name[0] ? 0 : out->integ.key_bits / 8u;
-	assert_int_equal(
-		child_keys_derive(sa->prf_id, secret_view(&sa->keys->sk_d),
-				  CBYTES(NULL, 0), CBYTES(c->ni, c->ni_len),
-				  CBYTES(c->nr, c->nr_len), elen, ilen, &k,
-				  &err),
-		0);
+	assert_int_equal(child_keys_derive(sa->prf_id,
+					   secret_view(&sa->keys->sk_d),
+					   CBYTES(NULL, 0), child_ni(c),
+					   child_nr(c), elen, ilen, &k, &err),
+			 0);
 	if (out->aead.name[0]) {
 		assert_memory_equal(out->aead.key,
 				    (initiated ? k.encr_i : k.encr_r).ptr,
