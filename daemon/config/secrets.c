@@ -205,6 +205,7 @@ static void add_secret(struct sctx *c, const char *file, unsigned line,
 	};
 	for (size_t i = 0; i < nsel; i++)
 		e->selectors[i] = arena_strndup(s->arena, sel[i].s, sel[i].len);
+	secret_entry_keys(s->arena, e);
 }
 
 static void read_match(void *ctx, const char *path)
@@ -437,113 +438,4 @@ void secrets_free(struct secrets *s)
 	free(s->s);
 	arena_free(s->arena);
 	free(s);
-}
-
-/* libreswan's match bits (programs/pluto/secrets.c): higher is better. */
-enum {
-	MATCH_DEFAULT = 01,
-	MATCH_ANY = 02,
-	MATCH_HIM = 04,
-	MATCH_ME = 010,
-};
-
-static bool is_wildcard(const char *sel)
-{
-	return !strcmp(sel, "%any") || !strcmp(sel, "%any4") ||
-	       !strcmp(sel, "%any6") || !strcmp(sel, "0.0.0.0") ||
-	       !strcmp(sel, "::");
-}
-
-static bool same_addr(const char *a, const char *b)
-{
-	unsigned char x[16], y[16];
-
-	if (inet_pton(AF_INET, a, x) == 1)
-		return inet_pton(AF_INET, b, y) == 1 && !memcmp(x, y, 4);
-	if (inet_pton(AF_INET6, a, x) == 1)
-		return inet_pton(AF_INET6, b, y) == 1 && !memcmp(x, y, 16);
-	return false;
-}
-
-/* An FQDN compares without case and without a trailing dot. */
-static bool same_name(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b);
-
-	if (la && a[la - 1] == '.')
-		la--;
-	if (lb && b[lb - 1] == '.')
-		lb--;
-	return la == lb && !strncasecmp(a, b, la);
-}
-
-static bool same_id(const char *sel, const char *id)
-{
-	if (!id)
-		return false;
-	if (same_addr(sel, id))
-		return true;
-	if (sel[0] == '@' && id[0] == '@') {
-		if (sel[1] == '[' || sel[1] == '#' || id[1] == '[' ||
-		    id[1] == '#')
-			return !strcmp(sel, id);
-		return same_name(sel + 1, id + 1);
-	}
-	return !strcmp(sel, id);
-}
-
-static unsigned match_of(const struct secret_entry *e, const char *me,
-			 const char *him)
-{
-	unsigned m = 0;
-
-	if (e->nsel == 0)
-		return MATCH_DEFAULT;
-	for (size_t i = 0; i < e->nsel; i++) {
-		const char *sel = e->selectors[i];
-
-		if (is_wildcard(sel)) {
-			m |= MATCH_ANY;
-			continue;
-		}
-		if (same_id(sel, me))
-			m |= MATCH_ME;
-		if (same_id(sel, him))
-			m |= MATCH_HIM;
-	}
-	/* our id as the only selector: any peer, unless a better match */
-	if (m == MATCH_ME && e->nsel == 1)
-		m |= MATCH_DEFAULT;
-	return m;
-}
-
-const struct secret_entry *secrets_find_psk(const struct secrets *s,
-				      const char *local_id,
-				      const char *remote_id)
-{
-	const struct secret_entry *best = NULL;
-	unsigned best_match = 0;
-
-	for (size_t i = 0; s && i < s->n; i++) {
-		const struct secret_entry *e = &s->s[i];
-		unsigned m = match_of(e, local_id, remote_id);
-
-		switch (m) {
-		case MATCH_DEFAULT:
-		case MATCH_ANY:
-		case MATCH_ME | MATCH_DEFAULT:
-		case MATCH_ME | MATCH_ANY:
-		case MATCH_HIM | MATCH_ANY:
-		case MATCH_ME | MATCH_HIM:
-			/* equal matches: the first in the file wins */
-			if (m > best_match) {
-				best_match = m;
-				best = e;
-			}
-			break;
-		default:
-			break;
-		}
-	}
-	return best;
 }

@@ -9,10 +9,20 @@
 
 enum secret_type { SECRET_PSK };
 
+/* A selector or an ID, parsed once for comparing (secrets_match.c). */
+struct secret_key {
+	uint8_t kind;
+	uint8_t a[16]; /* an address's bytes */
+	size_t len;
+	const char
+		*p; /* a name (without '@' and a trailing dot), or the text */
+};
+
 struct secret_entry {
 	enum secret_type type;
 	size_t nsel;
 	char **selectors; /* "@id", an address, "%any"; none = any */
+	struct secret_key *keys; /* selectors[i], parsed */
 	uint8_t *key;	  /* wiped when freed */
 	size_t keylen;
 	const char *file;
@@ -31,6 +41,9 @@ struct secrets {
  */
 int secrets_load(const char *path, struct secrets **out, struct ikb_diag *d);
 void secrets_free(struct secrets *s);
+/* secrets_match.c: e->keys from e->selectors, in a's memory. */
+struct cfg_arena;
+void secret_entry_keys(struct cfg_arena *a, struct secret_entry *e);
 /* libreswan's matching: both IDs beat one, one beats %any/none. */
 const struct secret_entry *secrets_find_psk(const struct secrets *s,
 				      const char *local_id,

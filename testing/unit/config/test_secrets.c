@@ -246,6 +246,45 @@ static void test_include_and_perms(void **state)
 	diag_free(&d);
 }
 
+/*
+ * How a selector compares with an ID, kind by kind (secrets_match.c
+ * parses each once): addresses by value, names without case or trailing
+ * dot, @[...] and @#... and anything else as written; 0.0.0.0 and :: are
+ * wildcards as selectors, and a name is never an address.
+ */
+static void test_match_kinds(void **state)
+{
+	struct secrets *s = load_expect("k.secrets",
+					": PSK \"default\"\n"
+					"2001:db8::1 @v6 : PSK \"v6\"\n"
+					"@#0a0b @hex : PSK \"hex\"\n"
+					"@[Key] @raw : PSK \"raw\"\n"
+					"@192.0.2.9 @named : PSK \"named\"\n"
+					"plain @text : PSK \"text\"\n",
+					"");
+
+	assert_key(secrets_find_psk(s, "2001:DB8:0::1", "@v6"), "v6");
+	assert_key(secrets_find_psk(s, "@#0a0b", "@HEX"), "hex");
+	assert_key(secrets_find_psk(s, "@#0A0B", "@hex"), "default");
+	assert_key(secrets_find_psk(s, "@[Key]", "@raw"), "raw");
+	assert_key(secrets_find_psk(s, "@[key]", "@raw"), "default");
+	assert_key(secrets_find_psk(s, "@192.0.2.9", "@named"), "named");
+	assert_key(secrets_find_psk(s, "192.0.2.9", "@named"), "default");
+	assert_key(secrets_find_psk(s, "plain", "@text"), "text");
+	assert_key(secrets_find_psk(s, "Plain", "@text"), "default");
+	assert_key(secrets_find_psk(s, NULL, "@text"), "default");
+	secrets_free(s);
+
+	/* 0.0.0.0 is a wildcard (MATCH_ANY), beating the default for all */
+	s = load_expect("z.secrets",
+			": PSK \"default\"\n"
+			"0.0.0.0 @zero : PSK \"zero\"\n",
+			"");
+	assert_key(secrets_find_psk(s, "@x", "@zero"), "zero");
+	assert_key(secrets_find_psk(s, "@x", "@y"), "zero");
+	secrets_free(s);
+}
+
 static void test_best_match(void **state)
 {
 	struct secrets *s = load_expect("m.secrets",
@@ -310,6 +349,7 @@ int main(void)
 		cmocka_unit_test(test_include_and_perms),
 		cmocka_unit_test(test_include_not_a_file),
 		cmocka_unit_test(test_best_match),
+		cmocka_unit_test(test_match_kinds),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
