@@ -61,6 +61,7 @@ static int sign_prepare(struct auth_job *j, struct ike_sa *sa,
 			const struct conn_auth *a, struct ikb_error *err)
 {
 	unsigned peer = sa->peer_auth.hashes;
+	struct ike_id me;
 	char ph[64], ah[64];
 
 	if (sig_choose(a->cred->key, a->cred->bits, a->hashes, peer, false,
@@ -76,7 +77,8 @@ static int sign_prepare(struct auth_job *j, struct ike_sa *sa,
 	}
 	j->cred = cred_get(a->cred);
 	j->method = sig_scheme(j->scheme)->method;
-	return auth_octets(sa, sa->initiator, &sa->local_id, &j->mine, err);
+	ike_sa_id_get(&sa->local_id, &me);
+	return auth_octets(sa, sa->initiator, &me, &j->mine, err);
 }
 
 int auth_job_sign(struct auth_job *j, struct ike_sa *sa,
@@ -86,6 +88,7 @@ int auth_job_sign(struct auth_job *j, struct ike_sa *sa,
 	const struct conn_auth *a = &v->local.auth;
 	const uint8_t *psk = NULL;
 	size_t psk_len = 0;
+	struct ike_id me;
 	bool found;
 
 	if (a->cred && a->methods & AUTHM_SIG)
@@ -97,23 +100,25 @@ int auth_job_sign(struct auth_job *j, struct ike_sa *sa,
 		return -EINVAL;
 	}
 	found = a->methods & AUTHM_PSK &&
-		!psk_lookup(sa->e, sa->local_id.text, remote_id, &psk,
-			    &psk_len);
+		!psk_lookup(sa->e, ike_sa_id_text(&sa->local_id), remote_id,
+			    &psk, &psk_len);
+	ike_sa_id_get(&sa->local_id, &me);
 	/* authby=secret,null: the PSK when the secrets have one */
 	if (!found && a->methods & AUTHM_NULL) {
 		j->method = AUTH_NULL;
-		return auth_null_compute(sa, sa->initiator, &sa->local_id,
-					 j->data, &j->len, err);
+		return auth_null_compute(sa, sa->initiator, &me, j->data,
+					 &j->len, err);
 	}
 	if (!found) {
 		snprintf(err->msg, sizeof(err->msg),
 			 "no PSK in the secrets for %.100s and %.100s",
-			 sa->local_id.text, remote_id ? remote_id : "%any");
+			 ike_sa_id_text(&sa->local_id),
+			 remote_id ? remote_id : "%any");
 		return -ENOENT;
 	}
 	j->method = AUTH_PSK;
-	return auth_psk_compute(sa, sa->initiator, &sa->local_id, psk, psk_len,
-				j->data, &j->len, err);
+	return auth_psk_compute(sa, sa->initiator, &me, psk, psk_len, j->data,
+				&j->len, err);
 }
 
 static bool equal_ct(const uint8_t *a, const uint8_t *b, size_t n)
@@ -155,10 +160,11 @@ static int check_psk(struct auth_job *j, struct ike_sa *sa,
 			peer->text, allowed(r));
 		return -EPERM;
 	}
-	if (psk_lookup(sa->e, sa->local_id.text, peer->text, &psk, &psk_len)) {
+	if (psk_lookup(sa->e, ike_sa_id_text(&sa->local_id), peer->text, &psk,
+		       &psk_len)) {
 		snprintf(err->msg, sizeof(err->msg),
 			 "no PSK in the secrets for %.100s and %.100s",
-			 sa->local_id.text, peer->text);
+			 ike_sa_id_text(&sa->local_id), peer->text);
 		return -ENOENT;
 	}
 	if (auth_psk_compute(sa, !sa->initiator, peer, psk, psk_len, want, &len,

@@ -176,7 +176,21 @@ struct conn_set {
 	unsigned long long
 		shunt_life_ms; /* shuntlifetime=: a failure shunt's */
 	struct conn_insts *inst; /* opportunistic instances (conn_inst.c) */
+	struct conn_index *by_local; /* conn_index.c; NULL: none */
 };
+
+/* conn_index.c: the views by local address, in the order of the conns. */
+struct conn_index_ent {
+	uint32_t conn; /* in conns[] */
+	int side; /* its view */
+};
+void conn_index_build(struct conn_set *set);
+void conn_index_free(struct conn_index *x);
+/* The n views that may have local as theirs (a hash bucket: others too);
+ * set->by_local must be there. */
+const struct conn_index_ent *conn_index_find(const struct conn_set *set,
+					     const struct ikb_addr *local,
+					     size_t *n);
 
 /* conn_compile.c */
 struct loaded_conf;

@@ -388,6 +388,7 @@ struct conn_set *conn_set_compile(const struct ike_engine *e,
 	compile_setup(&cfg->setup, set);
 	for (size_t i = 0; i < cfg->nconns; i++)
 		compile_conn(e, set, &cfg->conns[i], &set->conns[i]);
+	conn_index_build(set);
 	return set;
 }
 
@@ -422,6 +423,8 @@ void conn_host_set(struct ike_engine *e, const struct conn *cc, int side,
 		   const struct ikb_addr *a)
 {
 	conn_end_set(e, &e->conns->conns[cc - e->conns->conns], side, a);
+	/* its view's local address is new: the index has it elsewhere */
+	conn_index_build(e->conns);
 }
 
 void conn_free_one(struct conn *c)
@@ -443,6 +446,7 @@ void conn_set_free(struct conn_set *set)
 	if (!set)
 		return;
 	conn_inst_free(set);
+	conn_index_free(set->by_local);
 	for (size_t i = 0; i < set->n; i++)
 		conn_free_one(&set->conns[i]);
 	conn_props_free(&set->props);

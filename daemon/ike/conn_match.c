@@ -91,6 +91,40 @@ static bool more_specific(const struct conn *c, const struct conn *than,
 	       group_plen(c, peer) > group_plen(than, peer);
 }
 
+struct pick {
+	const struct ike_path *p;
+	const struct ike_id *peer;
+	uint8_t method;
+	const char *prefer;
+	const struct conn *found;
+	int top, at;
+};
+
+/* One view, against the best so far. */
+static void try_view(struct pick *k, const struct conn *c, int side)
+{
+	int sc;
+
+	if (c->ignored || c->shunt != IKB_POLICY_IPSEC)
+		return; /* a shunt is never negotiated */
+	sc = score(c, side, k->p);
+	if (sc && k->peer && !id_accepts(&c->view[side].remote, k->peer))
+		sc = 0;
+	/* the conn chosen at IKE_SA_INIT wins a tie */
+	if (sc && k->prefer && is_or_has(c, k->prefer))
+		sc += 2;
+	/* over both, a conn that takes the peer's AUTH */
+	if (sc && k->method &&
+	    (c->view[side].remote.auth.methods & authm_of(k->method)))
+		sc += 8;
+	if (sc > k->top ||
+	    (sc && sc == k->top && more_specific(c, k->found, &k->p->remote))) {
+		k->top = sc;
+		k->found = c;
+		k->at = side;
+	}
+}
+
 /* The best address match, optionally also accepting peer's ID. */
 static const struct conn *best(const struct ike_engine *e,
 			       const struct ike_path *p,
@@ -98,43 +132,29 @@ static const struct conn *best(const struct ike_engine *e,
 			       const char *prefer, struct conn_view *out)
 {
 	const struct conn_set *set = e->conns;
-	const struct conn *found = NULL;
-	int top = 0, at = 0;
+	struct pick k = { p, peer, method, prefer, NULL, 0, 0 };
+	const struct conn_index_ent *x;
+	const struct conn *found;
+	size_t n;
 
-	for (size_t i = 0; set && i < set->n; i++) {
-		const struct conn *c = &set->conns[i];
-
-		if (c->ignored || c->shunt != IKB_POLICY_IPSEC)
-			continue; /* a shunt is never negotiated */
-		/* left as local first, as the views were always tried */
-		for (int side = 1; side >= 0; side--) {
-			int sc = score(c, side, p);
-
-			if (sc && peer &&
-			    !id_accepts(&c->view[side].remote, peer))
-				sc = 0;
-			/* the conn chosen at IKE_SA_INIT wins a tie */
-			if (sc && prefer && is_or_has(c, prefer))
-				sc += 2;
-			/* over both, a conn that takes the peer's AUTH */
-			if (sc && method &&
-			    (c->view[side].remote.auth.methods &
-			     authm_of(method)))
-				sc += 8;
-			if (sc > top ||
-			    (sc && sc == top &&
-			     more_specific(c, found, &p->remote))) {
-				top = sc;
-				found = c;
-				at = side;
-			}
-		}
+	/* the views of conns in order, left as local first, as they were
+	 * always tried: only those that may have p's local address */
+	if (set && set->by_local) {
+		x = conn_index_find(set, &p->local, &n);
+		for (size_t i = 0; i < n; i++)
+			try_view(&k, &set->conns[x[i].conn], x[i].side);
+	} else if (set) {
+		for (size_t i = 0; i < set->n; i++)
+			for (int side = 1; side >= 0; side--)
+				try_view(&k, &set->conns[i], side);
 	}
+	found = k.found;
+
 	/* a group's peer is its instance, GROUP#ADDRESS */
 	if (found && found->grp_side >= 0)
 		found = conn_instance(e, found, &p->remote);
 	if (found)
-		*out = found->view[at];
+		*out = found->view[k.at];
 	return found;
 }
 

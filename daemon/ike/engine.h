@@ -28,6 +28,8 @@ struct ike_engine {
 	struct ike_sa *by_local[IKE_SA_BUCKETS]; /* our SPI */
 	struct ike_sa *by_init[IKE_SA_BUCKETS]; /* responder: peer's SPIi */
 	struct ike_sa *by_conn[IKE_SA_BUCKETS]; /* conn name */
+	/* the peer's ID, once IKE_AUTH gave it (ike_sa_set_remote_id) */
+	struct ike_sa *by_peer[IKE_SA_BUCKETS];
 	struct ike_sa *all; /* every SA, for status and teardown */
 	unsigned halfopen; /* responder SAs before IKE_AUTH completes */
 	struct halfopen *ho; /* halfopen.c: their list, timer, sources */

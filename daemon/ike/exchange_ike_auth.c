@@ -51,12 +51,12 @@ void ike_auth_log_up(struct ike_sa *sa)
 		ike_sa_log(
 			sa, IKB_LOG_NOTICE,
 			"IKE SA established with %s (%s; certificate \"%s\" issued by \"%s\")",
-			sa->remote_id.text, sa->peer_auth.method, pc->subject,
-			pc->issuer);
+			ike_sa_id_text(&sa->remote_id), sa->peer_auth.method,
+			pc->subject, pc->issuer);
 	else
 		ike_sa_log(sa, IKB_LOG_NOTICE,
 			   "IKE SA established with %s (%s)",
-			   sa->remote_id.text,
+			   ike_sa_id_text(&sa->remote_id),
 			   sa->peer_auth.method ? sa->peer_auth.method : "PSK");
 }
 
@@ -67,7 +67,8 @@ void auth_out_id_auth(struct auth_out *o, const struct ike_sa *sa,
 	struct wire_payload *p =
 		msg_add(&o->m, sa->initiator ? WIRE_PT_IDI : WIRE_PT_IDR);
 
-	p->u.id = (struct wire_typed){ sa->local_id.type, sa->local_id.data,
+	p->u.id = (struct wire_typed){ sa->local_id.type,
+				       ike_sa_id_data(&sa->local_id),
 				       sa->local_id.len };
 	auth_add_certs(&o->m, v, sa);
 	if (sa->initiator)
@@ -150,13 +151,17 @@ int ike_auth_start(struct ike_sa *sa)
 	struct auth_job *j = x ? auth_job_new() : NULL;
 	struct ikb_error err = { "" };
 	struct conn_view v;
-	struct ike_id rid;
+	struct ike_id rid, me;
 	int rc = j && conn ? 0 : -ENOMEM;
 
 	if (!rc)
 		rc = conn_view_local(sa->e, conn, &v, &err);
 	if (!rc)
-		rc = id_local(&v.local, &sa->local_id, &err);
+		rc = id_local(&v.local, &me, &err);
+	if (!rc && ike_sa_id_set(&sa->local_id, &me)) {
+		snprintf(err.msg, sizeof(err.msg), "out of memory");
+		rc = -ENOMEM;
+	}
 	if (!rc)
 		rc = auth_job_sign(j, sa, &v,
 				   id_local(&v.remote, &rid, &err) ? NULL :
@@ -253,7 +258,10 @@ static int check_response(struct ike_sa *sa, const struct wire_msg *m,
 	f->kind = IKE_FAIL_AUTH;
 	if (auth_job_check(j, sa, &v, m, &peer, err))
 		return -EPERM;
-	sa->remote_id = peer;
+	if (ike_sa_set_remote_id(sa, &peer)) {
+		snprintf(err->msg, sizeof(err->msg), "out of memory");
+		return -ENOMEM;
+	}
 	return 0;
 }
 

@@ -63,7 +63,7 @@ static int authenticate(struct ike_sa *sa, const struct wire_msg *m,
 	const struct wire_payload *idi = wire_find(m, WIRE_PT_IDI);
 	const struct wire_payload *auth = wire_find(m, WIRE_PT_AUTH);
 	const struct conn *conn;
-	struct ike_id peer;
+	struct ike_id peer, me;
 
 	/* there: expect.c */
 	id_from_wire(&idi->u.id, &peer);
@@ -78,10 +78,19 @@ static int authenticate(struct ike_sa *sa, const struct wire_msg *m,
 	if (strcmp(conn->name, sa->conn))
 		ike_sa_set_conn(sa, conn->name);
 	f->kind = IKE_FAIL_AUTH;
-	if (id_local(&v->local, &sa->local_id, err) ||
-	    auth_job_check(j, sa, v, m, &peer, err))
+	if (id_local(&v->local, &me, err))
 		return -EPERM;
-	sa->remote_id = peer;
+	/* the PSK lookup of the check is by both IDs */
+	if (ike_sa_id_set(&sa->local_id, &me)) {
+		snprintf(err->msg, sizeof(err->msg), "out of memory");
+		return -ENOMEM;
+	}
+	if (auth_job_check(j, sa, v, m, &peer, err))
+		return -EPERM;
+	if (ike_sa_set_remote_id(sa, &peer)) {
+		snprintf(err->msg, sizeof(err->msg), "out of memory");
+		return -ENOMEM;
+	}
 	return 0;
 }
 
@@ -159,7 +168,7 @@ void ike_auth_request(struct ike_sa *sa, struct msg_in *in, uint32_t msgid)
 	auth_peer_note(sa, in->m);
 	failure_from_sa(&f, sa, IKE_FAIL_OTHER, WIRE_EXCH_IKE_AUTH);
 	if (authenticate(sa, in->m, &v, j, &f, &err) ||
-	    auth_job_sign(j, sa, &v, sa->remote_id.text, &err)) {
+	    auth_job_sign(j, sa, &v, ike_sa_id_text(&sa->remote_id), &err)) {
 		refuse_why(sa, &f, f.kind, WIRE_N_AUTHENTICATION_FAILED,
 			   err.msg, msgid);
 		auth_job_free(j);

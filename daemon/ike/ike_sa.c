@@ -44,6 +44,11 @@ static unsigned conn_bucket(const char *name)
 
 static void link_init(struct ike_sa *sa);
 
+static unsigned peer_bucket(const char *rid)
+{
+	return hash_bytes((const uint8_t *)rid, strlen(rid));
+}
+
 int ike_sa_new_spi(struct ike_engine *e, uint8_t spi[8])
 {
 	struct crypto_err cerr;
@@ -125,6 +130,7 @@ struct ike_sa *ike_sa_new_rekeyed(struct ike_sa *old, bool initiator,
 {
 	struct ike_sa *sa =
 		sa_alloc(old->e, old->conn, &old->path, initiator, local_spi);
+	struct ike_id rid;
 
 	if (!sa)
 		return NULL;
@@ -133,8 +139,12 @@ struct ike_sa *ike_sa_new_rekeyed(struct ike_sa *old, bool initiator,
 		link_init(sa);
 	sa->state = IKE_SA_ESTABLISHED;
 	sa->outcome_sent = true; /* nobody asked for it */
-	sa->local_id = old->local_id;
-	sa->remote_id = old->remote_id;
+	ike_sa_id_get(&old->remote_id, &rid);
+	if (ike_sa_id_copy(&sa->local_id, &old->local_id) ||
+	    (old->remote_id.mem && ike_sa_set_remote_id(sa, &rid))) {
+		ike_sa_delete(sa, NULL);
+		return NULL;
+	}
 	sa->view_side = old->view_side;
 	sa->resolved_at = old->resolved_at;
 	sa->peer_auth = old->peer_auth;
@@ -218,7 +228,34 @@ static void unlink_sa(struct ike_sa *sa)
 	UNLINK(&e->by_local[hash_bytes(local_spi(sa), 8)], sa, next_local);
 	UNLINK(&e->by_init[hash_bytes(sa->spi_i, 8)], sa, next_init);
 	UNLINK(&e->by_conn[conn_bucket(sa->conn)], sa, next_conn);
+	if (sa->remote_id.mem)
+		UNLINK(&e->by_peer[peer_bucket(ike_sa_id_text(&sa->remote_id))],
+		       sa, next_peer);
 	UNLINK(&e->all, sa, next_all);
+}
+
+int ike_sa_set_remote_id(struct ike_sa *sa, const struct ike_id *id)
+{
+	struct ike_engine *e = sa->e;
+	struct ike_sa_id n = { 0 };
+	unsigned h;
+
+	if (ike_sa_id_set(&n, id))
+		return -ENOMEM;
+	if (sa->remote_id.mem)
+		UNLINK(&e->by_peer[peer_bucket(ike_sa_id_text(&sa->remote_id))],
+		       sa, next_peer);
+	ike_sa_id_free(&sa->remote_id);
+	sa->remote_id = n;
+	h = peer_bucket(ike_sa_id_text(&sa->remote_id));
+	sa->next_peer = e->by_peer[h];
+	e->by_peer[h] = sa;
+	return 0;
+}
+
+struct ike_sa *ike_sa_first_peer(struct ike_engine *e, const char *rid)
+{
+	return e->by_peer[peer_bucket(rid)];
 }
 
 static void free_bytes(struct ike_bytes *b)
@@ -286,6 +323,8 @@ void ike_sa_delete(struct ike_sa *sa, const char *why)
 	frag_free(sa);
 	nat_free(sa);
 	mobike_free(sa);
+	ike_sa_id_free(&sa->local_id);
+	ike_sa_id_free(&sa->remote_id);
 	secret_wipe(sa->ni.ptr, sa->ni.len);
 	secret_wipe(sa->nr.ptr, sa->nr.len);
 	free_bytes(&sa->ni);

@@ -72,6 +72,26 @@ struct ike_id {
 	char text[300]; /* "@west", "192.0.2.1", "u@example.com" */
 };
 
+/*
+ * An ID as an IKE SA keeps it, of its own size (id_keep.c): type, the
+ * data (len bytes), then the text and its NUL, in one allocation. All
+ * zero is no ID: type 0, text "".
+ */
+struct ike_sa_id {
+	uint8_t type;
+	uint8_t len;
+	char *mem;
+};
+
+/* 0 or -ENOMEM (to is unchanged then). */
+int ike_sa_id_set(struct ike_sa_id *to, const struct ike_id *from);
+int ike_sa_id_copy(struct ike_sa_id *to, const struct ike_sa_id *from);
+/* The whole struct ike_id again, for what takes one. */
+void ike_sa_id_get(const struct ike_sa_id *id, struct ike_id *out);
+const char *ike_sa_id_text(const struct ike_sa_id *id);
+const uint8_t *ike_sa_id_data(const struct ike_sa_id *id);
+void ike_sa_id_free(struct ike_sa_id *id);
+
 /* Bytes kept across an exchange (a message, a nonce). */
 struct ike_bytes {
 	uint8_t *ptr;
@@ -96,6 +116,7 @@ struct ike_rtx {
 struct ike_sa {
 	struct ike_engine *e;
 	struct ike_sa *next_local, *next_init, *next_conn, *next_all;
+	struct ike_sa *next_peer; /* by_peer: same remote_id bucket */
 	unsigned long serial;
 	char conn[IKE_CONN_NAME_LEN];
 	bool initiator;
@@ -150,7 +171,7 @@ struct ike_sa {
 	struct ike_rtx rtx;
 
 	/* IKE_AUTH */
-	struct ike_id local_id, remote_id;
+	struct ike_sa_id local_id, remote_id;
 	/* auth_sig.c: what the peer said in IKE_SA_INIT of how it can be
 	 * authenticated, and how it was; its certificate once verified */
 	struct ike_peer_auth {
@@ -233,6 +254,13 @@ struct ike_sa *ike_sa_find_init(struct ike_engine *e, const uint8_t spi_i[8],
 				const struct ikb_addr *remote);
 struct ike_sa *ike_sa_find_conn(struct ike_engine *e, const char *conn,
 				struct ike_sa *after);
+/*
+ * The peer's ID, authenticated; the SA is then among those
+ * ike_sa_first_peer() gives for it. 0 or -ENOMEM (nothing changed then).
+ */
+int ike_sa_set_remote_id(struct ike_sa *sa, const struct ike_id *id);
+/* The first SA whose remote_id may have text rid; then ->next_peer. */
+struct ike_sa *ike_sa_first_peer(struct ike_engine *e, const char *rid);
 /* Once the responder's conn changes at IKE_AUTH. */
 void ike_sa_set_conn(struct ike_sa *sa, const char *conn);
 void ike_sa_set_state(struct ike_sa *sa, enum ike_sa_state st);

@@ -132,8 +132,8 @@ void ike_sa_get_info(const struct ike_sa *sa, struct ike_sa_info *info)
 		.spi_i = sa->spi_i,
 		.spi_r = sa->spi_r,
 		.path = &sa->path,
-		.local_id = sa->local_id.text,
-		.remote_id = sa->remote_id.text,
+		.local_id = ike_sa_id_text(&sa->local_id),
+		.remote_id = ike_sa_id_text(&sa->remote_id),
 	};
 }
 
@@ -228,8 +228,8 @@ struct json_object *ike_sa_status(const struct ike_sa *sa)
 	put_spi(o, "spi_r", sa->spi_r);
 	put_str(o, "local", addr_str(&sa->path.local, buf, sizeof(buf)));
 	put_str(o, "remote", addr_str(&sa->path.remote, buf, sizeof(buf)));
-	put_str(o, "local_id", sa->local_id.text);
-	put_str(o, "remote_id", sa->remote_id.text);
+	put_str(o, "local_id", ike_sa_id_text(&sa->local_id));
+	put_str(o, "remote_id", ike_sa_id_text(&sa->remote_id));
 	put_peer(o, sa);
 	prop_render(&sa->prop, buf, sizeof(buf));
 	put_str(o, "proposal", buf);

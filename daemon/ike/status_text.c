@@ -190,8 +190,9 @@ void ike_sa_status_text(const struct ike_sa *sa, FILE *f)
 	fprintf(f,
 		"\n    local  %s port %u id %s\n    remote %s port %u id %s\n",
 		addr_str(&sa->path.local, l, sizeof(l)), sa->path.lport,
-		sa->local_id.text, addr_str(&sa->path.remote, r, sizeof(r)),
-		sa->path.rport, sa->remote_id.text);
+		ike_sa_id_text(&sa->local_id),
+		addr_str(&sa->path.remote, r, sizeof(r)), sa->path.rport,
+		ike_sa_id_text(&sa->remote_id));
 	peer_text(f, sa);
 	nat_text(f, sa);
 	mobike_text(f, sa);

@@ -28,6 +28,11 @@
  * replaces (unique_takeover()), as a rekeyed Child SA does, so that the
  * selector is never without a policy (traffic would leave in clear) and
  * the new SAs carry the traffic from the moment they are in.
+ *
+ * Every SA these rules touch has the new SA's remote ID, so they walk
+ * only the SAs of that ID (ike_sa_first_peer()), not all of them: with
+ * 10,000 IKE SAs, five walks of every SA per new one were a third of
+ * the time to bring them up.
  */
 #include <stdio.h>
 #include <string.h>
@@ -55,8 +60,10 @@ static bool same_peer(const struct ike_sa *a, const struct ike_sa *b)
 	     b->remote_id.type == IKEV2_ID_NULL) &&
 	    !ike_addr_equal(&a->path.remote, &b->path.remote))
 		return false;
-	return !strcmp(a->local_id.text, b->local_id.text) &&
-	       !strcmp(a->remote_id.text, b->remote_id.text);
+	return !strcmp(ike_sa_id_text(&a->local_id),
+		       ike_sa_id_text(&b->local_id)) &&
+	       !strcmp(ike_sa_id_text(&a->remote_id),
+		       ike_sa_id_text(&b->remote_id));
 }
 
 /* RFC 7296 2.8.1: of two crossed SAs, the one with the lowest nonce goes. */
@@ -69,9 +76,15 @@ static bool loses_to(const struct ike_sa *sa, const struct ike_sa *o)
 	return nonce_pair_lower(&a, &b);
 }
 
+/* The SAs that may have sa's peer: the others are never sa's to mark. */
+static struct ike_sa *peers_of(const struct ike_sa *sa)
+{
+	return ike_sa_first_peer(sa->e, ike_sa_id_text(&sa->remote_id));
+}
+
 static void unmark(struct ike_sa *sa)
 {
-	for (struct ike_sa *o = sa->e->all; o; o = o->next_all)
+	for (struct ike_sa *o = peers_of(sa); o; o = o->next_peer)
 		if (o->replaced_by == sa)
 			o->replaced_by = NULL;
 }
@@ -84,7 +97,7 @@ struct ike_sa *unique_mark(struct ike_sa *sa, bool initial_contact)
 {
 	if (!uniqueids(sa->e))
 		return NULL;
-	for (struct ike_sa *o = sa->e->all; o; o = o->next_all) {
+	for (struct ike_sa *o = peers_of(sa); o; o = o->next_peer) {
 		bool gone = o->state == IKE_SA_ESTABLISHED ||
 			    o->state == IKE_SA_DELETING;
 
@@ -152,7 +165,7 @@ static bool same_path(const struct ike_sa *a, const struct ike_sa *b)
  */
 void unique_takeover(struct ike_sa *sa, struct child_sa *c)
 {
-	for (struct ike_sa *o = sa->e->all; o; o = o->next_all) {
+	for (struct ike_sa *o = peers_of(sa); o; o = o->next_peer) {
 		if (o->replaced_by != sa || !same_path(o, sa))
 			continue;
 		for (struct child_sa *old = o->children; old; old = old->next) {
@@ -172,8 +185,8 @@ void unique_sweep(struct ike_sa *sa)
 	struct ike_sa *o, *next;
 	char why[300];
 
-	for (o = sa->e->all; o; o = next) {
-		next = o->next_all;
+	for (o = peers_of(sa); o; o = next) {
+		next = o->next_peer;
 		if (o->replaced_by != sa)
 			continue;
 		snprintf(
@@ -182,7 +195,7 @@ void unique_sweep(struct ike_sa *sa)
 				"INITIAL_CONTACT: the peer restarted, replaced by" :
 			o->crossed ? "crossed IKE SA" :
 				     "uniqueids: replaced by",
-			sa->serial, sa->remote_id.text,
+			sa->serial, ike_sa_id_text(&sa->remote_id),
 			o->crossed ?
 				", which has the higher nonces and stays (RFC 7296 2.8.1)" :
 				"");
@@ -195,7 +208,7 @@ void unique_sweep(struct ike_sa *sa)
 			ike_sa_delete(o, why);
 		}
 		/* the Delete may have freed what next pointed to: restart */
-		next = sa->e->all;
+		next = peers_of(sa);
 	}
 }
 
@@ -207,17 +220,21 @@ void unique_sweep(struct ike_sa *sa)
  */
 bool unique_initial_contact(const struct ike_sa *sa, const char *rid)
 {
+	const struct ike_sa *o;
+
 	if (!uniqueids(sa->e))
 		return false;
-	for (const struct ike_sa *o = sa->e->all; o; o = o->next_all) {
-		if (o == sa)
-			continue;
-		if (ike_addr_equal(&o->path.remote, &sa->path.remote))
+	/* the address: every SA, established or not (one compare each) */
+	for (o = sa->e->all; o; o = o->next_all)
+		if (o != sa &&
+		    ike_addr_equal(&o->path.remote, &sa->path.remote))
 			return false;
-		if (rid && o->remote_id.text[0] &&
-		    !strcmp(o->remote_id.text, rid) &&
-		    !strcmp(o->local_id.text, sa->local_id.text))
+	for (o = rid ? ike_sa_first_peer(sa->e, rid) : NULL; o;
+	     o = o->next_peer)
+		if (o != sa && ike_sa_id_text(&o->remote_id)[0] &&
+		    !strcmp(ike_sa_id_text(&o->remote_id), rid) &&
+		    !strcmp(ike_sa_id_text(&o->local_id),
+			    ike_sa_id_text(&sa->local_id)))
 			return false;
-	}
 	return true;
 }
