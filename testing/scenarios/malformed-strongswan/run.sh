@@ -80,8 +80,10 @@ _ikb_snap west
 [ "$(_ikb_json west 'child_sas[0].spi_in')" = "$_child" ] ||
 	fail "west's Child SA changed under the forged fragments"
 # the kinds the codec lets through reach the reassembler (846 of 6,000
-# here), which keeps none
-[ "$(_ikb_json west fragmentation.fragments_dropped)" -ge 500 ] &&
+# on an idle host; 225 beside another UML boot and two fuzzers, the
+# kernel dropping what a busy daemon did not read in time), which keeps
+# none
+[ "$(_ikb_json west fragmentation.fragments_dropped)" -ge 100 ] &&
 	[ "$(_ikb_json west fragmentation.fragments_received)" = 0 ] ||
 	fail "west's fragment counters: $(jq -c '.ike_sas[0].fragmentation' "$HOSTS/west/log/status.json")"
 _nl=$(($(wc -l <"$_log") - _l0))
