@@ -16,6 +16,8 @@
 #   bench_sa_packets HOST SRC  ESP packets counted by HOST's SAs from SRC
 #                              (two processes: sa_list's five cost seconds
 #                              on a busy host)
+#   bench_rounds               the guest's run_daemon DAEMON ROUND for each
+#                              of $ROUNDS rounds and each of $DAEMONS
 #   bench_wait_socket S WHAT PATH   until PATH is a socket, S seconds at most
 #   bench_stop_pid HOST PID    a daemon of any kind stopped (TERM, KILL
 #                              after 30 s), HOST's SAD and SPD flushed and
@@ -138,4 +140,14 @@ bench_stop_pid() {
 	for _l in "$_H"/log/*.log; do [ -e "$_l" ] && echo "===== stopped" >>"$_l"; done
 	rm -rf "${_H:?}/etc" "$_H/run" "$_H/nss" "$_H/ikebanad.pid" "$_H/daemons"
 	mkdir -p "$_H/etc" "$_H/run" "$_H/nss"
+}
+
+bench_rounds() {
+	_br=1
+	while [ "$_br" -le "$ROUNDS" ]; do
+		for _bd in $DAEMONS; do
+			run_daemon "$_bd" "$_br"
+		done
+		_br=$((_br + 1))
+	done
 }

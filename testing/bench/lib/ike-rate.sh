@@ -49,12 +49,15 @@ WAIT=$IKB_REPO/testing/bench/lib/ike-rate-wait.bash
 WAIT_SECS=$((30 + N / 4))
 tsv=$RESULTS/ike-rate.tsv
 : >"$tsv"
+: >"$RESULTS/control.tsv"
 {
 	echo "kernel=$(uname -r)"
 	echo "cpus=$(grep -c '^processor' /proc/cpuinfo)"
 	echo "mem=$(awk '/MemTotal/ { print $2 }' /proc/meminfo)"
 } >"$RESULTS/machine"
 
+# swanctl --load-all of 10,000 conns takes more than a minute in UML.
+SWANCTL_TIMEOUT=$((30 + N / 50))
 # pluto opens two sockets per local address (N + 1 of them here).
 # shellcheck disable=SC3045 # dash has ulimit -n
 ulimit -n 65536 || fail "ulimit -n 65536"
@@ -299,6 +302,59 @@ expect_rate_sas() {
 		fail "$d on $1: expected $N inbound and $N outbound ESP SAs with alg=$ESP, found $2 in, $3 out, $4 in all"
 }
 
+# CONTROL=1: how long west's daemon takes, with the N SAs up, to show
+# them (status), their traffic (trafficstatus) and to reload its unchanged
+# configuration; each answer is checked (N SAs in it; after the reload
+# still exactly N SAs each way). Rows of $RESULTS/control.tsv:
+#   round daemon n command seconds lines
+# NAME_rate_ctl HOST status|traffic|reload: the command as words, or
+# nothing where the daemon has no such command.
+ikebana_rate_ctl() {
+	case $2 in
+	status) set -- "$1" status ;;
+	traffic) set -- "$1" trafficstatus ;;
+	reload) set -- "$1" reload ;;
+	esac
+	echo ip netns exec "$1" "$IKB_CLI" --rundir "$HOSTS/$1/run" "$2"
+}
+strongswan_rate_ctl() {
+	case $2 in
+	status) set -- "$1" --list-sas ;;
+	traffic) return 0 ;; # --list-sas shows the counters too
+	reload) set -- "$1" --load-all --file "$HOSTS/$1/etc/swanctl/swanctl.conf" ;;
+	esac
+	_c=$1
+	shift
+	echo env STRONGSWAN_CONF="$HOSTS/$_c/etc/strongswan.conf" swanctl "$@" --uri "$(_ss_uri "$_c")"
+}
+libreswan_rate_ctl() {
+	case $2 in
+	status) set -- "$1" --status ;;
+	traffic) set -- "$1" --trafficstatus ;;
+	reload) echo ip netns exec "$1" "$LS_EXEC/addconn" --ctlsocket "$(_ls_ctl "$1")" \
+		--config "$HOSTS/$1/etc/ipsec.d/conns/rate.conf" --autoall; return 0 ;;
+	esac
+	echo "$LS_EXEC/whack" --ctlsocket "$(_ls_ctl "$1")" "$2"
+}
+
+control_times() {
+	for _what in status traffic reload; do
+		# shellcheck disable=SC2046 # the command as words
+		set -- $("${d}_rate_ctl" west "$_what")
+		[ $# -gt 0 ] || continue
+		_o=$HOSTS/west/log/ctl.$_what.$d.$r
+		# shellcheck disable=SC2046 # three words
+		set -- $(bash "$IKB_REPO/testing/bench/lib/time-cmd.bash" "$_o" "$@")
+		[ "$3" = 0 ] || fail "$d: $_what failed (exit $3): $(tail -n 5 "$_o")"
+		# an answer that shows the SAs has a line per SA at least
+		[ "$_what" = reload ] || [ "$2" -ge "$N" ] ||
+			fail "$d: $_what printed $2 lines for $N SAs: $(head -n 5 "$_o")"
+		printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$r" "$d" "$N" "$_what" "$1" "$2" >>"$RESULTS/control.tsv"
+		log "$d: $_what with $N SAs up: $1 s, $2 lines"
+	done
+	expect_rate_sas west
+}
+
 run_daemon() {
 	d=$1 r=$2
 	log "=== round $r: $d <-> $d, $N IKE SAs with one Child SA each"
@@ -354,17 +410,12 @@ run_daemon() {
 		"$r" "$d" "$N" "$1" "$2" "$3" "$4" "$5" "$iw" "$bw" "$aw" "$ie" "$be" "$ae" \
 		"$tw" "$te" "$mem" "$uw" "$ue" "$cw" "$ce" "$idle" "$6" >>"$tsv"
 	log "ok: $d: $N IKE+Child SAs in $3 s; RSS after west $aw east $ae KiB; MemAvailable $mem KiB; UDP drops west $uw east $ue"
+	[ -z "${CONTROL:-}" ] || control_times
 	bench_stop_pid west "$pw"
 	bench_stop_pid east "$pe"
 }
 
-r=1
-while [ "$r" -le "$ROUNDS" ]; do
-	for d in $DAEMONS; do
-		run_daemon "$d" "$r"
-	done
-	r=$((r + 1))
-done
+bench_rounds
 
 # The floor: ikebana's key exchanges go through NSS (crypto/ke.c), and each
 # IKE SA costs both ends one generation and one derivation of group 19, on

@@ -227,11 +227,5 @@ run_daemon() {
 	done
 }
 
-r=1
-while [ "$r" -le "$ROUNDS" ]; do
-	for d in $DAEMONS; do
-		run_daemon "$d" "$r"
-	done
-	r=$((r + 1))
-done
+bench_rounds
 pass

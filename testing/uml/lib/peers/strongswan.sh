@@ -8,12 +8,15 @@ _ss_uri() { echo "unix://$HOSTS/$1/run/charon.vici"; }
 
 # swanctl HOST ARGS...: swanctl against HOST's charon; output goes to the
 # host's swanctl.log. `--uri` must follow the command word (BASELINES 6).
+# SWANCTL_TIMEOUT: seconds it may take (default 30; a bench loading
+# thousands of conns sets more).
 _ss_swanctl() {
 	_sh=$1 _cmd=$2
 	shift 2
 	echo "# swanctl $_cmd $*" >>"$HOSTS/$_sh/log/swanctl.log"
 	STRONGSWAN_CONF=$HOSTS/$_sh/etc/strongswan.conf \
-		t 30 swanctl "$_cmd" --uri "$(_ss_uri "$_sh")" "$@" >>"$HOSTS/$_sh/log/swanctl.log" 2>&1
+		t "${SWANCTL_TIMEOUT:-30}" swanctl "$_cmd" --uri "$(_ss_uri "$_sh")" "$@" \
+		>>"$HOSTS/$_sh/log/swanctl.log" 2>&1
 }
 
 strongswan_start() {
