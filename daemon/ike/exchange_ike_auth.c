@@ -151,17 +151,13 @@ int ike_auth_start(struct ike_sa *sa)
 	struct auth_job *j = x ? auth_job_new() : NULL;
 	struct ikb_error err = { "" };
 	struct conn_view v;
-	struct ike_id rid, me;
+	struct ike_id rid;
 	int rc = j && conn ? 0 : -ENOMEM;
 
 	if (!rc)
 		rc = conn_view_local(sa->e, conn, &v, &err);
 	if (!rc)
-		rc = id_local(&v.local, &me, &err);
-	if (!rc && ike_sa_id_set(&sa->local_id, &me)) {
-		snprintf(err.msg, sizeof(err.msg), "out of memory");
-		rc = -ENOMEM;
-	}
+		rc = ike_sa_set_local_id(sa, &v.local, &err);
 	if (!rc)
 		rc = auth_job_sign(j, sa, &v,
 				   id_local(&v.remote, &rid, &err) ? NULL :

@@ -63,7 +63,7 @@ static int authenticate(struct ike_sa *sa, const struct wire_msg *m,
 	const struct wire_payload *idi = wire_find(m, WIRE_PT_IDI);
 	const struct wire_payload *auth = wire_find(m, WIRE_PT_AUTH);
 	const struct conn *conn;
-	struct ike_id peer, me;
+	struct ike_id peer;
 
 	/* there: expect.c */
 	id_from_wire(&idi->u.id, &peer);
@@ -78,14 +78,9 @@ static int authenticate(struct ike_sa *sa, const struct wire_msg *m,
 	if (strcmp(conn->name, sa->conn))
 		ike_sa_set_conn(sa, conn->name);
 	f->kind = IKE_FAIL_AUTH;
-	if (id_local(&v->local, &me, err))
-		return -EPERM;
-	/* the PSK lookup of the check is by both IDs */
-	if (ike_sa_id_set(&sa->local_id, &me)) {
-		snprintf(err->msg, sizeof(err->msg), "out of memory");
-		return -ENOMEM;
-	}
-	if (auth_job_check(j, sa, v, m, &peer, err))
+	/* before the check: its PSK lookup is by both IDs */
+	if (ike_sa_set_local_id(sa, &v->local, err) ||
+	    auth_job_check(j, sa, v, m, &peer, err))
 		return -EPERM;
 	if (ike_sa_set_remote_id(sa, &peer)) {
 		snprintf(err->msg, sizeof(err->msg), "out of memory");

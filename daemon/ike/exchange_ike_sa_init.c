@@ -26,28 +26,32 @@
 /* RFC 7427 hash algorithms SHA2-256, SHA2-384, SHA2-512. */
 static const uint8_t sig_hashes[] = { 0, 2, 0, 3, 0, 4 };
 
-int ike_bytes_set(struct ike_bytes *b, const void *p, size_t len)
+/* b's old bytes freed, room for len new ones; b->len is still 0. */
+static int bytes_alloc(struct ike_bytes *b, size_t len)
 {
 	free(b->ptr);
 	b->len = 0;
 	b->ptr = malloc(len ? len : 1);
-	if (!b->ptr)
-		return -ENOMEM;
-	memcpy(b->ptr, p, len);
-	b->len = len;
-	return 0;
+	return b->ptr ? 0 : -ENOMEM;
+}
+
+int ike_bytes_set(struct ike_bytes *b, const void *p, size_t len)
+{
+	int rc = bytes_alloc(b, len);
+
+	if (!rc) {
+		memcpy(b->ptr, p, len);
+		b->len = len;
+	}
+	return rc;
 }
 
 int ike_bytes_random(struct ike_bytes *b, size_t len, struct crypto_err *err)
 {
-	int rc;
+	int rc = bytes_alloc(b, len);
 
-	free(b->ptr);
-	b->len = 0;
-	b->ptr = malloc(len ? len : 1);
-	if (!b->ptr)
-		return -ENOMEM;
-	rc = rng_bytes(b->ptr, len, err);
+	if (!rc)
+		rc = rng_bytes(b->ptr, len, err);
 	if (!rc)
 		b->len = len;
 	return rc;

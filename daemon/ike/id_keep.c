@@ -33,14 +33,18 @@ int ike_sa_id_set(struct ike_sa_id *to, const struct ike_id *from)
 
 int ike_sa_id_copy(struct ike_sa_id *to, const struct ike_sa_id *from)
 {
-	struct ike_id id;
+	size_t n = from->len + strlen(ike_sa_id_text(from)) + 1;
+	char *mem = from->mem ? malloc(n) : NULL;
 
-	if (!from->mem) {
-		ike_sa_id_free(to);
-		return 0;
-	}
-	ike_sa_id_get(from, &id);
-	return ike_sa_id_set(to, &id);
+	if (from->mem && !mem)
+		return -ENOMEM;
+	if (mem)
+		memcpy(mem, from->mem, n);
+	ike_sa_id_free(to);
+	to->mem = mem;
+	to->type = from->type;
+	to->len = from->len;
+	return 0;
 }
 
 void ike_sa_id_get(const struct ike_sa_id *id, struct ike_id *out)

@@ -49,6 +49,15 @@ static unsigned peer_bucket(const char *rid)
 	return hash_bytes((const uint8_t *)rid, strlen(rid));
 }
 
+/* The by_peer chain of its remote ID, once it has one. */
+static void link_peer(struct ike_sa *sa)
+{
+	unsigned h = peer_bucket(ike_sa_id_text(&sa->remote_id));
+
+	sa->next_peer = sa->e->by_peer[h];
+	sa->e->by_peer[h] = sa;
+}
+
 int ike_sa_new_spi(struct ike_engine *e, uint8_t spi[8])
 {
 	struct crypto_err cerr;
@@ -130,7 +139,6 @@ struct ike_sa *ike_sa_new_rekeyed(struct ike_sa *old, bool initiator,
 {
 	struct ike_sa *sa =
 		sa_alloc(old->e, old->conn, &old->path, initiator, local_spi);
-	struct ike_id rid;
 
 	if (!sa)
 		return NULL;
@@ -139,12 +147,13 @@ struct ike_sa *ike_sa_new_rekeyed(struct ike_sa *old, bool initiator,
 		link_init(sa);
 	sa->state = IKE_SA_ESTABLISHED;
 	sa->outcome_sent = true; /* nobody asked for it */
-	ike_sa_id_get(&old->remote_id, &rid);
 	if (ike_sa_id_copy(&sa->local_id, &old->local_id) ||
-	    (old->remote_id.mem && ike_sa_set_remote_id(sa, &rid))) {
+	    ike_sa_id_copy(&sa->remote_id, &old->remote_id)) {
 		ike_sa_delete(sa, NULL);
 		return NULL;
 	}
+	if (sa->remote_id.mem)
+		link_peer(sa);
 	sa->view_side = old->view_side;
 	sa->resolved_at = old->resolved_at;
 	sa->peer_auth = old->peer_auth;
@@ -221,6 +230,14 @@ void ike_sa_set_state(struct ike_sa *sa, enum ike_sa_state st)
 	sa->state = st;
 }
 
+static void unlink_peer(struct ike_sa *sa)
+{
+	if (sa->remote_id.mem)
+		UNLINK(&sa->e->by_peer[peer_bucket(
+			       ike_sa_id_text(&sa->remote_id))],
+		       sa, next_peer);
+}
+
 static void unlink_sa(struct ike_sa *sa)
 {
 	struct ike_engine *e = sa->e;
@@ -228,29 +245,32 @@ static void unlink_sa(struct ike_sa *sa)
 	UNLINK(&e->by_local[hash_bytes(local_spi(sa), 8)], sa, next_local);
 	UNLINK(&e->by_init[hash_bytes(sa->spi_i, 8)], sa, next_init);
 	UNLINK(&e->by_conn[conn_bucket(sa->conn)], sa, next_conn);
-	if (sa->remote_id.mem)
-		UNLINK(&e->by_peer[peer_bucket(ike_sa_id_text(&sa->remote_id))],
-		       sa, next_peer);
+	unlink_peer(sa);
 	UNLINK(&e->all, sa, next_all);
 }
 
 int ike_sa_set_remote_id(struct ike_sa *sa, const struct ike_id *id)
 {
-	struct ike_engine *e = sa->e;
 	struct ike_sa_id n = { 0 };
-	unsigned h;
 
 	if (ike_sa_id_set(&n, id))
 		return -ENOMEM;
-	if (sa->remote_id.mem)
-		UNLINK(&e->by_peer[peer_bucket(ike_sa_id_text(&sa->remote_id))],
-		       sa, next_peer);
+	unlink_peer(sa);
 	ike_sa_id_free(&sa->remote_id);
 	sa->remote_id = n;
-	h = peer_bucket(ike_sa_id_text(&sa->remote_id));
-	sa->next_peer = e->by_peer[h];
-	e->by_peer[h] = sa;
+	link_peer(sa);
 	return 0;
+}
+
+int ike_sa_set_local_id(struct ike_sa *sa, const struct conn_end *end,
+			struct ikb_error *err)
+{
+	struct ike_id me;
+	int rc = id_local(end, &me, err);
+
+	if (!rc && (rc = ike_sa_id_set(&sa->local_id, &me)))
+		snprintf(err->msg, sizeof(err->msg), "out of memory");
+	return rc;
 }
 
 struct ike_sa *ike_sa_first_peer(struct ike_engine *e, const char *rid)

@@ -259,6 +259,10 @@ struct ike_sa *ike_sa_find_conn(struct ike_engine *e, const char *conn,
  * ike_sa_first_peer() gives for it. 0 or -ENOMEM (nothing changed then).
  */
 int ike_sa_set_remote_id(struct ike_sa *sa, const struct ike_id *id);
+/* Our ID for the conn's local end (id_local()), kept; 0 or -errno, err. */
+struct conn_end;
+int ike_sa_set_local_id(struct ike_sa *sa, const struct conn_end *end,
+			struct ikb_error *err);
 /* The first SA whose remote_id may have text rid; then ->next_peer. */
 struct ike_sa *ike_sa_first_peer(struct ike_engine *e, const char *rid);
 /* Once the responder's conn changes at IKE_AUTH. */
