@@ -13,8 +13,15 @@
 
 #include "esp_proposals.h"
 
+/*
+ * The defaults are parsed once per protocol: every conn without ike= or
+ * esp= asks for them when it is compiled, and a reload of 10,000 conns
+ * would parse the same string 20,000 times.
+ */
 struct epr_state {
 	const struct ikb_host *host;
+	struct ikb_proposal_list defaults[2]; /* IKE, ESP */
+	bool have_defaults[2];
 };
 
 static int epr_init(const struct ikb_host *host, void **state)
@@ -99,7 +106,20 @@ static int op_parse(void *state, enum ikb_protocol protocol, const char *spec,
 static int op_defaults(void *state, enum ikb_protocol protocol,
 		       struct ikb_proposal_list *out)
 {
-	return epr_defaults(protocol, out);
+	struct epr_state *s = state;
+	int i = protocol == IKB_PROTO_IKE ? 0 : 1;
+
+	if (!s || (protocol != IKB_PROTO_IKE && protocol != IKB_PROTO_ESP))
+		return epr_defaults(protocol, out);
+	if (!s->have_defaults[i]) {
+		int r = epr_defaults(protocol, &s->defaults[i]);
+
+		if (r)
+			return r;
+		s->have_defaults[i] = true;
+	}
+	*out = s->defaults[i];
+	return 0;
 }
 
 static int op_select(void *state, const struct ikb_proposal_list *ours,

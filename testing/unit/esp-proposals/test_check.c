@@ -197,6 +197,37 @@ static void test_descriptor(void **unused)
 	assert_null(ikb_plugin.kernel);
 }
 
+/*
+ * The defaults a plugin state keeps (parsed once, not once per conn) are
+ * the ones parsed afresh, for IKE and ESP alike, and stay so when the
+ * copy handed out is changed.
+ */
+static void test_defaults_kept(void **state)
+{
+	const struct ikb_proposals_ops *ops = ikb_plugin.proposals;
+	struct ikb_proposal_list fresh, kept;
+	enum ikb_protocol protos[] = { IKB_PROTO_IKE, IKB_PROTO_ESP };
+	void *st;
+
+	assert_int_equal(ikb_plugin.init(&host, &st), 0);
+	for (size_t i = 0; i < 2; i++) {
+		memset(&fresh, 0, sizeof(fresh));
+		assert_int_equal(ops->defaults(NULL, protos[i], &fresh), 0);
+		for (int round = 0; round < 2; round++) {
+			memset(&kept, 0xa5, sizeof(kept));
+			assert_int_equal(ops->defaults(st, protos[i], &kept),
+					 0);
+			assert_int_equal(kept.n, fresh.n);
+			assert_memory_equal(kept.p, fresh.p,
+					    fresh.n * sizeof(fresh.p[0]));
+			/* the caller's copy, not the kept one */
+			kept.p[0].n = 0;
+		}
+	}
+	assert_int_equal(fresh.p[0].protocol, IKB_PROTO_ESP);
+	ikb_plugin.fini(st);
+}
+
 int epr_test_check(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -205,6 +236,7 @@ int epr_test_check(void)
 		cmocka_unit_test(test_pfs),
 		cmocka_unit_test(test_phase2alg_and_esp),
 		cmocka_unit_test(test_descriptor),
+		cmocka_unit_test(test_defaults_kept),
 	};
 
 	return cmocka_run_group_tests_name("esp-proposals check_conn", tests,
