@@ -276,10 +276,15 @@ const struct ikb_value *cfg_get(const struct ikb_section *s, const char *key)
 	if (!s || !key)
 		return NULL;
 	/* resolved sections store salifetime= and friends canonically */
-	const char *canon = s == NULL ? key : cfg_canonical_key(key);
+	const char *canon = cfg_canonical_key(key);
 
+	/*
+	 * A conn's compile asks for every key it knows, most of them absent:
+	 * the second comparison only where the name is an alias.
+	 */
 	for (size_t i = 0; i < s->n; i++)
-		if (!strcmp(s->kv[i].key, key) || !strcmp(s->kv[i].key, canon))
+		if (!strcmp(s->kv[i].key, key) ||
+		    (canon != key && !strcmp(s->kv[i].key, canon)))
 			return &s->kv[i];
 	return NULL;
 }

@@ -35,6 +35,7 @@ struct halfopen {
 	struct ike_sa *head, *tail; /* oldest first */
 	struct event *timer;
 	uint32_t seed; /* sources are the sender's choice: key the hash */
+	size_t nsrc; /* nodes in src: fini walks the buckets only for them */
 	struct ho_src *src[HO_BUCKETS];
 };
 
@@ -117,12 +118,13 @@ void halfopen_fini(struct ike_engine *e)
 
 	if (!ho)
 		return;
-	for (unsigned i = 0; i < HO_BUCKETS; i++)
+	for (unsigned i = 0; ho->nsrc && i < HO_BUCKETS; i++)
 		while (ho->src[i]) {
 			struct ho_src *s = ho->src[i];
 
 			ho->src[i] = s->next;
 			free(s);
+			ho->nsrc--;
 		}
 	if (ho->timer)
 		event_free(ho->timer);
@@ -136,8 +138,10 @@ void halfopen_add(struct ike_sa *sa)
 	struct halfopen *ho = e->ho;
 	struct ho_src **s = src_find(ho, &sa->path.remote);
 
-	if (!*s && (*s = calloc(1, sizeof(**s))))
+	if (!*s && (*s = calloc(1, sizeof(**s)))) {
 		(*s)->addr = sa->path.remote;
+		ho->nsrc++;
+	}
 	if (*s) /* without it the source is undercounted, nothing worse */
 		(*s)->n++;
 	sa->ho_src = *s;
@@ -173,6 +177,7 @@ void halfopen_drop(struct ike_sa *sa)
 		gone = *s;
 		*s = gone->next;
 		free(gone);
+		ho->nsrc--;
 	}
 	sa->ho_src = NULL;
 	e->halfopen--;
