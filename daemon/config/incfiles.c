@@ -42,16 +42,17 @@ static const struct incfile *read_before(const struct incfiles *in,
 	return NULL;
 }
 
-static bool may_enter(const struct incfiles *in, const struct stat *st,
-		      const char *file, const char *from, unsigned line,
-		      struct ikb_diag *d)
+/* Whether st is in the chain being read (an error) or was read (a warning). */
+static bool seen(const struct incfiles *in, const struct stat *st,
+		 const char *file, const char *from, unsigned line,
+		 struct ikb_diag *d)
 {
 	const struct incfile *prev;
 
 	for (unsigned i = 0; i < in->depth; i++) {
 		if (same(&in->f[in->chain[i]], st)) {
 			report_cycle(in, i, file, from, line, d);
-			return false;
+			return true;
 		}
 	}
 	prev = read_before(in, st);
@@ -59,13 +60,22 @@ static bool may_enter(const struct incfiles *in, const struct stat *st,
 		diag_at(d, IKB_SEV_WARNING, from, line,
 			"include %s: already read, as included at %s:%u; not read again",
 			file, prev->from, prev->line);
-		return false;
+		return true;
 	}
 	if (prev) {
 		diag_at(d, IKB_SEV_WARNING, from, line,
 			"include %s: already read; not read again", file);
-		return false;
+		return true;
 	}
+	return false;
+}
+
+static bool may_enter(const struct incfiles *in, const struct stat *st,
+		      const char *file, const char *from, unsigned line,
+		      struct ikb_diag *d)
+{
+	if (seen(in, st, file, from, line, d))
+		return false;
 	if (in->depth > CFG_MAX_INCLUDE_DEPTH) {
 		diag_at(d, IKB_SEV_ERROR, from, line,
 			"include %s: includes nest more than %d deep", file,
@@ -73,6 +83,15 @@ static bool may_enter(const struct incfiles *in, const struct stat *st,
 		return false;
 	}
 	return true;
+}
+
+bool incfiles_known(const struct incfiles *in, const char *path,
+		    const char *from, unsigned line, struct ikb_diag *d)
+{
+	struct stat st;
+
+	return from && in->n && !stat(path, &st) && S_ISREG(st.st_mode) &&
+	       seen(in, &st, path, from, line, d);
 }
 
 bool incfiles_enter(struct incfiles *in, const struct stat *st,

@@ -47,6 +47,17 @@ bool incfiles_enter(struct incfiles *in, const struct stat *st,
 		    const char *file, const char *from, unsigned line,
 		    struct ikb_diag *d);
 void incfiles_leave(struct incfiles *in);
+
+/*
+ * Whether path, which from:line includes, is a file this load has read
+ * or is reading, told by stat(2) before it is opened, and reported as
+ * incfiles_enter() would. Files that include each other many times over
+ * are then told apart with one system call instead of an open, an fstat
+ * and a close each time. incfiles_enter() still decides on the opened
+ * file: a path that is not known here may turn out to be known there.
+ */
+bool incfiles_known(const struct incfiles *in, const char *path,
+		    const char *from, unsigned line, struct ikb_diag *d);
 void incfiles_free(struct incfiles *in);
 
 /*

@@ -45,12 +45,16 @@ static void path_error(struct parse_ctx *p, const char *path, const char *from,
 void parse_path(struct parse_ctx *p, const char *path, const char *from,
 		unsigned line)
 {
-	const char *file = arena_intern(p->a, path), *why;
+	const char *file, *why;
 	struct stat st;
 	size_t len;
 	char *buf;
-	int fd = cfg_open_regular(path, &st, &why);
+	int fd;
 
+	if (incfiles_known(&p->inc, path, from, line, p->d))
+		return;
+	file = arena_intern(p->a, path);
+	fd = cfg_open_regular(path, &st, &why);
 	if (fd < 0) {
 		path_error(p, file, from, line, why);
 		return;

@@ -388,12 +388,16 @@ static bool may_load(struct sctx *c, const struct stat *st, int fd,
 static void load_path(struct sctx *c, const char *path, const char *from,
 		      unsigned line)
 {
-	const char *file = arena_intern(c->out->arena, path), *why;
+	const char *file, *why;
 	struct stat st;
 	size_t len = 0;
 	char *buf;
-	int fd = cfg_open_regular(path, &st, &why);
+	int fd;
 
+	if (incfiles_known(&c->inc, path, from, line, c->d))
+		return;
+	file = arena_intern(c->out->arena, path);
+	fd = cfg_open_regular(path, &st, &why);
 	if (fd < 0) {
 		path_error(c, file, from, line, "%s", why);
 		return;

@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "config/incfiles.h"
 #include "helpers.h"
 
 static const char *fixtures;
@@ -270,6 +271,53 @@ static void test_include_read_once(void **state)
 	rmdir(dir);
 }
 
+/*
+ * incfiles_known() tells a file read before from its path, by stat(2),
+ * before parse_path() or the secrets loader opens it again, and reports
+ * it as incfiles_enter() does; a file not read yet is left to them.
+ */
+static void test_include_known(void **state)
+{
+	char dir[] = "/tmp/ikb-known-XXXXXX", a[PATH_MAX], b[PATH_MAX], *got;
+	struct incfiles in = { 0 };
+	struct ikb_diag d;
+	struct stat st;
+
+	assert_non_null(mkdtemp(dir));
+	put(dir, "a.conf", "\n");
+	put(dir, "b.conf", "\n");
+	snprintf(a, sizeof(a), "%s/a.conf", dir);
+	snprintf(b, sizeof(b), "%s/b.conf", dir);
+	diag_init(&d);
+	/* nothing read yet: nothing known, nothing said */
+	assert_false(incfiles_known(&in, a, "top.conf", 1, &d));
+	assert_int_equal(stat(a, &st), 0);
+	assert_true(incfiles_enter(&in, &st, a, "top.conf", 1, &d));
+	/* a.conf while it is read: a cycle */
+	assert_true(incfiles_known(&in, a, a, 3, &d));
+	assert_int_equal(d.errors, 1);
+	incfiles_leave(&in);
+	/* read before, and another file not */
+	assert_true(incfiles_known(&in, a, "top.conf", 2, &d));
+	assert_false(incfiles_known(&in, b, "top.conf", 3, &d));
+	assert_false(
+		incfiles_known(&in, "/nonexistent/x.conf", "top.conf", 4, &d));
+	got = diag_text(&d);
+	assert_non_null(strstr(got, "error: include cycle: "));
+	assert_non_null(strstr(got, "top.conf:2: warning: include "));
+	assert_non_null(strstr(
+		got,
+		"a.conf: already read, as included at top.conf:1; not read again\n"));
+	assert_null(strstr(got, "b.conf"));
+	assert_int_equal(d.warnings, 1);
+	free(got);
+	diag_free(&d);
+	incfiles_free(&in);
+	unlink(a);
+	unlink(b);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -282,6 +330,7 @@ int main(void)
 		cmocka_unit_test(test_include_not_a_file),
 		cmocka_unit_test(test_file_cap),
 		cmocka_unit_test(test_include_read_once),
+		cmocka_unit_test(test_include_known),
 	};
 
 	fixtures = getenv("CFG_FIXTURES");
