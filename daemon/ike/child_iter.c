@@ -15,10 +15,10 @@
 #include "ike/exchange.h"
 
 /* The ESP transforms as libreswan's status shows them, without ESN/KE. */
-static void esp_alg(const struct ikb_proposal *p, char *buf, size_t len)
+static void esp_alg(const struct ike_prop *p, char *buf, size_t len)
 {
-	const struct ikb_transform *e = prop_xf(p, IKB_XF_ENCR);
-	const struct ikb_transform *i = prop_xf(p, IKB_XF_INTEG);
+	const struct ikb_transform *e = ike_prop_xf(p, IKB_XF_ENCR);
+	const struct ikb_transform *i = ike_prop_xf(p, IKB_XF_INTEG);
 	const char *en = e ? wire_xform_id_name(IKB_XF_ENCR, e->id) : NULL;
 	const char *in =
 		i && i->id ? wire_xform_id_name(IKB_XF_INTEG, i->id) : NULL;

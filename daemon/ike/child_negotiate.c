@@ -279,6 +279,7 @@ uint16_t child_select(struct ike_sa *sa, const struct ikb_proposal_list *ours,
 	const struct ikb_proposals_ops *ops = engine_proposals(sa->e, &st);
 	struct ikb_proposal_list *mine = NULL;
 	const struct wire_proposal *wp = NULL;
+	struct ikb_proposal chosen;
 	unsigned n = 0;
 	uint16_t rc = WIRE_N_NO_PROPOSAL_CHOSEN;
 
@@ -291,9 +292,9 @@ uint16_t child_select(struct ike_sa *sa, const struct ikb_proposal_list *ours,
 	}
 	if (got && wire_sa_to_proposals(w, got, nums) > 0 &&
 	    (exchange != WIRE_EXCH_IKE_AUTH || strip_all(got)) &&
-	    !ops->select(st, ours, got, &c->prop, &n, &err) && n &&
+	    !ops->select(st, ours, got, &chosen, &n, &err) && n &&
 	    n <= got->n && (wp = wire_prop(w, nums[n - 1])) &&
-	    wp->spi_size == 4) {
+	    wp->spi_size == 4 && !ike_prop_keep(&c->prop, &chosen, &err)) {
 		uint32_t spi;
 
 		memcpy(&spi, wp->spi, 4);
@@ -477,7 +478,7 @@ void child_respond(struct ike_sa *sa, const struct conn_view *v,
 	if (pcpu)
 		pcpu_add_notify(resp, o->res, -1);
 	o->l.n = 1;
-	o->l.p[0] = c->prop;
+	ike_prop_widen(&c->prop, &o->l.p[0]);
 	child_add_sa(resp, o, &o->l, num, c->spi_in);
 	child_add_ts(resp, o, c, false);
 }

@@ -128,7 +128,7 @@ static void fill_sa(const struct ike_sa *ike, const struct child_sa *c,
 	bool use_i = out == initiator;
 	const struct secret *ek = use_i ? &k->encr_i : &k->encr_r;
 	const struct secret *ik = use_i ? &k->integ_i : &k->integ_r;
-	const struct ikb_transform *esn = prop_xf(&c->prop, IKB_XF_ESN);
+	const struct ikb_transform *esn = ike_prop_xf(&c->prop, IKB_XF_ESN);
 	struct ikb_alg *enc = sa->aead.name[0] ? &sa->aead : &sa->encr;
 
 	sa->spi = out ? c->spi_out : c->spi_in;
@@ -313,6 +313,7 @@ int child_sa_prepare(struct ike_sa *ike, struct child_sa *c,
 	const struct ikb_proposals_ops *ops = engine_proposals(ike->e, &st);
 	struct ikb_sa tmpl = { 0 };
 	struct child_keys k = { 0 };
+	struct ikb_proposal chosen;
 	int rc = conn ? 0 : -ENOENT;
 
 	if (rc)
@@ -322,8 +323,9 @@ int child_sa_prepare(struct ike_sa *ike, struct child_sa *c,
 			 "no kernel plugin is loaded");
 		rc = -ENOTSUP;
 	}
+	ike_prop_widen(&c->prop, &chosen);
 	if (!rc)
-		rc = ops->kernel_algs(st, &c->prop, &tmpl, err);
+		rc = ops->kernel_algs(st, &chosen, &tmpl, err);
 	if (!rc)
 		rc = keymat(ike, &tmpl, kin, &k, err);
 	/* before the SAs are filled: they take the trap's reqid */

@@ -9,6 +9,7 @@
 #include <ikebana/plugin.h>
 
 #include "crypto/secret.h"
+#include "ike/prop.h"
 #include "ike/ts.h"
 #include "wire/wire.h"
 
@@ -44,7 +45,7 @@ struct child_sa {
 	int32_t cpu; /* RFC 9611 CPU id of our outbound SA, -1: none */
 	uint32_t spi_in, spi_out; /* host byte order */
 	bool spi_allocated; /* spi_in is a larval SA in the kernel */
-	struct ikb_proposal prop; /* chosen ESP proposal */
+	struct ike_prop prop; /* chosen ESP proposal */
 	/* What was installed, keys wiped (for status and removal). */
 	bool sa_in_done, sa_out_done;
 	struct ikb_sa sa_in, sa_out;

@@ -87,7 +87,6 @@ int keys_start(struct ike_sa *sa, const struct wire_ke *peer, ke_then_fn *then,
 void keys_cancel(struct ike_sa *sa);
 /* The proposal's transform of type, or NULL. */
 const struct ikb_transform *prop_xf(const struct ikb_proposal *p, uint8_t type);
-void prop_render(const struct ikb_proposal *p, char *buf, size_t len);
 
 /* exchange_ike_sa_init.c */
 int ike_bytes_set(struct ike_bytes *b, const void *p, size_t len);

@@ -408,7 +408,7 @@ bool create_child_response(struct ike_sa *sa, const struct wire_msg *m,
 		return true;
 	}
 	rc = check_response(sa, m, c, got, &err);
-	kx = rc ? NULL : prop_xf(&c->prop, IKB_XF_KE);
+	kx = rc ? NULL : ike_prop_xf(&c->prop, IKB_XF_KE);
 	if (kx && kx->id && ke) {
 		/* PFS: g^ir on the helper pool, the rest in keyed() */
 		ours = sa->x->ke;

@@ -81,7 +81,7 @@ static uint16_t negotiate(struct ike_sa *sa, const struct conn_view *v,
 				 "peer's offer", WIRE_EXCH_CREATE_CHILD_SA);
 	}
 	free(ours);
-	kx = n ? NULL : prop_xf(&r->c->prop, IKB_XF_KE);
+	kx = n ? NULL : ike_prop_xf(&r->c->prop, IKB_XF_KE);
 	if (!kx || !kx->id)
 		return n;
 	if (!r->ke || r->ke->u.ke.group != kx->id) {
@@ -215,7 +215,7 @@ static void answer(struct ike_sa *sa, struct ccs_req *r, struct ccs_out *o)
 	if (r->pcpu)
 		pcpu_add_notify(&o->m, o->res, c->cpu);
 	o->child.l.n = 1;
-	o->child.l.p[0] = c->prop;
+	ike_prop_widen(&c->prop, &o->child.l.p[0]);
 	child_add_sa(&o->m, &o->child, &o->child.l, r->num, c->spi_in);
 	memcpy(o->nonce, r->nr, sizeof(o->nonce));
 	msg_add_nonce_ke(&o->m, o->nonce, r->ke_ours);

@@ -258,6 +258,7 @@ static int accept_response(struct ike_sa *sa, const struct wire_msg *m,
 	uint8_t nums[IKB_PROPOSALS_MAX];
 	void *st;
 	const struct ikb_proposals_ops *ops = engine_proposals(sa->e, &st);
+	struct ikb_proposal chosen;
 	unsigned num;
 	int rc = -EBADMSG;
 
@@ -274,7 +275,8 @@ static int accept_response(struct ike_sa *sa, const struct wire_msg *m,
 			 sa->ke_group);
 	else if (wire_sa_to_proposals(&sap->u.sa, got, nums) <= 0 ||
 		 got->n != 1 ||
-		 ops->select(st, ours, got, &sa->prop, &num, err))
+		 ops->select(st, ours, got, &chosen, &num, err) ||
+		 ike_prop_keep(&sa->prop, &chosen, NULL))
 		snprintf(
 			err->msg, sizeof(err->msg),
 			"SA payload: the responder chose a proposal we did not offer");

@@ -84,7 +84,7 @@ static uint16_t choose(struct ike_engine *e, const struct ike_path *p,
 	    !conn_proposals(r->conn, IKB_PROTO_IKE, ours, &err) &&
 	    wire_sa_to_proposals(&r->sa->u.sa, offered, nums) > 0 &&
 	    !ops->select(st, ours, offered, &r->chosen, &num, &err) && num &&
-	    num <= offered->n) {
+	    num <= offered->n && ike_prop_fits(&r->chosen, &err)) {
 		r->num = nums[num - 1];
 		n = 0;
 	}
@@ -118,7 +118,7 @@ static int build_response(struct ike_sa *sa, struct wbuf *out)
 		return -ENOMEM;
 	msg_hdr(&o->m, sa, WIRE_EXCH_IKE_SA_INIT, true, 0);
 	o->one.n = 1;
-	o->one.p[0] = sa->prop;
+	ike_prop_widen(&sa->prop, &o->one.p[0]);
 	p = msg_add(&o->m, WIRE_PT_SA);
 	rc = wire_sa_from_proposals(&o->store, &o->one, sa->prop_num, NULL, 0,
 				    &p->u.sa);
@@ -165,7 +165,7 @@ static int respond(struct ike_sa *sa, const struct init_req *r,
 	struct ikb_error err = { "" };
 	int rc;
 
-	sa->prop = r->chosen;
+	ike_prop_keep(&sa->prop, &r->chosen, NULL); /* choose() checked it */
 	sa->prop_num = r->num;
 	sa->ke_group = r->ke->u.ke.group;
 	sa->next_peer_msgid = 1;

@@ -14,6 +14,7 @@
 #include <ikebana/proposals.h>
 
 #include "ike/ike.h"
+#include "ike/prop.h"
 
 struct event;
 struct ke;
@@ -140,7 +141,7 @@ struct ike_sa {
 	unsigned long long ho_since_ms;
 
 	/* IKE_SA_INIT */
-	struct ikb_proposal prop; /* chosen IKE proposal */
+	struct ike_prop prop; /* chosen IKE proposal */
 	uint16_t ke_group;
 	struct ke_retry init_ke; /* INVALID_KE_PAYLOAD to IKE_SA_INIT */
 	unsigned cookie_tries;

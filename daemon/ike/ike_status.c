@@ -92,7 +92,7 @@ static struct json_object *child_status(const struct child_sa *c)
 	put_str(o, "mode", c->mode == IKB_MODE_TUNNEL ? "tunnel" : "transport");
 	put_spi32(o, "spi_in", c->spi_in);
 	put_spi32(o, "spi_out", c->spi_out);
-	prop_render(&c->prop, buf, sizeof(buf));
+	ike_prop_render(&c->prop, buf, sizeof(buf));
 	put_str(o, "proposal", buf);
 	put_str(o, "kernel_alg", status_kernel_alg(c));
 	put_ts(o, "ts_local", c, true);
@@ -231,7 +231,7 @@ struct json_object *ike_sa_status(const struct ike_sa *sa)
 	put_str(o, "local_id", ike_sa_id_text(&sa->local_id));
 	put_str(o, "remote_id", ike_sa_id_text(&sa->remote_id));
 	put_peer(o, sa);
-	prop_render(&sa->prop, buf, sizeof(buf));
+	ike_prop_render(&sa->prop, buf, sizeof(buf));
 	put_str(o, "proposal", buf);
 	json_object_object_add(o, "local_port", u64(sa->path.lport));
 	json_object_object_add(o, "remote_port", u64(sa->path.rport));

@@ -16,10 +16,7 @@
 
 const struct ikb_transform *prop_xf(const struct ikb_proposal *p, uint8_t type)
 {
-	for (unsigned i = 0; i < p->n; i++)
-		if (p->xf[i].type == type)
-			return &p->xf[i];
-	return NULL;
+	return xf_find(p->xf, p->n, type);
 }
 
 /* Any KE transform of any proposal: a proposal lists alternatives. */
@@ -33,25 +30,6 @@ bool prop_list_has_group(const struct ikb_proposal_list *l, uint16_t g)
 	return false;
 }
 
-void prop_render(const struct ikb_proposal *p, char *buf, size_t len)
-{
-	size_t off = 0;
-
-	buf[0] = '\0';
-	for (unsigned i = 0; i < p->n && off < len; i++) {
-		const struct ikb_transform *x = &p->xf[i];
-		const char *name = wire_xform_id_name(x->type, x->id);
-		char kb[8] = "";
-
-		if (x->type == IKB_XF_INTEG && x->id == 0)
-			continue;
-		if (x->key_bits)
-			snprintf(kb, sizeof(kb), "_%u", x->key_bits);
-		off += (size_t)snprintf(buf + off, len - off, "%s%s%s",
-					off ? "-" : "", name ? name : "?", kb);
-	}
-}
-
 struct sizes {
 	const struct encr_desc *encr;
 	const struct integ_desc *integ;
@@ -61,9 +39,9 @@ struct sizes {
 static int sizes_of(const struct ike_sa *sa, struct sizes *z,
 		    struct ikb_error *err)
 {
-	z->e = prop_xf(&sa->prop, IKB_XF_ENCR);
-	z->p = prop_xf(&sa->prop, IKB_XF_PRF);
-	z->i = prop_xf(&sa->prop, IKB_XF_INTEG);
+	z->e = ike_prop_xf(&sa->prop, IKB_XF_ENCR);
+	z->p = ike_prop_xf(&sa->prop, IKB_XF_PRF);
+	z->i = ike_prop_xf(&sa->prop, IKB_XF_INTEG);
 	z->encr = z->e ? encr_desc_by_id(z->e->id) : NULL;
 	z->integ = z->i && z->i->id ? integ_desc_by_id(z->i->id) : NULL;
 	if (!z->encr || !z->p || !prf_desc_by_id(z->p->id) ||

@@ -151,7 +151,7 @@ static uint16_t choose(struct ike_sa *sa, const struct wire_sa *w,
 	    !conn_proposals(conn, IKB_PROTO_IKE, ours, &err) &&
 	    wire_sa_to_proposals(w, got, nums) > 0 &&
 	    !ops->select(st, ours, got, chosen, &n, &err) && n && n <= got->n &&
-	    prop_xf(chosen, IKB_XF_KE)) {
+	    ike_prop_fits(chosen, &err) && prop_xf(chosen, IKB_XF_KE)) {
 		for (unsigned i = 0; i < w->n_prop; i++) {
 			if (w->prop[i].num != nums[n - 1] ||
 			    w->prop[i].spi_size != 8)
@@ -196,7 +196,7 @@ static uint16_t rekey_new(struct ike_sa *sa, struct rk_req *r,
 		rc = WIRE_N_NO_PROPOSAL_CHOSEN;
 		goto out;
 	}
-	n->prop = r->chosen;
+	ike_prop_keep(&n->prop, &r->chosen, NULL); /* choose() bounded it */
 	n->prop_num = r->num;
 	n->ke_group = ke_group(res->ke);
 	if (ike_bytes_set(&n->ni, r->ni, r->ni_len) ||
@@ -348,7 +348,7 @@ static int accept_new(struct ike_sa *sa, const struct rk_resp *r,
 
 	if (!n)
 		return -ENOMEM;
-	n->prop = r->chosen;
+	ike_prop_keep(&n->prop, &r->chosen, NULL); /* choose() bounded it */
 	n->ke_group = ke_group(ke);
 	rc = ike_bytes_set(&n->ni, sa->x->nonce, IKE_SA_NONCE_LEN);
 	if (!rc)

@@ -94,7 +94,7 @@ static void child_text(FILE *f, const struct child_sa *c)
 	timers(f, c->rekey_at, c->expire_at);
 	fmt_spi32(in, c->spi_in);
 	fmt_spi32(out, c->spi_out);
-	prop_render(&c->prop, prop, sizeof(prop));
+	ike_prop_render(&c->prop, prop, sizeof(prop));
 	fprintf(f, ":\n      spi in %s out %s, %s (%s)\n", in, out, prop,
 		status_kernel_alg(c));
 	fmt_ts(l, c, true);
@@ -200,7 +200,7 @@ void ike_sa_status_text(const struct ike_sa *sa, FILE *f)
 	frag_text(f, sa);
 	fmt_spi64(spi_i, sa->spi_i);
 	fmt_spi64(spi_r, sa->spi_r);
-	prop_render(&sa->prop, prop, sizeof(prop));
+	ike_prop_render(&sa->prop, prop, sizeof(prop));
 	fprintf(f, "    SPIs i %s r %s, %s\n", spi_i, spi_r, prop);
 	for (const struct child_sa *c = sa->children; c; c = c->next)
 		child_text(f, c);
