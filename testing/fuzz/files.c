@@ -4,24 +4,37 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "files.h"
 
 static char dir[64], top[128];
 
+/*
+ * The next "include" from p on, in any case: ikebana.secrets takes its
+ * keywords in any case, as libreswan does, so "inclUde /..." includes.
+ */
+static const char *find_include(const char *p, const char *end)
+{
+	for (; end - p >= 7; p++)
+		if (!strncasecmp(p, "include", 7))
+			return p;
+	return NULL;
+}
+
 /* Whether some line that says include also has a '/' after it. */
 static bool escapes(const uint8_t *data, size_t size)
 {
-	const char *p = memmem(data, size, "include", 7);
+	const char *end = (const char *)data + size;
+	const char *p = find_include((const char *)data, end);
 
 	while (p) {
-		const char *end = (const char *)data + size;
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 
 		if (memchr(p, '/', (size_t)((nl ? nl : end) - p)))
 			return true;
-		p = nl ? memmem(nl, (size_t)(end - nl), "include", 7) : NULL;
+		p = nl ? find_include(nl, end) : NULL;
 	}
 	return false;
 }
