@@ -50,7 +50,15 @@ strongswan_initiate east east-west >"$HOSTS/east/log/initiate.out" 2>&1 ||
 	fail "strongSwan could not connect during the flood: $(tail -n 3 "$HOSTS/east/log/initiate.out")"
 _t1=$(now_cs)
 _dt=$((_t1 - _t0))
-[ "$_dt" -le 500 ] || fail "strongSwan took $((_dt / 100)).$((_dt % 100)) s to connect during the flood (more than 5 s)"
+# Each of its two IKE_SA_INITs (the plain one, then the one with west's
+# COOKIE) may be lost once. The sender shares UML's one CPU with west,
+# which reads only part of a full-speed flood (see below) and then works
+# through the backlog in its socket buffer for a few seconds; a request
+# of strongSwan's that finds the buffer full is lost, and its retransmit
+# comes 4 s later (retransmit_timeout). Measured on an otherwise idle
+# host: 0.8 to 4.8 s, once 8.8 s (both lost once). More than 10 s would
+# need a request lost twice.
+[ "$_dt" -le 1000 ] || fail "strongSwan took $((_dt / 100)).$((_dt % 100)) s to connect during the flood (more than 10 s: a request lost twice)"
 log "ok: strongSwan connected in $((_dt / 100)).$((_dt % 100 / 10)) s during the flood"
 _fl_done() { ! kill -0 "$_fl" 2>/dev/null; }
 wait_for 120 "the flood to end" _fl_done
