@@ -85,8 +85,6 @@ typedef void ke_then_fn(struct ike_sa *sa, int rc, const char *why);
 int keys_start(struct ike_sa *sa, const struct wire_ke *peer, ke_then_fn *then,
 	       struct ikb_error *err);
 void keys_cancel(struct ike_sa *sa);
-/* The proposal's transform of type, or NULL. */
-const struct ikb_transform *prop_xf(const struct ikb_proposal *p, uint8_t type);
 
 /* exchange_ike_sa_init.c */
 int ike_bytes_set(struct ike_bytes *b, const void *p, size_t len);

@@ -14,11 +14,6 @@
 #include "ike/engine.h"
 #include "ike/exchange.h"
 
-const struct ikb_transform *prop_xf(const struct ikb_proposal *p, uint8_t type)
-{
-	return xf_find(p->xf, p->n, type);
-}
-
 /* Any KE transform of any proposal: a proposal lists alternatives. */
 bool prop_list_has_group(const struct ikb_proposal_list *l, uint16_t g)
 {

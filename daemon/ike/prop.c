@@ -38,8 +38,8 @@ void ike_prop_widen(const struct ike_prop *p, struct ikb_proposal *out)
 	memcpy(out->xf, p->xf, p->n * sizeof(p->xf[0]));
 }
 
-const struct ikb_transform *xf_find(const struct ikb_transform *xf, unsigned n,
-				    uint8_t type)
+static const struct ikb_transform *xf_find(const struct ikb_transform *xf,
+					   unsigned n, uint8_t type)
 {
 	for (unsigned i = 0; i < n; i++)
 		if (xf[i].type == type)
@@ -52,14 +52,18 @@ const struct ikb_transform *ike_prop_xf(const struct ike_prop *p, uint8_t type)
 	return xf_find(p->xf, p->n, type);
 }
 
-void xf_render(const struct ikb_transform *xf, unsigned n, char *buf,
-	       size_t len)
+const struct ikb_transform *prop_xf(const struct ikb_proposal *p, uint8_t type)
+{
+	return xf_find(p->xf, p->n, type);
+}
+
+void ike_prop_render(const struct ike_prop *p, char *buf, size_t len)
 {
 	size_t off = 0;
 
 	buf[0] = '\0';
-	for (unsigned i = 0; i < n && off < len; i++) {
-		const struct ikb_transform *x = &xf[i];
+	for (unsigned i = 0; i < p->n && off < len; i++) {
+		const struct ikb_transform *x = &p->xf[i];
 		const char *name = wire_xform_id_name(x->type, x->id);
 		char kb[8] = "";
 
@@ -70,9 +74,4 @@ void xf_render(const struct ikb_transform *xf, unsigned n, char *buf,
 		off += (size_t)snprintf(buf + off, len - off, "%s%s%s",
 					off ? "-" : "", name ? name : "?", kb);
 	}
-}
-
-void ike_prop_render(const struct ike_prop *p, char *buf, size_t len)
-{
-	xf_render(p->xf, p->n, buf, len);
 }

@@ -44,10 +44,7 @@ const struct ikb_transform *ike_prop_xf(const struct ike_prop *p, uint8_t type);
 /* "AES_GCM_16_256-PRF_HMAC_SHA2_512-..." for status. */
 void ike_prop_render(const struct ike_prop *p, char *buf, size_t len);
 
-/* The same over a transform array, for ikb_proposal and ike_prop. */
-const struct ikb_transform *xf_find(const struct ikb_transform *xf, unsigned n,
-				    uint8_t type);
-void xf_render(const struct ikb_transform *xf, unsigned n, char *buf,
-	       size_t len);
+/* An offered or chosen ikb_proposal's transform of type, or NULL. */
+const struct ikb_transform *prop_xf(const struct ikb_proposal *p, uint8_t type);
 
 #endif
