@@ -88,10 +88,12 @@ void auth_job_free(struct auth_job *j);
 int auth_job_sign(struct auth_job *j, struct ike_sa *sa,
 		  const struct conn_view *v, const char *remote_id,
 		  struct ikb_error *err);
-/* The peer's AUTH in m, of ID peer, against v's remote end. */
+/* The peer's AUTH payload auth of m (its certificates), of ID peer,
+ * against v's remote end. */
 int auth_job_check(struct auth_job *j, struct ike_sa *sa,
 		   const struct conn_view *v, const struct wire_msg *m,
-		   const struct ike_id *peer, struct ikb_error *err);
+		   const struct wire_typed *auth, const struct ike_id *peer,
+		   struct ikb_error *err);
 /*
  * Runs what is left (on the helper pool when there is a signature) and
  * then then(sa, j) on the loop, with sa NULL when the SA went; then()

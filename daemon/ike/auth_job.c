@@ -278,11 +278,9 @@ static int check_sig_prepare(struct auth_job *j, struct ike_sa *sa,
 
 int auth_job_check(struct auth_job *j, struct ike_sa *sa,
 		   const struct conn_view *v, const struct wire_msg *m,
-		   const struct ike_id *peer, struct ikb_error *err)
+		   const struct wire_typed *auth, const struct ike_id *peer,
+		   struct ikb_error *err)
 {
-	/* there: expect.c */
-	const struct wire_typed *auth = &wire_find(m, WIRE_PT_AUTH)->u.auth;
-
 	switch (auth->type) {
 	case AUTH_PSK:
 		return check_psk(j, sa, &v->remote.auth, peer, auth, err);

@@ -121,7 +121,31 @@ static void malformed(struct ike_sa *sa, uint8_t exch, const char *why)
 	tasks_out_done(sa);
 }
 
-/* Our request is answered: the handler, once the payloads are there. */
+/* The peer refused our request with n (expect.c): its handler alone. */
+static void refused(struct ike_sa *sa, uint8_t exch,
+		    const struct wire_notify *n)
+{
+	enum ike_out_kind kind = exchange_kind(sa);
+
+	if (exch == WIRE_EXCH_IKE_SA_INIT) {
+		ike_sa_init_refused(sa, n);
+		return;
+	}
+	if (exch == WIRE_EXCH_IKE_AUTH) {
+		ike_auth_refused(sa, n);
+		return;
+	}
+	if (exch == WIRE_EXCH_CREATE_CHILD_SA && kind == OUT_REKEY_IKE)
+		rekey_ike_refused(sa, n);
+	else if (exch == WIRE_EXCH_CREATE_CHILD_SA)
+		create_child_refused(sa, n, kind == OUT_REKEY_CHILD);
+	tasks_out_done(sa);
+}
+
+/*
+ * Our request is answered: the handler gets the payloads the table says
+ * it needs, typed and there, or the refusal handler its notify.
+ */
 static void on_response(struct ike_sa *sa, struct msg_in *in,
 			const uint8_t *buf, size_t len)
 {
@@ -129,20 +153,39 @@ static void on_response(struct ike_sa *sa, struct msg_in *in,
 	uint8_t exch = m->hdr.exchange;
 	enum ike_out_kind kind = exchange_kind(sa);
 	enum expect_use use = kind == OUT_REKEY_IKE ? EXPECT_IKE : EXPECT_CHILD;
+	const struct wire_notify *n;
+	struct expected x;
 	char why[96];
-	uint16_t n;
+	enum expect_verdict v =
+		expect_response(m, use, &x, &n, why, sizeof(why));
 
-	if (!expect_ok(m, true, use, &n, why, sizeof(why)))
+	if (exch == WIRE_EXCH_IKE_SA_INIT && v != EXPECT_REFUSED &&
+	    !memcmp(m->hdr.spi_r, "\0\0\0\0\0\0\0\0", 8)) {
+		/* only a refusal comes without SPIr (§2.6): not ours */
+		log_wire_drop(&sa->path, "IKE_SA_INIT response without SPIr",
+			      NULL);
+		return;
+	}
+	switch (v) {
+	case EXPECT_MALFORMED:
 		malformed(sa, exch, why);
-	else if (exch == WIRE_EXCH_IKE_SA_INIT)
-		ike_sa_init_response(sa, m, buf, len);
+		return;
+	case EXPECT_REFUSED:
+		refused(sa, exch, n);
+		return;
+	case EXPECT_WHOLE:
+		break;
+	}
+	if (exch == WIRE_EXCH_IKE_SA_INIT)
+		ike_sa_init_response(sa, m, &x, buf, len);
 	else if (exch == WIRE_EXCH_IKE_AUTH)
-		ike_auth_response(sa, in);
+		ike_auth_response(sa, in, &x);
 	else if (exch == WIRE_EXCH_INFORMATIONAL)
 		informational_response(sa, m);
 	else if (kind == OUT_REKEY_IKE ?
-			 rekey_ike_response(sa, m) :
-			 create_child_response(sa, m, kind == OUT_REKEY_CHILD))
+			 rekey_ike_response(sa, &x) :
+			 create_child_response(sa, m, &x,
+					       kind == OUT_REKEY_CHILD))
 		tasks_out_done(sa);
 }
 
@@ -160,11 +203,6 @@ static void response(struct ike_sa *sa, uint8_t exch, const uint8_t *buf,
 		if (wire_parse(m, buf, len, NULL, &werr))
 			log_wire_drop(&sa->path,
 				      "malformed IKE_SA_INIT response", &werr);
-		else if (!memcmp(m->hdr.spi_r, "\0\0\0\0\0\0\0\0", 8) &&
-			 !expect_refuses(m))
-			log_wire_drop(&sa->path,
-				      "IKE_SA_INIT response without SPIr",
-				      NULL);
 		else
 			on_response(sa, &in, buf, len);
 	} else if (!msg_open_sk(sa, m, buf, len, &in.plain)) {

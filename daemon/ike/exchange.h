@@ -61,8 +61,34 @@ struct child_sa *exchange_take_child(struct ike_sa *sa);
 enum expect_use { EXPECT_ANY, EXPECT_CHILD, EXPECT_IKE };
 bool expect_ok(const struct wire_msg *m, bool response, enum expect_use use,
 	       uint16_t *notify, char *why, size_t len);
-/* A response that refuses: an error notify, or IKE_SA_INIT's COOKIE. */
-bool expect_refuses(const struct wire_msg *m);
+
+/*
+ * A response to our request is one of three things, and only the first
+ * reaches the exchange's response handler, with what the table says it
+ * must carry, typed and present: a handler never finds them itself, and
+ * one that refuses goes to the exchange's refusal handler, which gets the
+ * notify and nothing else, so that neither can read a payload the peer
+ * left out (RFC 7296 §2.21: an error response "usually" carries only its
+ * notify). The table says which error notifies leave a response whole:
+ * IKE_AUTH's about its Child SA (§1.2), when IDr and AUTH are there, and
+ * INFORMATIONAL's, whose handler needs no payload.
+ */
+enum expect_verdict {
+	EXPECT_WHOLE, /* what the row needs is there: the handler */
+	EXPECT_REFUSED, /* an error notify (IKE_SA_INIT: or COOKIE) */
+	EXPECT_MALFORMED, /* neither: why says which payload lacks */
+};
+struct expected {
+	const struct wire_sa *sa;
+	const struct wire_ke *ke; /* IKE_SA_INIT's; CREATE_CHILD_SA: or NULL */
+	const struct wire_opaque *nonce;
+	const struct wire_typed *idr, *auth;
+	const struct wire_ts_pld *tsi, *tsr;
+};
+enum expect_verdict expect_response(const struct wire_msg *m,
+				    enum expect_use use, struct expected *got,
+				    const struct wire_notify **refusal,
+				    char *why, size_t len);
 
 /* auth_psk.c: AUTH payload data, §2.15; *len gets the prf size. */
 int auth_psk_compute(const struct ike_sa *sa, bool for_initiator,
@@ -96,16 +122,22 @@ void init_add_status(struct wire_msg *m, const struct ike_sa *sa,
 int ike_sa_init_start(struct ike_sa *sa, struct ikb_error *err);
 void ike_sa_init_request(struct ike_engine *e, const struct ike_path *p,
 			 const uint8_t *buf, size_t len);
-/* m parsed from buf by dispatch.c, its payloads there (expect.c). */
+/* m parsed from buf by dispatch.c, x its payloads (expect.c). */
 void ike_sa_init_response(struct ike_sa *sa, const struct wire_msg *m,
-			  const uint8_t *buf, size_t len);
+			  const struct expected *x, const uint8_t *buf,
+			  size_t len);
+/* The responder answered COOKIE, INVALID_KE_PAYLOAD or an error. */
+void ike_sa_init_refused(struct ike_sa *sa, const struct wire_notify *n);
 
 /* exchange_ike_auth.c */
 int ike_auth_start(struct ike_sa *sa);
 /* Decrypted by dispatch.c, the payloads there (expect.c). */
 struct msg_in;
 void ike_auth_request(struct ike_sa *sa, struct msg_in *in, uint32_t msgid);
-void ike_auth_response(struct ike_sa *sa, struct msg_in *in);
+void ike_auth_response(struct ike_sa *sa, struct msg_in *in,
+		       const struct expected *x);
+/* The responder refused the IKE SA: n is its error notify. */
+void ike_auth_refused(struct ike_sa *sa, const struct wire_notify *n);
 /* exchange_informational.c: AUTHENTICATION_FAILED and Delete, unanswered. */
 void auth_failed_tell(struct ike_sa *sa);
 
@@ -122,7 +154,10 @@ int create_child_start(struct ike_sa *sa, struct child_sa *old, int32_t cpu);
 void create_child_request(struct ike_sa *sa, const struct wire_msg *m,
 			  uint32_t msgid);
 bool create_child_response(struct ike_sa *sa, const struct wire_msg *m,
-			   bool rekey);
+			   const struct expected *x, bool rekey);
+/* The peer refused the Child SA (or its rekey) with n. */
+void create_child_refused(struct ike_sa *sa, const struct wire_notify *n,
+			  bool rekey);
 /* A response without what it must carry: the peer has its half. */
 void create_child_malformed(struct ike_sa *sa, const char *why);
 /* The messages of both roles. */
@@ -169,7 +204,8 @@ int rekey_ike_start(struct ike_sa *sa);
 void rekey_ike_request(struct ike_sa *sa, const struct wire_msg *m,
 		       uint32_t msgid);
 /* false: still being handled (the key exchange), see above */
-bool rekey_ike_response(struct ike_sa *sa, const struct wire_msg *m);
+bool rekey_ike_response(struct ike_sa *sa, const struct expected *x);
+void rekey_ike_refused(struct ike_sa *sa, const struct wire_notify *n);
 
 /* unique.c: one IKE SA per peer (uniqueids=, INITIAL_CONTACT, §2.4). */
 struct ike_sa *unique_mark(struct ike_sa *sa, bool initial_contact);
@@ -199,6 +235,10 @@ void informational_response(struct ike_sa *sa, const struct wire_msg *m);
 struct ke_retry;
 bool ke_retry(struct ke_retry *r, const struct wire_notify *n, uint16_t sent,
 	      const struct ikb_proposal_list *offered);
+/* The same against what sa's conn offers: its IKE proposals, or (esp)
+ * its ESP ones with the PFS rule (child_pfs_list()). */
+bool ke_retry_conn(struct ike_sa *sa, struct ke_retry *r,
+		   const struct wire_notify *n, uint16_t sent, bool esp);
 /* keys.c: whether a proposal of l has KE transform g. */
 bool prop_list_has_group(const struct ikb_proposal_list *l, uint16_t g);
 

@@ -231,41 +231,36 @@ int create_child_start(struct ike_sa *sa, struct child_sa *old, int32_t cpu)
 
 /* The responder's choice, before the key exchange: 0 or -errno. */
 static int check_response(struct ike_sa *sa, const struct wire_msg *m,
-			  struct child_sa *c, struct ikb_selector *got,
-			  struct ikb_error *err)
+			  const struct expected *x, struct child_sa *c,
+			  struct ikb_selector *got, struct ikb_error *err)
 {
 	const struct conn *conn = engine_conn(sa->e, sa->conn);
-	const struct wire_payload *w = wire_find(m, WIRE_PT_SA);
-	const struct wire_payload *nr = wire_find(m, WIRE_PT_NONCE);
-	const struct wire_payload *tsi = wire_find(m, WIRE_PT_TSI);
-	const struct wire_payload *tsr = wire_find(m, WIRE_PT_TSR);
 	bool transport = wire_find_notify(m, WIRE_N_USE_TRANSPORT_MODE);
 	struct ikb_proposal_list *ours = calloc(1, sizeof(*ours));
 	uint16_t group;
 	uint8_t num;
 	int rc = -EBADMSG;
 
-	/* SA, Nonce, TSi and TSr are there: expect.c */
-	if (!ours || !conn || w->u.sa.n_prop != 1 || nr->u.nonce.len < 16 ||
-	    nr->u.nonce.len > 256)
+	if (!ours || !conn || x->sa->n_prop != 1 || x->nonce->len < 16 ||
+	    x->nonce->len > 256)
 		snprintf(
 			err->msg, sizeof(err->msg),
 			"response: not one SA proposal, or a Nonce not 16..256 octets");
 	else if (child_pfs_list(sa, conn, ours, &group, err) ||
-		 child_select(sa, ours, &w->u.sa, c, &num,
-			      "responder's choice", WIRE_EXCH_CREATE_CHILD_SA))
+		 child_select(sa, ours, x->sa, c, &num, "responder's choice",
+			      WIRE_EXCH_CREATE_CHILD_SA))
 		snprintf(err->msg, sizeof(err->msg),
 			 "the responder chose a proposal we did not offer");
 	else if (transport != (c->mode == IKB_MODE_TRANSPORT))
 		snprintf(err->msg, sizeof(err->msg),
 			 "the responder did not agree to the mode");
-	else if (child_check_ts(sa, c, &tsi->u.ts, &tsr->u.ts, got))
+	else if (child_check_ts(sa, c, x->tsi, x->tsr, got))
 		snprintf(err->msg, sizeof(err->msg),
 			 "the responder's TS are not within ours");
 	else
 		rc = 0;
 	if (!rc && child_set_nonces(c, sa->x->nonce, IKE_SA_NONCE_LEN,
-				    nr->u.nonce.data, nr->u.nonce.len)) {
+				    x->nonce->data, x->nonce->len)) {
 		snprintf(err->msg, sizeof(err->msg), "out of memory");
 		rc = -ENOMEM;
 	}
@@ -359,10 +354,11 @@ static void keyed(struct ike_sa *sa, void *arg, struct kex_result *res)
 static bool refused(struct ike_sa *sa, const struct wire_notify *n,
 		    struct child_sa *old)
 {
-	const char *name = wire_notify_name(n->type) ?: "an error";
+	char b[32];
+	const char *name = wire_notify_text(n->type, b, sizeof(b));
 
-	if (ke_retry(&sa->child_ke, n, sa->x->ke ? ke_group(sa->x->ke) : 0,
-		     NULL)) {
+	if (ke_retry_conn(sa, &sa->child_ke, n,
+			  sa->x->ke ? ke_group(sa->x->ke) : 0, true)) {
 		ike_sa_log(sa, IKB_LOG_INFO,
 			   "CREATE_CHILD_SA: peer wants KE group %u: again",
 			   sa->child_ke.group);
@@ -375,45 +371,55 @@ static bool refused(struct ike_sa *sa, const struct wire_notify *n,
 	ike_sa_log(sa, IKB_LOG_WARNING,
 		   "Child SA refused by the peer: %s; the IKE SA stays up",
 		   name);
-	child_refused(sa, WIRE_EXCH_CREATE_CHILD_SA, n->type,
-		      old && sa->x->ke, "Child SA refused by the peer");
+	child_refused(sa, WIRE_EXCH_CREATE_CHILD_SA, n->type, old && sa->x->ke,
+		      "Child SA refused by the peer");
 	return false;
 }
 
+void create_child_refused(struct ike_sa *sa, const struct wire_notify *n,
+			  bool rekey)
+{
+	struct child_sa *c = exchange_take_child(sa);
+	struct child_sa *old = rekey ? child_by_spi_in(sa, sa->x->spi) : NULL;
+	bool again = false;
+
+	if (c && (old || !pcpu_max_queue(sa, c, n->type)))
+		again = refused(sa, n, old);
+	if (c)
+		child_sa_free(sa, c);
+	if (c && !rekey && !again && sa->x->cpu < 0)
+		sa->plan_next++;
+}
+
 bool create_child_response(struct ike_sa *sa, const struct wire_msg *m,
-			   bool rekey)
+			   const struct expected *x, bool rekey)
 {
 	struct child_sa *c = sa->x->child, *old = NULL;
-	const struct wire_payload *n = wire_first_error(m);
-	const struct wire_payload *ke = wire_find(m, WIRE_PT_KE);
 	const struct ikb_transform *kx;
 	struct ikb_selector *got = calloc(1, sizeof(*got));
 	struct ikb_error err = { "" };
 	struct secret none = { 0 };
 	struct ke *ours;
-	bool again = false;
 	int rc;
 
 	if (rekey)
 		old = child_by_spi_in(sa, sa->x->spi);
-	if (!c || n || !got) {
+	if (!c || !got) {
 		c = exchange_take_child(sa);
-		if (c && n && (old || !pcpu_max_queue(sa, c, n->u.notify.type)))
-			again = refused(sa, &n->u.notify, old);
 		if (c)
 			child_sa_free(sa, c);
-		if (c && !rekey && !again && sa->x->cpu < 0)
+		if (c && !rekey && sa->x->cpu < 0)
 			sa->plan_next++;
 		free(got);
 		return true;
 	}
-	rc = check_response(sa, m, c, got, &err);
+	rc = check_response(sa, m, x, c, got, &err);
 	kx = rc ? NULL : ike_prop_xf(&c->prop, IKB_XF_KE);
-	if (kx && kx->id && ke) {
+	if (kx && kx->id && x->ke) {
 		/* PFS: g^ir on the helper pool, the rest in keyed() */
 		ours = sa->x->ke;
 		sa->x->ke = NULL;
-		if (!(rc = kex_start(sa, 0, ours, &ke->u.ke, keyed, got, &err)))
+		if (!(rc = kex_start(sa, 0, ours, x->ke, keyed, got, &err)))
 			return false;
 		sa->x->ke = ours;
 	} else if (kx && kx->id) {

@@ -225,23 +225,14 @@ static void checked_response(struct ike_sa *sa, struct auth_job *j)
 }
 
 static int check_response(struct ike_sa *sa, const struct wire_msg *m,
-			  struct auth_job *j, struct ike_failure *f,
-			  struct ikb_error *err)
+			  const struct expected *x, struct auth_job *j,
+			  struct ike_failure *f, struct ikb_error *err)
 {
-	const struct wire_payload *idr = wire_find(m, WIRE_PT_IDR);
 	const struct conn *conn = engine_conn(sa->e, sa->conn);
 	struct conn_view v;
 	struct ike_id peer;
 
-	if (wire_find_notify(m, WIRE_N_AUTHENTICATION_FAILED)) {
-		snprintf(err->msg, sizeof(err->msg),
-			 "peer answered AUTHENTICATION_FAILED");
-		f->kind = IKE_FAIL_PEER_AUTH;
-		f->notify_received = WIRE_N_AUTHENTICATION_FAILED;
-		return -EPERM;
-	}
-	/* IDr and AUTH are there: expect.c */
-	id_from_wire(&idr->u.id, &peer);
+	id_from_wire(x->idr, &peer);
 	if (!conn || conn_view_local(sa->e, conn, &v, err))
 		return -ENOENT;
 	if (!id_accepts(&v.remote, &peer)) {
@@ -252,7 +243,7 @@ static int check_response(struct ike_sa *sa, const struct wire_msg *m,
 		return -EPERM;
 	}
 	f->kind = IKE_FAIL_AUTH;
-	if (auth_job_check(j, sa, &v, m, &peer, err))
+	if (auth_job_check(j, sa, &v, m, x->auth, &peer, err))
 		return -EPERM;
 	if (ike_sa_set_remote_id(sa, &peer)) {
 		snprintf(err->msg, sizeof(err->msg), "out of memory");
@@ -261,7 +252,32 @@ static int check_response(struct ike_sa *sa, const struct wire_msg *m,
 	return 0;
 }
 
-void ike_auth_response(struct ike_sa *sa, struct msg_in *in)
+/* IKE_AUTH failed at the responder, or ours at checking its answer. */
+static void auth_failed(struct ike_sa *sa, struct ike_failure *f,
+			const char *why)
+{
+	failure_detail(f, why);
+	failure_file(sa->e, f);
+	ike_sa_delete(sa, why);
+}
+
+/*
+ * The responder refused the IKE SA (§2.21.2): AUTHENTICATION_FAILED, or
+ * any other error that is not about the Child SA alone (expect.c), an
+ * unknown one too (§3.10.1: the request failed entirely).
+ */
+void ike_auth_refused(struct ike_sa *sa, const struct wire_notify *n)
+{
+	char why[96], b[32];
+
+	snprintf(why, sizeof(why), "peer answered %s",
+		 wire_notify_text(n->type, b, sizeof(b)));
+	failure_answered(sa, WIRE_EXCH_IKE_AUTH, n->type, NULL, why);
+	ike_sa_delete(sa, why);
+}
+
+void ike_auth_response(struct ike_sa *sa, struct msg_in *in,
+		       const struct expected *x)
 {
 	struct auth_job *j = auth_job_new();
 	struct ikb_error err = { "" };
@@ -273,12 +289,9 @@ void ike_auth_response(struct ike_sa *sa, struct msg_in *in)
 	}
 	auth_peer_note(sa, in->m);
 	failure_from_sa(&f, sa, IKE_FAIL_OTHER, WIRE_EXCH_IKE_AUTH);
-	if (check_response(sa, in->m, j, &f, &err)) {
-		failure_detail(&f, err.msg[0] ? err.msg :
-						"cannot check IKE_AUTH");
-		failure_file(sa->e, &f);
-		ike_sa_delete(sa,
-			      err.msg[0] ? err.msg : "cannot check IKE_AUTH");
+	if (check_response(sa, in->m, x, j, &f, &err)) {
+		auth_failed(sa, &f,
+			    err.msg[0] ? err.msg : "cannot check IKE_AUTH");
 		auth_job_free(j);
 		return;
 	}

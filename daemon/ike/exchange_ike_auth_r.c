@@ -65,7 +65,7 @@ static int authenticate(struct ike_sa *sa, const struct wire_msg *m,
 	const struct conn *conn;
 	struct ike_id peer;
 
-	/* there: expect.c */
+	/* there: request_ok() answered a request without them */
 	id_from_wire(&idi->u.id, &peer);
 	conn = conn_match_id(sa->e, &sa->path, &peer, auth->u.auth.type,
 			     sa->conn, v);
@@ -80,7 +80,7 @@ static int authenticate(struct ike_sa *sa, const struct wire_msg *m,
 	f->kind = IKE_FAIL_AUTH;
 	/* before the check: its PSK lookup is by both IDs */
 	if (ike_sa_set_local_id(sa, &v->local, err) ||
-	    auth_job_check(j, sa, v, m, &peer, err))
+	    auth_job_check(j, sa, v, m, &auth->u.auth, &peer, err))
 		return -EPERM;
 	if (ike_sa_set_remote_id(sa, &peer)) {
 		snprintf(err->msg, sizeof(err->msg), "out of memory");

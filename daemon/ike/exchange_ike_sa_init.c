@@ -214,46 +214,60 @@ static void on_invalid_ke(struct ike_sa *sa, const struct wire_notify *n,
 	restart(sa, why);
 }
 
-/* Error and COOKIE notifies; true when the response is handled. */
-static bool init_notifies(struct ike_sa *sa, const struct wire_msg *m,
-			  const struct ikb_proposal_list *ours)
+/* COOKIE, INVALID_KE_PAYLOAD or another error: restarted or deleted. */
+static void init_refused(struct ike_sa *sa, const struct wire_notify *n,
+			 const struct ikb_proposal_list *ours)
 {
-	const struct wire_notify *n;
-	const struct wire_payload *p = NULL;
-	char why[96];
+	char why[96], b[32];
 
-	if ((n = wire_find_notify(m, WIRE_N_COOKIE))) {
+	if (n->type == WIRE_N_COOKIE) {
 		if (++sa->cookie_tries > MAX_COOKIE_RETRIES ||
 		    ike_bytes_set(&sa->cookie, n->data, n->len))
 			ike_sa_delete(sa, "too many COOKIE requests");
 		else
 			restart(sa, "responder asks for a COOKIE");
-		return true;
+		return;
 	}
-	if ((n = wire_find_notify(m, WIRE_N_INVALID_KE_PAYLOAD))) {
+	if (n->type == WIRE_N_INVALID_KE_PAYLOAD) {
 		on_invalid_ke(sa, n, ours);
-		return true;
+		return;
 	}
-	while ((p = wire_next_notify(m, p))) {
-		if (!wire_notify_is_error(p->u.notify.type))
-			continue;
-		snprintf(why, sizeof(why), "peer answered %s",
-			 wire_notify_name(p->u.notify.type) ?: "an error");
-		failure_answered(sa, WIRE_EXCH_IKE_SA_INIT, p->u.notify.type,
-				 ours, why);
-		ike_sa_delete(sa, why);
-		return true;
-	}
-	return false;
+	snprintf(why, sizeof(why), "peer answered %s",
+		 wire_notify_text(n->type, b, sizeof(b)));
+	failure_answered(sa, WIRE_EXCH_IKE_SA_INIT, n->type, ours, why);
+	ike_sa_delete(sa, why);
+}
+
+/* Our IKE proposals, or NULL: the SA is deleted. Caller frees. */
+static struct ikb_proposal_list *our_proposals(struct ike_sa *sa)
+{
+	struct ikb_proposal_list *ours = calloc(1, sizeof(*ours));
+	const struct conn *conn = engine_conn(sa->e, sa->conn);
+	struct ikb_error err = { "" };
+
+	if (ours && conn && !conn_proposals(conn, IKB_PROTO_IKE, ours, &err))
+		return ours;
+	ike_sa_delete(sa, !conn	     ? "conn was removed" :
+			  err.msg[0] ? err.msg :
+				       "out of memory");
+	free(ours);
+	return NULL;
+}
+
+void ike_sa_init_refused(struct ike_sa *sa, const struct wire_notify *n)
+{
+	struct ikb_proposal_list *ours = our_proposals(sa);
+
+	if (ours)
+		init_refused(sa, n, ours);
+	free(ours);
 }
 
 static int accept_response(struct ike_sa *sa, const struct wire_msg *m,
+			   const struct expected *x,
 			   const struct ikb_proposal_list *ours,
 			   struct ikb_error *err)
 {
-	const struct wire_payload *sap = wire_find(m, WIRE_PT_SA);
-	const struct wire_payload *ke = wire_find(m, WIRE_PT_KE);
-	const struct wire_payload *nr = wire_find(m, WIRE_PT_NONCE);
 	struct ikb_proposal_list *got = calloc(1, sizeof(*got));
 	uint8_t nums[IKB_PROPOSALS_MAX];
 	void *st;
@@ -264,17 +278,15 @@ static int accept_response(struct ike_sa *sa, const struct wire_msg *m,
 
 	if (!got)
 		return -ENOMEM;
-	/* SA, KE and Nonce are there: expect.c */
-	if (nr->u.nonce.len < 16 || nr->u.nonce.len > 256)
+	if (x->nonce->len < 16 || x->nonce->len > 256)
 		snprintf(err->msg, sizeof(err->msg),
 			 "Nonce payload: length %zu is not 16..256",
-			 nr->u.nonce.len);
-	else if (ke->u.ke.group != sa->ke_group)
+			 x->nonce->len);
+	else if (x->ke->group != sa->ke_group)
 		snprintf(err->msg, sizeof(err->msg),
-			 "KE payload: group %u, we sent %u", ke->u.ke.group,
+			 "KE payload: group %u, we sent %u", x->ke->group,
 			 sa->ke_group);
-	else if (wire_sa_to_proposals(&sap->u.sa, got, nums) <= 0 ||
-		 got->n != 1 ||
+	else if (wire_sa_to_proposals(x->sa, got, nums) <= 0 || got->n != 1 ||
 		 ops->select(st, ours, got, &chosen, &num, err) ||
 		 ike_prop_keep(&sa->prop, &chosen, NULL))
 		snprintf(
@@ -282,7 +294,7 @@ static int accept_response(struct ike_sa *sa, const struct wire_msg *m,
 			"SA payload: the responder chose a proposal we did not offer");
 	else
 		rc = 0;
-	if (!rc && ike_bytes_set(&sa->nr, nr->u.nonce.data, nr->u.nonce.len)) {
+	if (!rc && ike_bytes_set(&sa->nr, x->nonce->data, x->nonce->len)) {
 		snprintf(err->msg, sizeof(err->msg), "out of memory");
 		rc = -ENOMEM;
 	}
@@ -303,20 +315,15 @@ static void on_keys(struct ike_sa *sa, int rc, const char *why)
 }
 
 void ike_sa_init_response(struct ike_sa *sa, const struct wire_msg *m,
-			  const uint8_t *buf, size_t len)
+			  const struct expected *x, const uint8_t *buf,
+			  size_t len)
 {
-	struct ikb_proposal_list *ours = calloc(1, sizeof(*ours));
-	const struct conn *conn = engine_conn(sa->e, sa->conn);
+	struct ikb_proposal_list *ours = our_proposals(sa);
 	struct ikb_error err = { "" };
 
-	if (!ours || !conn || conn_proposals(conn, IKB_PROTO_IKE, ours, &err)) {
-		ike_sa_delete(sa, conn ? err.msg : "conn was removed");
-	} else if (init_notifies(sa, m, ours)) {
-		/* restarted or deleted */
-	} else if (!memcmp(m->hdr.spi_r, "\0\0\0\0\0\0\0\0", 8)) {
-		log_wire_drop(&sa->path, "IKE_SA_INIT response without SPIr",
-			      NULL);
-	} else if (accept_response(sa, m, ours, &err)) {
+	if (!ours) {
+		/* deleted */
+	} else if (accept_response(sa, m, x, ours, &err)) {
 		ike_sa_delete(sa, err.msg);
 	} else {
 		rtx_done(sa);
@@ -326,8 +333,7 @@ void ike_sa_init_response(struct ike_sa *sa, const struct wire_msg *m,
 		auth_peer_note(sa, m);
 		frag_note(sa, m);
 		if (ike_bytes_set(&sa->init_resp, buf, len) ||
-		    keys_start(sa, &wire_find(m, WIRE_PT_KE)->u.ke, on_keys,
-			       &err))
+		    keys_start(sa, x->ke, on_keys, &err))
 			ike_sa_delete(sa, err.msg[0] ? err.msg :
 						       "cannot derive keys");
 	}

@@ -3,15 +3,24 @@
  * The payloads each exchange's messages must carry (RFC 7296 §1.2-§1.4),
  * as one table that the dispatcher checks before the exchange's handler
  * runs, so that a handler reads what it needs without checking it is
- * there. A message that refuses (an error notify, or IKE_SA_INIT's
- * COOKIE) carries its notify instead and goes to the handler as it is.
- * What a payload holds (a nonce's length, a group) stays the handler's.
+ * there. A response that refuses (an error notify, or IKE_SA_INIT's
+ * COOKIE) goes to the exchange's refusal handler with that notify only,
+ * never to the response handler (exchange.h). What a payload holds (a
+ * nonce's length, a group) stays the handler's.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "ike/exchange.h"
 
 #define PT(t) (1u << (WIRE_PT_##t - WIRE_PT_SA))
+
+/* Which error notifies leave a response whole (see exchange.h). */
+enum expect_keep {
+	KEEP_NONE, /* any error refuses the exchange */
+	KEEP_CHILD, /* IKE_AUTH: the Child SA's errors of §1.2 */
+	KEEP_ALL, /* INFORMATIONAL: each is the handler's */
+};
 
 static const struct expect {
 	uint8_t exchange;
@@ -19,37 +28,44 @@ static const struct expect {
 	enum expect_use use;
 	uint32_t need;
 	uint16_t notify; /* the answer to a request that lacks one */
+	enum expect_keep keep; /* a response's */
 } table[] = {
 	{ WIRE_EXCH_IKE_SA_INIT, false, EXPECT_ANY, PT(SA) | PT(KE) | PT(NONCE),
-	  WIRE_N_INVALID_SYNTAX },
+	  WIRE_N_INVALID_SYNTAX, KEEP_NONE },
 	{ WIRE_EXCH_IKE_SA_INIT, true, EXPECT_ANY, PT(SA) | PT(KE) | PT(NONCE),
-	  0 },
+	  0, KEEP_NONE },
 	{ WIRE_EXCH_IKE_AUTH, false, EXPECT_ANY, PT(IDI) | PT(AUTH),
-	  WIRE_N_INVALID_SYNTAX },
-	{ WIRE_EXCH_IKE_AUTH, true, EXPECT_ANY, PT(IDR) | PT(AUTH), 0 },
+	  WIRE_N_INVALID_SYNTAX, KEEP_NONE },
+	{ WIRE_EXCH_IKE_AUTH, true, EXPECT_ANY, PT(IDR) | PT(AUTH), 0,
+	  KEEP_CHILD },
 	{ WIRE_EXCH_CREATE_CHILD_SA, false, EXPECT_CHILD, PT(SA) | PT(NONCE),
-	  WIRE_N_INVALID_SYNTAX },
+	  WIRE_N_INVALID_SYNTAX, KEEP_NONE },
 	{ WIRE_EXCH_CREATE_CHILD_SA, false, EXPECT_CHILD, PT(TSI) | PT(TSR),
-	  WIRE_N_TS_UNACCEPTABLE },
+	  WIRE_N_TS_UNACCEPTABLE, KEEP_NONE },
 	{ WIRE_EXCH_CREATE_CHILD_SA, true, EXPECT_CHILD,
-	  PT(SA) | PT(NONCE) | PT(TSI) | PT(TSR), 0 },
+	  PT(SA) | PT(NONCE) | PT(TSI) | PT(TSR), 0, KEEP_NONE },
 	/* a KE the IKE SA rekey lacks gets INVALID_KE_PAYLOAD, its group */
 	{ WIRE_EXCH_CREATE_CHILD_SA, false, EXPECT_IKE, PT(SA) | PT(NONCE),
-	  WIRE_N_INVALID_SYNTAX },
-	{ WIRE_EXCH_CREATE_CHILD_SA, true, EXPECT_IKE, PT(SA) | PT(NONCE), 0 },
+	  WIRE_N_INVALID_SYNTAX, KEEP_NONE },
+	{ WIRE_EXCH_CREATE_CHILD_SA, true, EXPECT_IKE, PT(SA) | PT(NONCE), 0,
+	  KEEP_NONE },
 	/* INFORMATIONAL: any of Delete, Notify, CP, or none (liveness) */
+	{ WIRE_EXCH_INFORMATIONAL, true, EXPECT_ANY, 0, 0, KEEP_ALL },
 };
 
-bool expect_refuses(const struct wire_msg *m)
+/* RFC 7296 §1.2: an IKE_AUTH response may refuse only its Child SA. */
+static bool child_error(uint16_t type)
 {
-	const struct wire_payload *p = NULL;
-
-	while ((p = wire_next_notify(m, p)))
-		if (wire_notify_is_error(p->u.notify.type) ||
-		    (m->hdr.exchange == WIRE_EXCH_IKE_SA_INIT &&
-		     p->u.notify.type == WIRE_N_COOKIE))
-			return true;
-	return false;
+	switch (type) {
+	case WIRE_N_NO_PROPOSAL_CHOSEN:
+	case WIRE_N_TS_UNACCEPTABLE:
+	case WIRE_N_SINGLE_PAIR_REQUIRED:
+	case WIRE_N_INTERNAL_ADDRESS_FAILURE:
+	case WIRE_N_FAILED_CP_REQUIRED:
+		return true;
+	default:
+		return false;
+	}
 }
 
 /* The first type of need that m lacks, or 0. */
@@ -61,13 +77,20 @@ static uint8_t lacks(const struct wire_msg *m, uint32_t need)
 	return 0;
 }
 
+static void say_lacks(const struct wire_msg *m, bool response, uint8_t t,
+		      char *why, size_t len)
+{
+	snprintf(why, len, "%s %s lacks the %s payload",
+		 wire_exchange_name(m->hdr.exchange) ?: "?",
+		 response ? "response" : "request",
+		 wire_payload_name(t) ?: "?");
+}
+
 bool expect_ok(const struct wire_msg *m, bool response, enum expect_use use,
 	       uint16_t *notify, char *why, size_t len)
 {
 	uint8_t exch = m->hdr.exchange, t;
 
-	if (response && expect_refuses(m))
-		return true;
 	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++) {
 		const struct expect *x = &table[i];
 
@@ -77,11 +100,73 @@ bool expect_ok(const struct wire_msg *m, bool response, enum expect_use use,
 		if (!(t = lacks(m, x->need)))
 			continue;
 		*notify = x->notify;
-		snprintf(why, len, "%s %s lacks the %s payload",
-			 wire_exchange_name(exch) ?: "?",
-			 response ? "response" : "request",
-			 wire_payload_name(t) ?: "?");
+		say_lacks(m, response, t, why, len);
 		return false;
 	}
 	return true;
+}
+
+static const struct expect *response_row(uint8_t exch, enum expect_use use)
+{
+	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++) {
+		const struct expect *x = &table[i];
+
+		if (x->exchange == exch && x->response &&
+		    (x->use == EXPECT_ANY || x->use == use))
+			return x;
+	}
+	return NULL;
+}
+
+/* The notify that refuses the exchange, or NULL; whole: nothing lacks. */
+static const struct wire_notify *refusing(const struct wire_msg *m,
+					  const struct expect *x, bool whole)
+{
+	enum expect_keep keep = x ? x->keep : KEEP_NONE;
+	const struct wire_payload *p = NULL;
+
+	while ((p = wire_next_notify(m, p))) {
+		uint16_t type = p->u.notify.type;
+
+		if (m->hdr.exchange == WIRE_EXCH_IKE_SA_INIT &&
+		    type == WIRE_N_COOKIE)
+			return &p->u.notify;
+		if (!wire_notify_is_error(type) || keep == KEEP_ALL ||
+		    (whole && keep == KEEP_CHILD && child_error(type)))
+			continue;
+		return &p->u.notify;
+	}
+	return NULL;
+}
+
+#define FOUND(m, t, f)                                           \
+	({                                                       \
+		const struct wire_payload *p_ = wire_find(m, t); \
+		p_ ? &p_->u.f : NULL;                            \
+	})
+
+enum expect_verdict expect_response(const struct wire_msg *m,
+				    enum expect_use use, struct expected *got,
+				    const struct wire_notify **refusal,
+				    char *why, size_t len)
+{
+	const struct expect *x = response_row(m->hdr.exchange, use);
+	uint8_t t = x ? lacks(m, x->need) : 0;
+
+	memset(got, 0, sizeof(*got));
+	*refusal = refusing(m, x, !t);
+	if (*refusal)
+		return EXPECT_REFUSED;
+	if (t) {
+		say_lacks(m, true, t, why, len);
+		return EXPECT_MALFORMED;
+	}
+	got->sa = FOUND(m, WIRE_PT_SA, sa);
+	got->ke = FOUND(m, WIRE_PT_KE, ke);
+	got->nonce = FOUND(m, WIRE_PT_NONCE, nonce);
+	got->idr = FOUND(m, WIRE_PT_IDR, id);
+	got->auth = FOUND(m, WIRE_PT_AUTH, auth);
+	got->tsi = FOUND(m, WIRE_PT_TSI, ts);
+	got->tsr = FOUND(m, WIRE_PT_TSR, ts);
+	return EXPECT_WHOLE;
 }

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "crypto/crypto.h"
+#include "ike/conn.h"
 #include "ike/engine.h"
 #include "ike/exchange.h"
 
@@ -32,6 +33,23 @@ bool ke_retry(struct ke_retry *r, const struct wire_notify *n, uint16_t sent,
 	r->tries++;
 	r->group = g;
 	return true;
+}
+
+bool ke_retry_conn(struct ike_sa *sa, struct ke_retry *r,
+		   const struct wire_notify *n, uint16_t sent, bool esp)
+{
+	const struct conn *conn = engine_conn(sa->e, sa->conn);
+	struct ikb_proposal_list *l = calloc(1, sizeof(*l));
+	struct ikb_error err = { "" };
+	bool again = false;
+	uint16_t g;
+
+	if (l && conn &&
+	    !(esp ? child_pfs_list(sa, conn, l, &g, &err) :
+		    conn_proposals(conn, IKB_PROTO_IKE, l, &err)))
+		again = ke_retry(r, n, sent, l);
+	free(l);
+	return again;
 }
 
 int kex_pair(struct ke **ke, uint16_t group, struct ikb_error *err)

@@ -318,23 +318,19 @@ struct rk_resp {
 	size_t nr_len;
 };
 
-static int check_response(struct ike_sa *sa, const struct wire_msg *m,
+static int check_response(struct ike_sa *sa, const struct expected *x,
 			  struct rk_resp *r, struct ikb_error *err)
 {
-	const struct wire_payload *w = wire_find(m, WIRE_PT_SA);
-	const struct wire_payload *nr = wire_find(m, WIRE_PT_NONCE);
 	uint8_t num;
 
-	/* SA and Nonce are there: expect.c */
-	if (w->u.sa.n_prop != 1 || nr->u.nonce.len < 16 ||
-	    nr->u.nonce.len > 256 ||
-	    choose(sa, &w->u.sa, &r->chosen, &num, r->spi)) {
+	if (x->sa->n_prop != 1 || x->nonce->len < 16 || x->nonce->len > 256 ||
+	    choose(sa, x->sa, &r->chosen, &num, r->spi)) {
 		snprintf(err->msg, sizeof(err->msg),
 			 "the response lacks a usable SA or Nonce");
 		return -EBADMSG;
 	}
-	memcpy(r->nr, nr->u.nonce.data, nr->u.nonce.len);
-	r->nr_len = nr->u.nonce.len;
+	memcpy(r->nr, x->nonce->data, x->nonce->len);
+	r->nr_len = x->nonce->len;
 	return 0;
 }
 
@@ -390,37 +386,33 @@ static void derived(struct ike_sa *sa, void *arg, struct kex_result *res)
 	free(r);
 }
 
-bool rekey_ike_response(struct ike_sa *sa, const struct wire_msg *m)
+void rekey_ike_refused(struct ike_sa *sa, const struct wire_notify *n)
 {
-	const struct wire_payload *p = NULL;
-	const struct wire_payload *ke = wire_find(m, WIRE_PT_KE);
+	char b[32];
+
+	if (ke_retry_conn(sa, &sa->rekey_ke, n, ke_group(sa->x->ke), false))
+		sa->want_rekey = true;
+	else if (n->type == WIRE_N_TEMPORARY_FAILURE)
+		ike_timer_retry(sa);
+	ike_sa_log(sa, IKB_LOG_WARNING, "IKE SA rekey: peer answered %s",
+		   wire_notify_text(n->type, b, sizeof(b)));
+}
+
+bool rekey_ike_response(struct ike_sa *sa, const struct expected *x)
+{
 	struct rk_resp *r;
 	struct ikb_error err = { "" };
 	struct secret none = { 0 };
 	struct ke *ours;
 	int rc;
 
-	while ((p = wire_next_notify(m, p))) {
-		const struct wire_notify *n = &p->u.notify;
-
-		if (!wire_notify_is_error(n->type))
-			continue;
-		if (ke_retry(&sa->rekey_ke, n, ke_group(sa->x->ke), NULL))
-			sa->want_rekey = true;
-		else if (n->type == WIRE_N_TEMPORARY_FAILURE)
-			ike_timer_retry(sa);
-		ike_sa_log(sa, IKB_LOG_WARNING,
-			   "IKE SA rekey: peer answered %s",
-			   wire_notify_name(n->type) ?: "an error");
-		return true;
-	}
 	r = calloc(1, sizeof(*r));
-	rc = r ? check_response(sa, m, r, &err) : -ENOMEM;
-	if (!rc && ke) {
+	rc = r ? check_response(sa, x, r, &err) : -ENOMEM;
+	if (!rc && x->ke) {
 		/* g^ir on the helper pool, the rest in derived() */
 		ours = sa->x->ke;
 		sa->x->ke = NULL;
-		if (!(rc = kex_start(sa, 0, ours, &ke->u.ke, derived, r, &err)))
+		if (!(rc = kex_start(sa, 0, ours, x->ke, derived, r, &err)))
 			return false;
 		sa->x->ke = ours;
 	} else if (!rc) {

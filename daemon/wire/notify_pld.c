@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Notify payload (RFC 7296 §3.10) and the notify type names. */
+#include <stdio.h>
 #include <string.h>
 
 #include "wire/internal.h"
@@ -113,6 +114,17 @@ const char *wire_notify_name(uint16_t type)
 			hi = mid;
 	}
 	return NULL;
+}
+
+const char *wire_notify_text(uint16_t type, char *buf, size_t len)
+{
+	const char *name = wire_notify_name(type);
+
+	if (name)
+		return name;
+	snprintf(buf, len, "%s notify %u",
+		 wire_notify_is_error(type) ? "error" : "status", type);
+	return buf;
 }
 
 bool wire_notify_is_error(uint16_t type)

@@ -80,7 +80,10 @@ enum wire_notify_type {
 	WIRE_N_NO_PROPOSAL_CHOSEN = 14,
 	WIRE_N_INVALID_KE_PAYLOAD = 17,
 	WIRE_N_AUTHENTICATION_FAILED = 24,
+	WIRE_N_SINGLE_PAIR_REQUIRED = 34,
 	WIRE_N_NO_ADDITIONAL_SAS = 35,
+	WIRE_N_INTERNAL_ADDRESS_FAILURE = 36,
+	WIRE_N_FAILED_CP_REQUIRED = 37,
 	WIRE_N_TS_UNACCEPTABLE = 38,
 	WIRE_N_UNACCEPTABLE_ADDRESSES = 40, /* RFC 4555 */
 	WIRE_N_UNEXPECTED_NAT_DETECTED = 41,
@@ -427,6 +430,8 @@ bool wire_notify_is_error(uint16_t type);
 const char *wire_payload_name(uint8_t type); /* "SA" */
 const char *wire_exchange_name(uint8_t exchange); /* "IKE_SA_INIT" */
 const char *wire_notify_name(uint16_t type); /* "COOKIE" */
+/* Its name, or "error notify 8191" (in buf) for a type without one. */
+const char *wire_notify_text(uint16_t type, char *buf, size_t len);
 const char *wire_xform_type_name(uint8_t type); /* "ENCR" */
 const char *wire_xform_id_name(uint8_t type, uint16_t id);
 const char *wire_protocol_name(uint8_t protocol); /* "ESP" */

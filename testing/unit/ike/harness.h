@@ -177,6 +177,18 @@ void net_inject(struct net *n, int to, const uint8_t *buf, size_t len);
 /* Run the loop until cond(n) or ms pass; returns cond's last value. */
 bool net_run(struct net *n, bool (*cond)(struct net *), unsigned ms);
 
+/*
+ * hforge.c: who's IKE SA with a request out (and its keys), and the other
+ * engine's SA of the same SPIs; forge_response() answers that request
+ * with m's payloads (its header is filled in), sealed with the peer's
+ * keys in one SK payload or nfrag SKF fragments (0 or 1: whole).
+ */
+struct ike_sa *net_sa_waiting(struct net *n, int who);
+struct ike_sa *net_peer_sa(struct net *n, const struct ike_sa *sa);
+struct wire_msg;
+void forge_response(struct net *n, int who, const struct wire_msg *m,
+		    unsigned nfrag);
+
 /* Status helpers */
 unsigned ike_sa_count(struct net *n, int who, const char *state);
 unsigned child_count(struct net *n, int who);

@@ -221,10 +221,92 @@ static void test_expect(void **state)
 	assert_false(expect_ok(m, false, EXPECT_ANY, &n, why, sizeof(why)));
 	assert_int_equal(n, WIRE_N_INVALID_SYNTAX);
 	assert_string_equal(why, "IKE_AUTH request lacks the AUTH payload");
-	assert_false(expect_ok(m, true, EXPECT_ANY, &n, why, sizeof(why)));
-	assert_string_equal(why, "IKE_AUTH response lacks the IDr payload");
-	msg_notify(m, WIRE_N_AUTHENTICATION_FAILED, NULL, 0);
-	assert_true(expect_ok(m, true, EXPECT_ANY, &n, why, sizeof(why)));
+	free(m);
+}
+
+/*
+ * A response is whole (its handler gets every payload its row needs),
+ * refused (only the notify reaches the refusal handler) or malformed.
+ */
+static void test_expect_response(void **state)
+{
+	struct wire_msg *m = calloc(1, sizeof(*m));
+	const struct wire_notify *n;
+	struct expected x;
+	char why[96];
+
+	assert_non_null(m);
+	m->hdr.exchange = WIRE_EXCH_IKE_AUTH;
+	msg_add(m, WIRE_PT_IDR);
+	assert_int_equal(
+		expect_response(m, EXPECT_ANY, &x, &n, why, sizeof(why)),
+		EXPECT_MALFORMED);
+	assert_string_equal(why, "IKE_AUTH response lacks the AUTH payload");
+	/* a Child SA's error without IDr and AUTH: the IKE SA is refused */
+	msg_notify(m, WIRE_N_TS_UNACCEPTABLE, NULL, 0);
+	assert_int_equal(
+		expect_response(m, EXPECT_ANY, &x, &n, why, sizeof(why)),
+		EXPECT_REFUSED);
+	assert_int_equal(n->type, WIRE_N_TS_UNACCEPTABLE);
+	/* with them, the IKE SA is up and the Child SA's error is its own */
+	msg_add(m, WIRE_PT_AUTH);
+	assert_int_equal(
+		expect_response(m, EXPECT_ANY, &x, &n, why, sizeof(why)),
+		EXPECT_WHOLE);
+	assert_non_null(x.idr);
+	assert_non_null(x.auth);
+	assert_null(x.sa);
+	/* any other error refuses, whole or not, an unknown one too */
+	msg_notify(m, 12345, NULL, 0);
+	assert_int_equal(
+		expect_response(m, EXPECT_ANY, &x, &n, why, sizeof(why)),
+		EXPECT_REFUSED);
+	assert_int_equal(n->type, 12345);
+	/* CREATE_CHILD_SA: any error refuses */
+	memset(m, 0, sizeof(*m));
+	m->hdr.exchange = WIRE_EXCH_CREATE_CHILD_SA;
+	msg_add(m, WIRE_PT_SA);
+	msg_add(m, WIRE_PT_NONCE);
+	assert_int_equal(
+		expect_response(m, EXPECT_IKE, &x, &n, why, sizeof(why)),
+		EXPECT_WHOLE);
+	assert_null(x.ke);
+	assert_int_equal(
+		expect_response(m, EXPECT_CHILD, &x, &n, why, sizeof(why)),
+		EXPECT_MALFORMED);
+	msg_notify(m, WIRE_N_NO_PROPOSAL_CHOSEN, NULL, 0);
+	assert_int_equal(
+		expect_response(m, EXPECT_IKE, &x, &n, why, sizeof(why)),
+		EXPECT_REFUSED);
+	/* IKE_SA_INIT: COOKIE refuses too, a status notify does not */
+	memset(m, 0, sizeof(*m));
+	m->hdr.exchange = WIRE_EXCH_IKE_SA_INIT;
+	msg_notify(m, WIRE_N_NAT_DETECTION_SOURCE_IP, NULL, 0);
+	assert_int_equal(
+		expect_response(m, EXPECT_ANY, &x, &n, why, sizeof(why)),
+		EXPECT_MALFORMED);
+	msg_notify(m, WIRE_N_COOKIE, NULL, 0);
+	assert_int_equal(
+		expect_response(m, EXPECT_ANY, &x, &n, why, sizeof(why)),
+		EXPECT_REFUSED);
+	assert_int_equal(n->type, WIRE_N_COOKIE);
+	/* INFORMATIONAL: whole with anything, errors are the handler's */
+	memset(m, 0, sizeof(*m));
+	m->hdr.exchange = WIRE_EXCH_INFORMATIONAL;
+	msg_notify(m, WIRE_N_UNACCEPTABLE_ADDRESSES, NULL, 0);
+	assert_int_equal(
+		expect_response(m, EXPECT_ANY, &x, &n, why, sizeof(why)),
+		EXPECT_WHOLE);
+	free(m);
+}
+
+static void test_expect_info(void **state)
+{
+	struct wire_msg *m = calloc(1, sizeof(*m));
+	char why[96];
+	uint16_t n = 0;
+
+	assert_non_null(m);
 	/* INFORMATIONAL: anything, even nothing */
 	memset(m, 0, sizeof(*m));
 	m->hdr.exchange = WIRE_EXCH_INFORMATIONAL;
@@ -241,6 +323,8 @@ int main(void)
 		cmocka_unit_test(test_nat_detect),
 		cmocka_unit_test(test_ke_retry),
 		cmocka_unit_test(test_expect),
+		cmocka_unit_test(test_expect_response),
+		cmocka_unit_test(test_expect_info),
 	};
 
 	struct crypto_err err;
