@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Our initiator against a peer that holds the keys (duo.h): west
+ * initiates, east answers, and every keyed message east sends west is
+ * edited by the input (edit.c) and sealed again with east's keys, so that
+ * mutated IKE_AUTH, CREATE_CHILD_SA (Child SA and IKE SA rekeys, with and
+ * without PFS), INFORMATIONAL and fragmented messages reach west's
+ * handlers authentic: its responses to our requests, and east's own
+ * requests of the rekeys and checks that west did not start.
+ *
+ * Input: a configuration octet (bit 0: no PFS), then rounds until it
+ * ends: an action octet (duo_act()), then the edits that the datagrams
+ * of that round consume as they pass (one op octet and its operands
+ * each). The first round is west's initiation.
+ */
+#include <stdlib.h>
+#include <event2/event.h>
+
+#include "duo.h"
+#include "fuzz_nss.h"
+#include "log.h"
+
+static struct duo duo;
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	fuzz_nss_init();
+	/* IKB_FUZZ_LOG=1: what the engines did, to check a seed goes deep */
+	log_setup(LOG_TO_STDERR,
+		  getenv("IKB_FUZZ_LOG") ? IKB_LOG_DEBUG : IKB_LOG_ERR,
+		  "fuzz-initiator");
+	duo_init(&duo);
+	return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct fuzz_in in = { data, size };
+	struct ikb_error err = { "" };
+	unsigned rounds = 0;
+
+	duo_start(&duo, fuzz_u8(&in) & 1);
+	ike_engine_up(duo.e[DUO_WEST], "test", &err);
+	duo_pump(&duo, &in, 64);
+	while (in.left && rounds++ < 16) {
+		duo_act(&duo, &in);
+		duo_pump(&duo, &in, 64);
+	}
+	duo_stop(&duo);
+	return 0;
+}
