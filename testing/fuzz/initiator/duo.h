@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "fuzz.h"
+#include "hostile.h"
 #include "ike/ike.h"
 #include "plugin/conf_load.h"
 
@@ -42,17 +43,5 @@ void duo_pump(struct duo *d, struct fuzz_in *in, unsigned max);
 /* One of the things an established pair does, chosen by in. */
 void duo_act(struct duo *d, struct fuzz_in *in);
 void duo_stop(struct duo *d);
-
-/*
- * edit.c: buf, a datagram from the peer of sa (whose keys sealed it,
- * sa_peer's), edited as in says: decrypted with sa's keys, its payload
- * chain changed, sealed again with sa_peer's, whole or as fragments, into
- * the datagram set out (dgram_set_*). 1: dropped, 0: out holds it, <0: it
- * cannot be opened and goes as it was.
- */
-struct ike_sa;
-struct wbuf;
-int hostile_edit(struct ike_sa *sa, struct ike_sa *sa_peer, const uint8_t *buf,
-		 size_t len, struct fuzz_in *in, struct wbuf *out);
 
 #endif

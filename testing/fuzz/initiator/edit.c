@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "crypto/crypto.h"
-#include "duo.h"
+#include "hostile.h"
 #include "ike/ike_sa.h"
 #include "ike/msg.h"
 #include "wire/wire.h"

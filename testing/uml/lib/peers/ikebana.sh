@@ -38,13 +38,16 @@ ikebana_start() {
 	# namespace (ip netns exec unshares it), so that names resolve there
 	_rc=/etc/resolv.conf
 	[ -e "$_H/etc/resolv.conf" ] && _rc=$_H/etc/resolv.conf
+	# IKB_DAEMON_WRAP: a command the daemon runs under (valgrind), its
+	# words split; IKB_START_WAIT: how long it may take to answer
+	# shellcheck disable=SC2086
 	ip netns exec "$1" sh -c '[ "$0" = /etc/resolv.conf ] ||
 		mount --bind "$0" /etc/resolv.conf && exec "$@"' "$_rc" \
-		"$IKB_DAEMON" --nofork --config "$_H/etc/ikebana.conf" \
+		${IKB_DAEMON_WRAP:-} "$IKB_DAEMON" --nofork --config "$_H/etc/ikebana.conf" \
 		--secrets "$_H/etc/ikebana.secrets" --rundir "$_H/run" \
 		>>"$_H/log/ikebanad.log" 2>&1 &
 	echo "$!" >"$_H/ikebanad.pid"
-	wait_for 15 "ikebanad on $1 answering 'status'" _ikb "$1" status
+	wait_for "${IKB_START_WAIT:-15}" "ikebanad on $1 answering 'status'" _ikb "$1" status
 	log "ikebanad running on $1"
 }
 
