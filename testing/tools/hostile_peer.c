@@ -5,8 +5,9 @@
  * over kernel-mem (no kernel SAs) on UDP 500 and 4500 of one address,
  * answers real initiations and rekeys as a peer would, and edits a share
  * of the keyed messages it sends with the initiator fuzz target's edits
- * (testing/fuzz/initiator/edit.c): a payload left out, a notify put in
- * front, octets overwritten, the chain replaced or cut, fragments; each
+ * (testing/fuzz/initiator/edit.c, drawn by hostile_draw()): an error
+ * notify put in front, a payload left out, octets overwritten, the chain
+ * cut, fragments; each
  * sealed again with the SA's keys, so that it reaches the initiator's
  * handlers authentic. The edits come from a seeded generator: a run is
  * repeatable from its seed.
@@ -64,8 +65,7 @@ static int put(const struct ike_path *p, const uint8_t *buf, size_t len)
 	static const uint8_t marker[4];
 	struct sockaddr_in to = { .sin_family = AF_INET,
 				  .sin_port = htons(p->rport) };
-	struct iovec iov[2] = { { (void *)marker, 4 },
-				{ (void *)buf, len } };
+	struct iovec iov[2] = { { (void *)marker, 4 }, { (void *)buf, len } };
 	bool natt = p->lport == 4500;
 	struct msghdr mh = { .msg_name = &to,
 			     .msg_namelen = sizeof(to),
@@ -80,25 +80,24 @@ static int put(const struct ike_path *p, const uint8_t *buf, size_t len)
 static struct ike_sa *sa_of(const uint8_t *buf)
 {
 	for (struct ike_sa *sa = hp.e->all; sa; sa = sa->next_all)
-		if (!memcmp(sa->spi_i, buf, 8) && !memcmp(sa->spi_r, buf + 8, 8))
+		if (!memcmp(sa->spi_i, buf, 8) &&
+		    !memcmp(sa->spi_r, buf + 8, 8))
 			return sa;
 	return NULL;
 }
 
 /* A keyed message of ours, edited: opened with our own out keys. */
-static int edit(struct ike_sa *sa, const struct ike_path *p,
-		const uint8_t *buf, size_t len)
+static int edit(struct ike_sa *sa, const struct ike_path *p, const uint8_t *buf,
+		size_t len)
 {
 	struct ike_sa mirror = *sa;
 	uint8_t ops[EDIT_BYTES];
-	struct fuzz_in in = { ops, sizeof(ops) };
+	struct fuzz_in in = { ops, hostile_draw(ops, sizeof(ops), rnd()) };
 	struct wbuf set;
 	size_t off = 0;
 	uint16_t l;
 	int rc;
 
-	for (size_t i = 0; i < sizeof(ops); i++)
-		ops[i] = (uint8_t)rnd();
 	mirror.sk_in = sa->sk_out;
 	wbuf_init(&set, 0);
 	rc = hostile_edit(&mirror, sa, buf, len, &in, &set);
@@ -213,13 +212,26 @@ int main(int argc, char **argv)
 	hp.rng = 1;
 	while ((c = getopt(argc, argv, "c:s:a:p:S:d:")) != -1) {
 		switch (c) {
-		case 'c': conf = optarg; break;
-		case 's': secrets = optarg; break;
-		case 'a': addr = optarg; break;
-		case 'p': hp.percent = (unsigned)atoi(optarg); break;
-		case 'S': hp.rng = strtoull(optarg, NULL, 0) | 1; break;
-		case 'd': dur.tv_sec = atoi(optarg); break;
-		default: goto usage;
+		case 'c':
+			conf = optarg;
+			break;
+		case 's':
+			secrets = optarg;
+			break;
+		case 'a':
+			addr = optarg;
+			break;
+		case 'p':
+			hp.percent = (unsigned)atoi(optarg);
+			break;
+		case 'S':
+			hp.rng = strtoull(optarg, NULL, 0) | 1;
+			break;
+		case 'd':
+			dur.tv_sec = atoi(optarg);
+			break;
+		default:
+			goto usage;
 		}
 	}
 	hp.addr.family = AF_INET;

@@ -180,3 +180,49 @@ out:
 	free(m);
 	return rc;
 }
+
+/* Error types a peer refuses with (IANA), and one without a name. */
+static const uint16_t refusals[] = { 1,	 7,  11, 14, 17, 24, 34, 35,  36,
+				     37, 38, 39, 40, 43, 44, 48, 8191 };
+
+size_t hostile_draw(uint8_t *ops, size_t cap, uint64_t r)
+{
+	unsigned pick = (unsigned)(r % 100);
+	uint16_t type =
+		refusals[(r >> 8) % (sizeof(refusals) / sizeof(refusals[0]))];
+	uint8_t frag = (r >> 16) % 8 ? 0 : (uint8_t)(0x08 | ((r >> 20) & 0x30));
+	size_t n = 0;
+
+	if (cap < 16)
+		return 0;
+	if (pick < 40) { /* an error notify in front: the refusal path */
+		ops[n++] = 4 | frag;
+		ops[n++] = 0;
+		ops[n++] = (uint8_t)(type >> 8);
+		ops[n++] = 0; /* its data: INVALID_KE_PAYLOAD's group */
+		ops[n++] = type == WIRE_N_INVALID_KE_PAYLOAD ? 2 : 0;
+		if (type == WIRE_N_INVALID_KE_PAYLOAD) {
+			ops[n++] = 0;
+			ops[n++] = (uint8_t)(r >> 24);
+		}
+		ops[n++] = (uint8_t)type;
+	} else if (pick < 65) { /* a payload left out */
+		ops[n++] = 3 | frag;
+		ops[n++] = (uint8_t)(r >> 32);
+	} else if (pick < 80) { /* octets overwritten */
+		ops[n++] = 2 | frag;
+		ops[n++] = 0;
+		ops[n++] = (uint8_t)(r >> 32);
+		ops[n++] = (uint8_t)(r >> 40);
+		ops[n++] = (uint8_t)(r >> 48);
+	} else if (pick < 90) { /* cut short */
+		ops[n++] = 6 | frag;
+		ops[n++] = (uint8_t)(r >> 32);
+		ops[n++] = (uint8_t)(r >> 40);
+	} else if (pick < 95) { /* lost */
+		ops[n++] = 1;
+	} else { /* as it was, maybe in fragments */
+		ops[n++] = frag ? frag : 0;
+	}
+	return n;
+}

@@ -21,4 +21,13 @@ struct wbuf;
 int hostile_edit(struct ike_sa *sa, struct ike_sa *sa_peer, const uint8_t *buf,
 		 size_t len, struct fuzz_in *in, struct wbuf *out);
 
+/*
+ * An edit for hostile_edit() drawn from the random number r, as the
+ * fuzzer could write it, weighted towards what reaches the handlers: an
+ * error notify in front (40 %), a payload left out (25 %), octets
+ * overwritten, a cut, a loss; one in eight in fragments. ops gets it
+ * (cap at least 16); its length.
+ */
+size_t hostile_draw(uint8_t *ops, size_t cap, uint64_t r);
+
 #endif

@@ -80,6 +80,10 @@ _ups=$(grep -c 'conn evil #[0-9]*: IKE SA established with @evil' "$_log")
 _rekeys=$(grep -c 'conn evil #[0-9]*: Child SA rekeyed' "$_log")
 [ "$_inits" -ge 8 ] && [ "$_ups" -ge 2 ] && [ "$_rekeys" -ge 5 ] ||
 	fail "west's conn to evil: $_inits initiations, $_ups IKE SAs up, $_rekeys Child SA rekeys: not deep enough"
+# the edits reached the handlers: refusals and payloads left out
+_handled=$(grep -cE 'conn evil #[0-9]*: .*(peer answered|refused by the peer|lacks the)' "$_log")
+[ "$_handled" -ge 3 ] ||
+	fail "only $_handled refused or malformed responses reached west's handlers"
 _loss=$(sed -n 's/.* \([0-9.]*\)% packet loss.*/\1/p' "$HOSTS/west/log/ping.out")
 awk -v l="${_loss:-100}" 'BEGIN { exit !(l <= 2) }' ||
 	fail "ping west -> east through strongSwan lost ${_loss:-?}%"
@@ -87,7 +91,7 @@ awk -v l="${_loss:-100}" 'BEGIN { exit !(l <= 2) }' ||
 _ikb_snap west
 jq -e --arg s "$_real_spi" '[.ike_sas[] | select(.spi_r == $s and .state == "established")] | length == 1' \
 	"$HOSTS/west/log/status.json" >/dev/null || fail "west's IKE SA with strongSwan changed"
-log "ok: evil edited $_edited messages; west: $_inits initiations to evil, $_ups IKE SAs up, $_rekeys Child SA rekeys, ping loss ${_loss}%"
+log "ok: evil edited $_edited messages; west: $_inits initiations to evil, $_ups IKE SAs up, $_rekeys Child SA rekeys, $_handled refusals or payloads missing handled, ping loss ${_loss}%"
 
 # SIGTERM: exit 0, which under memcheck means no bad access and no leak
 kill -TERM "$_pid"
