@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * A peer that holds the IKE SA's keys answers west's requests with error
- * notifies instead of what the exchange carries: IKE_AUTH, CREATE_CHILD_SA
+ * notifies instead of what the exchange carries: IKE_SA_INIT (in plain
+ * text, as anyone on the path can), IKE_AUTH, CREATE_CHILD_SA
  * for a new Child SA, a Child SA rekey and the IKE SA rekey, and
  * INFORMATIONAL, each with every error notify type of the IANA registry
  * and one it does not know. The IKE_AUTH response with an error and no
@@ -158,6 +159,61 @@ static void test_auth_refused_fragments(void **state)
 	auth_refusals(2);
 }
 
+/* West's IKE SA waiting for its IKE_SA_INIT response, or NULL. */
+static struct ike_sa *init_waiting(struct net *n)
+{
+	for (struct ike_sa *sa = n->p[WEST].e->all; sa; sa = sa->next_all)
+		if (sa->initiator && sa->state == IKE_SA_INIT_I && sa->rtx.req)
+			return sa;
+	return NULL;
+}
+
+static bool init_held(struct net *n)
+{
+	return hold.held > 0 && init_waiting(n);
+}
+
+static bool init_refused(struct net *n)
+{
+	return log_has(want) && ike_sa_count(n, WEST, NULL) == 0;
+}
+
+/*
+ * IKE_SA_INIT, in plain text: each error alone, with SPIr zero as a
+ * responder without state sends it (§2.6): the IKE SA is refused
+ * (INVALID_KE_PAYLOAD names a group west did not offer: refused too).
+ */
+static void test_init_refused(void **state)
+{
+	for (size_t i = 0; i < N_ERRORS; i++) {
+		struct net *n = held_net(LONG, WIRE_EXCH_IKE_SA_INIT);
+		struct wire_msg *m = calloc(1, sizeof(*m));
+		struct ike_sa *w;
+		struct wbuf out;
+
+		assert_non_null(m);
+		log_reset();
+		up(n);
+		assert_true(net_run(n, init_held, 5000));
+		w = init_waiting(n);
+		memcpy(m->hdr.spi_i, w->spi_i, 8);
+		m->hdr.exchange = WIRE_EXCH_IKE_SA_INIT;
+		m->hdr.flags = WIRE_FLAG_R;
+		add_error(m, errors[i]);
+		wbuf_init(&out, 0);
+		assert_int_equal(msg_emit(m, &out), 0);
+		net_inject(n, WEST, out.data, out.len);
+		wbuf_free(&out);
+		if (errors[i] == WIRE_N_INVALID_KE_PAYLOAD)
+			snprintf(want, sizeof(want), "which we cannot use");
+		else
+			answered(errors[i], want, sizeof(want));
+		assert_true(net_run(n, init_refused, 5000));
+		free(m);
+		net_free(n);
+	}
+}
+
 static unsigned wanted;
 
 static bool logged_again(struct net *n)
@@ -310,6 +366,7 @@ static void test_child_refused(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_teardown(test_init_refused, net_cleanup),
 		cmocka_unit_test_teardown(test_auth_refused, net_cleanup),
 		cmocka_unit_test_teardown(test_auth_refused_fragments,
 					  net_cleanup),
