@@ -107,3 +107,12 @@ const char *fuzz_files_write(const uint8_t *data, size_t size,
 	snprintf(top, sizeof(top), "%s/%s", dir, first);
 	return top;
 }
+
+void fuzz_write_file(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+
+	if (fd < 0 || write(fd, text, strlen(text)) != (ssize_t)strlen(text))
+		abort();
+	close(fd);
+}

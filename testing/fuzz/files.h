@@ -25,4 +25,8 @@
 const char *fuzz_files_write(const uint8_t *data, size_t size,
 			     const char *first);
 
+/* text into path (0600), for a target's fixed configuration; aborts on
+ * failure: the target cannot run without it. */
+void fuzz_write_file(const char *path, const char *text);
+
 #endif

@@ -9,6 +9,7 @@
 #include <event2/event.h>
 
 #include "config/diag.h"
+#include "files.h"
 #include "log.h"
 #include "peers.h"
 #include "plugin/conf_load.h"
@@ -24,15 +25,6 @@ static const char conf_text[] =
 static const char secrets_text[] = "@west @east : PSK \"secret\"\n";
 
 static struct loaded_conf lc;
-
-static void write_file(const char *path, const char *text)
-{
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-
-	if (fd < 0 || write(fd, text, strlen(text)) != (ssize_t)strlen(text))
-		abort();
-	close(fd);
-}
 
 static int io_send(void *ctx, const struct ike_path *p, const uint8_t *buf,
 		   size_t len)
@@ -74,8 +66,8 @@ void fuzz_peer_init(struct fuzz_peer *p)
 		abort();
 	snprintf(conf, sizeof(conf), "%s/ikebana.conf", dir);
 	snprintf(secrets, sizeof(secrets), "%s/ikebana.secrets", dir);
-	write_file(conf, conf_text);
-	write_file(secrets, secrets_text);
+	fuzz_write_file(conf, conf_text);
+	fuzz_write_file(secrets, secrets_text);
 	o.config = conf;
 	o.secrets = secrets;
 	o.base = p->base;

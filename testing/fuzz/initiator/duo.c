@@ -9,6 +9,7 @@
 #include <event2/event.h>
 
 #include "config/diag.h"
+#include "files.h"
 #include "duo.h"
 #include "ike/child_sa.h"
 #include "ike/engine.h"
@@ -30,15 +31,6 @@ struct duo_ctx {
 	struct duo *d;
 	int me;
 } ctx[2];
-
-static void write_file(const char *path, const char *text)
-{
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-
-	if (fd < 0 || write(fd, text, strlen(text)) != (ssize_t)strlen(text))
-		abort();
-	close(fd);
-}
 
 static void load(struct loaded_conf *lc, int me, unsigned conf)
 {
@@ -64,8 +56,8 @@ static void load(struct loaded_conf *lc, int me, unsigned conf)
 		"\tfragmentation=yes\n\tmobike=yes\n\tauto=add\n",
 		me + 1, 2 - me, me ? "east" : "west", me ? "west" : "east",
 		me + 1, 2 - me, pfs[conf]);
-	write_file(cf, text);
-	write_file(sf, "@west @east : PSK \"secret\"\n");
+	fuzz_write_file(cf, text);
+	fuzz_write_file(sf, "@west @east : PSK \"secret\"\n");
 	o.config = cf;
 	o.secrets = sf;
 	diag_init(&diag);
