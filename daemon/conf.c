@@ -42,7 +42,7 @@ static void status_line(const struct ikbd *d, char *buf, size_t len)
 
 static const char *plugins_value(const struct loaded_conf *lc)
 {
-	const struct ikb_value *v = cfg_get(&lc->cfg->setup, "plugins");
+	const struct ikb_value *v = lc->cfg->set.plugins;
 
 	return v ? v->value : "";
 }

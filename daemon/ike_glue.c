@@ -24,26 +24,10 @@
 #include "resolve_glue.h"
 #include "revocation_conf.h"
 
-static const char *setup_value(const struct ikbd *d, const char *key)
-{
-	const struct ikb_value *v = cfg_get(&d->conf.cfg->setup, key);
-
-	return v ? v->value : NULL;
-}
-
-static bool setup_yes(const struct ikbd *d, const char *key)
-{
-	const char *v = setup_value(d, key);
-
-	return v && (!strcasecmp(v, "yes") || !strcasecmp(v, "true") ||
-		     !strcmp(v, "1"));
-}
-
 /* nhelpers=: -1 or unset is one per CPU less one; never fewer than 1. */
 static unsigned nhelpers(const struct ikbd *d)
 {
-	const char *v = setup_value(d, "nhelpers");
-	long n = v ? strtol(v, NULL, 10) : -1;
+	int n = d->conf.cfg->set.nhelpers;
 
 	if (n < 0)
 		return helpers_default_count();
@@ -62,7 +46,7 @@ static unsigned nhelpers(const struct ikbd *d)
  */
 void ikbd_nssdb_open(const struct ikbd *d, const struct loaded_conf *lc)
 {
-	const struct ikb_value *v = cfg_get(&lc->cfg->setup, "nssdir");
+	const struct ikb_value *v = lc->cfg->set.nssdir;
 	const char *dir = d->opts->nssdir[0] ? d->opts->nssdir :
 			  v		     ? v->value :
 					       NSSDB_DEFAULT_DIR;
@@ -82,7 +66,7 @@ void ikbd_nssdb_open(const struct ikbd *d, const struct loaded_conf *lc)
 int ikbd_crypto_start(struct ikbd *d)
 {
 	struct crypto_err err = { 0 };
-	bool fips = setup_yes(d, "fips");
+	bool fips = d->conf.cfg->set.fips;
 	unsigned n = nhelpers(d);
 	int rc = crypto_init(fips, &err);
 
@@ -120,20 +104,13 @@ static void on_datagram(void *ctx, const struct net_dgram *dg)
 	ike_engine_input(d->engine, &p, dg->buf, dg->len);
 }
 
-static uint16_t setup_port(const struct ikbd *d, const char *key, uint16_t dflt)
-{
-	const char *v = setup_value(d, key);
-
-	/* the config checks already refused anything but 1..65535 */
-	return v ? (uint16_t)strtoul(v, NULL, 10) : dflt;
-}
-
 int ikbd_net_start(struct ikbd *d)
 {
+	const struct cfg_setup *set = &d->conf.cfg->set;
 	struct net_opts o = {
-		.listen = setup_value(d, "listen"),
-		.ike_port = setup_port(d, "ikeport", 500),
-		.natt_port = setup_port(d, "nat-ikeport", 4500),
+		.listen = set->listen ? set->listen->value : NULL,
+		.ike_port = set->ikeport,
+		.natt_port = set->nat_ikeport,
 	};
 	char err[256] = "";
 

@@ -36,14 +36,9 @@ struct keylog {
 
 bool keylog_enabled(const struct ikbd *d)
 {
-	struct plutodebug pd;
-
 	if (d->opts->debug_private)
 		return true;
-	plutodebug_parse(
-		d->conf.cfg ? cfg_get(&d->conf.cfg->setup, "plutodebug") : NULL,
-		&pd);
-	return pd.private;
+	return d->conf.cfg && d->conf.cfg->set.debug_private;
 }
 
 static void hex(const uint8_t *b, size_t n, char *out)

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The log as the configuration says: plutodebug= (its one parser) and the
- * level, logfile= (plutostderrlog= is stored as it), and configuration
- * diagnostics to stderr or the log.
+ * The log as the configuration says: the level from plutodebug= (which
+ * config/setup.c parses), logfile= (plutostderrlog= is stored as it),
+ * and configuration diagnostics to stderr or the log.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,53 +30,27 @@ void ikbd_log_diag(const struct ikbd *d, const struct ikb_diag *diag)
 		     "%s", diag_format(diag, i, line, sizeof(line)));
 }
 
-static const struct ikb_value *setup_get(const struct cfg *c, const char *key)
+/* plutodebug= names a category other than none and private */
+static bool plutodebug_debugs(const struct cfg *c)
 {
-	return c ? cfg_get(&c->setup, key) : NULL;
-}
-
-void plutodebug_parse(const struct ikb_value *v, struct plutodebug *out)
-{
-	char *copy = v ? strdup(v->value) : NULL, *save, *t;
-
-	*out = (struct plutodebug){ false, false };
-	if (!copy)
-		return;
-	for (t = strtok_r(copy, " ,\t", &save); t;
-	     t = strtok_r(NULL, " ,\t", &save)) {
-		/* none is none, and private only lets secrets in */
-		if (strcasecmp(t, "none") && strcasecmp(t, "private"))
-			out->debug = true;
-		/* as written: secrets reach the log only when asked so */
-		if (!strcmp(t, "private"))
-			out->private = true;
-	}
-	free(copy);
-}
-
-static bool plutodebug_debugs(const struct ikb_value *v)
-{
-	struct plutodebug pd;
-
-	plutodebug_parse(v, &pd);
-	return pd.debug;
+	return c && c->set.debug;
 }
 
 enum ikb_log_level conf_log_level(const struct daemon_opts *o,
 				  const struct cfg *c)
 {
-	if (o->log_level_given ||
-	    !plutodebug_debugs(setup_get(c, "plutodebug")))
+	if (o->log_level_given || !plutodebug_debugs(c))
 		return o->log_level;
 	return IKB_LOG_DEBUG;
 }
 
 static void log_level_conf(const struct ikbd *d)
 {
-	const struct ikb_value *v = setup_get(d->conf.cfg, "plutodebug");
-	enum ikb_log_level level = conf_log_level(d->opts, d->conf.cfg);
+	const struct cfg *c = d->conf.cfg;
+	const struct ikb_value *v = c ? c->set.plutodebug : NULL;
+	enum ikb_log_level level = conf_log_level(d->opts, c);
 
-	if (d->opts->log_level_given && plutodebug_debugs(v))
+	if (d->opts->log_level_given && plutodebug_debugs(c))
 		log_notice("%s:%u: plutodebug=%s: ignored: the command line "
 			   "sets the log level",
 			   v->file, v->line, v->value);
@@ -93,7 +67,8 @@ static void log_level_conf(const struct ikbd *d)
 void ikbd_log_conf(struct ikbd *d, bool reopen)
 {
 	/* plutostderrlog= is stored as logfile= */
-	const struct ikb_value *f = setup_get(d->conf.cfg, "logfile");
+	const struct ikb_value *f =
+		d->conf.cfg ? d->conf.cfg->set.logfile : NULL;
 	const char *cur = log_file_path();
 	int rc;
 

@@ -16,20 +16,6 @@ struct ikb_diag;
 struct ikb_value;
 struct ikbd;
 
-/*
- * plutodebug=: libreswan's debug categories (all, base, crypt, ...),
- * separated by spaces, commas or tabs; the one parser of the key.
- */
-struct plutodebug {
-	/* a word other than none and private (in any case): debug level */
-	bool debug;
-	/* the word private, lower case: secrets in debug lines (keylog.c) */
-	bool private;
-};
-
-/* v NULL (plutodebug= unset) names nothing. */
-void plutodebug_parse(const struct ikb_value *v, struct plutodebug *out);
-
 /* Log every diagnostic line (errors at err, the rest at warning). */
 void ikbd_log_diag(const struct ikbd *d, const struct ikb_diag *diag);
 /*

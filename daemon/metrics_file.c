@@ -105,23 +105,20 @@ static void metrics_free(struct metrics_file *m)
 	free(m);
 }
 
-static const char *setup_value(const struct ikbd *d, const char *key)
-{
-	const struct ikb_value *v =
-		d->conf.cfg ? cfg_get(&d->conf.cfg->setup, key) : NULL;
-
-	return v ? v->value : NULL;
-}
-
-/* metrics-interval=, checked by the config (a duration of 1 s or more) */
+/* metrics-interval=, 1 s to a day; unset, METRICS_INTERVAL_S */
 static unsigned interval_s(const struct ikbd *d)
 {
-	const char *v = setup_value(d, "metrics-interval");
-	unsigned long long ms;
+	return d->conf.cfg ? d->conf.cfg->set.metrics_interval_s :
+			     METRICS_INTERVAL_S;
+}
 
-	if (!v || !cfg_parse_duration_ms(v, &ms) || ms < 1000)
-		return METRICS_INTERVAL_S;
-	return ms / 1000 > 86400 ? 86400 : (unsigned)(ms / 1000);
+/* metrics-file=, or NULL */
+static const char *metrics_path(const struct ikbd *d)
+{
+	const struct ikb_value *v =
+		d->conf.cfg ? d->conf.cfg->set.metrics_file : NULL;
+
+	return v ? v->value : NULL;
 }
 
 static struct metrics_file *metrics_new(struct ikbd *d, const char *path)
@@ -142,7 +139,7 @@ static struct metrics_file *metrics_new(struct ikbd *d, const char *path)
 
 int ikbd_metrics_conf(struct ikbd *d)
 {
-	const char *path = setup_value(d, "metrics-file");
+	const char *path = metrics_path(d);
 	struct metrics_file *m = d->metrics;
 
 	if (m && (!path || strcmp(path, m->path))) {

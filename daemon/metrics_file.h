@@ -7,10 +7,12 @@
 #ifndef IKB_DAEMON_METRICS_FILE_H
 #define IKB_DAEMON_METRICS_FILE_H
 
+#include "config/setup.h"
+
 struct ikbd;
 
 /* metrics-interval= when unset, seconds */
-#define METRICS_INTERVAL_S 15
+#define METRICS_INTERVAL_S CFG_METRICS_INTERVAL_S
 
 /*
  * At start and after each reload: writes the file now and arms the timer

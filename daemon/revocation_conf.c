@@ -15,50 +15,26 @@
 #include "log.h"
 #include "revocation_conf.h"
 
-static const char *value(const struct loaded_conf *lc, const char *key)
+static void text(char *out, size_t len, const struct ikb_value *v)
 {
-	const struct ikb_value *v = cfg_get(&lc->cfg->setup, key);
-
-	return v ? v->value : NULL;
-}
-
-static bool yes(const struct loaded_conf *lc, const char *key)
-{
-	const char *v = value(lc, key);
-	bool b = false;
-
-	return v && cfg_parse_bool(v, &b) && b;
-}
-
-static unsigned seconds(const struct loaded_conf *lc, const char *key,
-			unsigned dflt)
-{
-	const char *v = value(lc, key);
-	unsigned long long ms;
-
-	return v && cfg_parse_duration_ms(v, &ms) ? (unsigned)(ms / 1000) :
-						    dflt;
+	snprintf(out, len, "%s", v ? v->value : "");
 }
 
 static void read_opts(const struct loaded_conf *lc, struct revocation_opts *o)
 {
-	const char *v;
+	const struct cfg_setup *set = &lc->cfg->set;
 
 	revocation_defaults(o);
-	o->crl_strict = yes(lc, "crl-strict");
-	o->ocsp = yes(lc, "ocsp-enable");
-	o->ocsp_strict = yes(lc, "ocsp-strict");
-	v = value(lc, "ocsp-method");
-	o->ocsp_post = v && !strcasecmp(v, "post");
-	o->ocsp_timeout_s = seconds(lc, "ocsp-timeout", o->ocsp_timeout_s);
-	if ((v = value(lc, "ocsp-uri")))
-		snprintf(o->ocsp_uri, sizeof(o->ocsp_uri), "%s", v);
-	if ((v = value(lc, "ocsp-trustname")))
-		snprintf(o->ocsp_trustname, sizeof(o->ocsp_trustname), "%s", v);
-	if ((v = value(lc, "ocsp-cache-size")))
-		o->cache_size = (unsigned)strtoul(v, NULL, 10);
-	o->cache_min_s = seconds(lc, "ocsp-cache-min-age", o->cache_min_s);
-	o->cache_max_s = seconds(lc, "ocsp-cache-max-age", o->cache_max_s);
+	o->crl_strict = set->crl_strict;
+	o->ocsp = set->ocsp_enable;
+	o->ocsp_strict = set->ocsp_strict;
+	o->ocsp_post = set->ocsp_post;
+	o->ocsp_timeout_s = set->ocsp_timeout_s;
+	text(o->ocsp_uri, sizeof(o->ocsp_uri), set->ocsp_uri);
+	text(o->ocsp_trustname, sizeof(o->ocsp_trustname), set->ocsp_trustname);
+	o->cache_size = set->ocsp_cache_size;
+	o->cache_min_s = set->ocsp_cache_min_s;
+	o->cache_max_s = set->ocsp_cache_max_s;
 }
 
 void ikbd_revocation_apply(const struct loaded_conf *lc)

@@ -169,7 +169,7 @@ static int print_conf(const struct loaded_conf *lc,
 static void check_certs(const struct loaded_conf *lc, const char *opt,
 			struct ikb_diag *d)
 {
-	const struct ikb_value *v = cfg_get(&lc->cfg->setup, "nssdir");
+	const struct ikb_value *v = lc->cfg->set.nssdir;
 	const char *dir = opt ? opt : v ? v->value : NSSDB_DEFAULT_DIR;
 	struct crypto_err err = { 0 };
 	bool keys = true;

@@ -24,7 +24,7 @@ const char *cli_default_nssdir(char *buf, size_t cap)
 		return buf;
 	diag_init(&d);
 	if (!cfg_parse_file(IKB_DEFAULT_CONFIG, &c, &d) && c &&
-	    (v = cfg_get(&c->setup, "nssdir")) && v->value[0] == '/')
+	    (v = c->set.nssdir) && v->value[0] == '/')
 		snprintf(buf, cap, "%s", v->value);
 	cfg_free(c);
 	diag_free(&d);

@@ -13,6 +13,8 @@
 #include <ikebana/host.h>
 #include <ikebana/plugin.h>
 
+#include "config/setup.h"
+
 /* The longest conn name (an instance adds #ADDRESS; ike.h has the room). */
 #define CFG_CONN_NAME_MAX 63
 
@@ -37,6 +39,7 @@ struct cfg_index;
 struct cfg {
 	const char *path;	   /* the top-level file as given */
 	struct ikb_section setup;  /* empty if the file has none */
+	struct cfg_setup set; /* setup's core keys, typed (setup.h) */
 	size_t nconns;
 	struct ikb_section *conns; /* file order; %default not included */
 	struct cfg_arena *arena;   /* owns every string above */

@@ -52,7 +52,7 @@ bool cfg_host_is_oppo(const char *v)
  */
 static void policies_dir(const struct cfg *c, char *out, size_t len)
 {
-	const struct ikb_value *v = cfg_get(&c->setup, "ipsecdir");
+	const struct ikb_value *v = c->set.ipsecdir;
 	const char *slash = c->path ? strrchr(c->path, '/') : NULL;
 	const char *vslash = v && v->file ? strrchr(v->file, '/') : NULL;
 

@@ -12,6 +12,7 @@
 
 #include "config/groups.h"
 #include "config/internal.h"
+#include "config/setup.h"
 
 struct core_key {
 	const char *name;
@@ -87,45 +88,7 @@ static const struct core_key core_keys[] = {
 	{ "leftupdown", IKB_KEY_CONN, check_any },
 	{ "rightupdown", IKB_KEY_CONN, check_any },
 
-	{ "plugins", IKB_KEY_SETUP, check_plugins },
-	{ "nhelpers", IKB_KEY_SETUP, check_nhelpers },
-	{ "ddos-ike-threshold", IKB_KEY_SETUP, check_unsigned },
-	{ "max-halfopen-ike", IKB_KEY_SETUP, check_unsigned },
-	{ "ddos-mode", IKB_KEY_SETUP, check_ddos_mode },
-	{ "shuntlifetime", IKB_KEY_SETUP, check_duration },
-	/* where policies/NAME, the policy group files, are (groups.c) */
-	{ "ipsecdir", IKB_KEY_SETUP, check_nonempty },
-	{ "listen", IKB_KEY_SETUP, check_listen },
-	{ "ikeport", IKB_KEY_SETUP, check_port },
-	{ "nat-ikeport", IKB_KEY_SETUP, check_port },
-	/* NAT-keepalive interval, libreswan's seconds */
-	{ "keep-alive", IKB_KEY_SETUP, check_duration },
-	/* ikebana's: RFC 7383's fragment size, an IP datagram's octets */
-	{ "ike-fragment-size", IKB_KEY_SETUP, check_fragment_size },
-	/* daemon/conf.c: where and how much the daemon logs */
-	{ "logfile", IKB_KEY_SETUP, check_nonempty },
-	{ "plutostderrlog", IKB_KEY_SETUP, check_nonempty },
-	{ "plutodebug", IKB_KEY_SETUP, check_any },
-	{ "uniqueids", IKB_KEY_SETUP, check_bool },
-	{ "drop-oppo-null", IKB_KEY_SETUP, check_bool },
-	{ "ipsec-interface-managed", IKB_KEY_SETUP, check_bool },
-	{ "fips", IKB_KEY_SETUP, check_bool },
-	{ "nssdir", IKB_KEY_SETUP, check_nonempty },
-	/* daemon/revocation.c */
-	{ "crl-strict", IKB_KEY_SETUP, check_bool },
-	{ "strictcrlpolicy", IKB_KEY_SETUP, check_bool },
-	{ "ocsp-enable", IKB_KEY_SETUP, check_bool },
-	{ "ocsp-strict", IKB_KEY_SETUP, check_bool },
-	{ "ocsp-timeout", IKB_KEY_SETUP, check_ocsp_timeout },
-	{ "ocsp-uri", IKB_KEY_SETUP, check_ocsp_uri },
-	{ "ocsp-trustname", IKB_KEY_SETUP, check_nonempty },
-	{ "ocsp-method", IKB_KEY_SETUP, check_ocsp_method },
-	{ "ocsp-cache-size", IKB_KEY_SETUP, check_unsigned },
-	{ "ocsp-cache-min-age", IKB_KEY_SETUP, check_duration },
-	{ "ocsp-cache-max-age", IKB_KEY_SETUP, check_duration },
-	/* ikebana's: daemon/metrics_file.c, for node_exporter's textfile */
-	{ "metrics-file", IKB_KEY_SETUP, check_metrics_file },
-	{ "metrics-interval", IKB_KEY_SETUP, check_metrics_interval },
+	/* config setup's keys: setup.c, one row each with its typed field */
 	{ NULL, 0, NULL },
 };
 
@@ -157,7 +120,20 @@ static const struct core_key *core_key(const char *key,
 
 bool cfg_core_owns(const char *key, enum ikb_key_scope scope)
 {
+	if (scope == IKB_KEY_SETUP)
+		return cfg_setup_owns(key);
 	return core_key(key, scope) != NULL;
+}
+
+static bool check_value(const struct ikb_section *s, const struct ikb_value *v,
+			char *why, size_t len)
+{
+	const struct core_key *ck;
+
+	if (s->kind == CFG_SETUP)
+		return cfg_setup_check(v->key, v->value, why, len);
+	ck = core_key(v->key, IKB_KEY_CONN);
+	return ck->check(v->value, why, len);
 }
 
 static enum ikb_key_scope scope_of(const struct ikb_section *s)
@@ -214,11 +190,10 @@ static void check_values(const struct ikb_section *s, struct ikb_diag *d)
 
 	for (size_t k = 0; k < s->n; k++) {
 		const struct ikb_value *v = &s->kv[k];
-		const struct core_key *ck = core_key(v->key, scope_of(s));
 
-		if (!ck)
+		if (!cfg_core_owns(v->key, scope_of(s)))
 			continue;
-		if (!ck->check(v->value, why, sizeof(why)))
+		if (!check_value(s, v, why, sizeof(why)))
 			diag_report(d, s, v, IKB_SEV_ERROR, "%s", why);
 		else
 			cfg_check_limits(s, v, d);

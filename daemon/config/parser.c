@@ -274,6 +274,7 @@ static int parse_finish(struct parse_ctx *p, unsigned errors_before)
 	if (p->setup >= 0)
 		c->setup = c->raw[p->setup];
 	cfg_resolve(p);
+	cfg_setup_parse(&c->setup, &c->set);
 	for (size_t i = 0; i < p->nraw; i++)
 		keyset_free(&p->keys[i]);
 	free(p->keys);

@@ -191,6 +191,9 @@ struct json_object *cfg_to_json(const struct cfg *c, unsigned flags)
 	struct written_json w = { .conns = json_object_new_array() };
 
 	json_object_object_add(root, "setup", keys_json(&c->setup, NULL));
+	/* what the daemon runs with: every core key, defaults included */
+	json_object_object_add(root, "setup_values",
+			       cfg_setup_to_json(&c->set));
 	if (flags & CFG_PRINT_EXPAND) {
 		for (size_t i = 0; i < c->nconns; i++)
 			json_object_array_add(w.conns,

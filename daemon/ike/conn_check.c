@@ -36,7 +36,7 @@ static bool ignored(const struct ikb_section *s)
 
 bool conn_check_wants_certs(const struct cfg *cfg)
 {
-	if (cfg_get(&cfg->setup, "ocsp-trustname"))
+	if (cfg->set.ocsp_trustname)
 		return true; /* the OCSP responder's signer */
 	for (size_t i = 0; i < cfg->nconns; i++)
 		if (!ignored(&cfg->conns[i]) &&
@@ -180,7 +180,7 @@ static void check_conn(const struct ikb_section *s, const char *dir, bool keys,
 /* ocsp-trustname=: the daemon trusts no answer of ocsp-uri= without it. */
 static void check_ocsp_signer(const struct cfg *cfg, struct ikb_diag *d)
 {
-	const struct ikb_value *v = cfg_get(&cfg->setup, "ocsp-trustname");
+	const struct ikb_value *v = cfg->set.ocsp_trustname;
 	struct crypto_err cerr = { 0 };
 	struct cred *c = NULL;
 

@@ -54,14 +54,6 @@ static unsigned long long ms(const struct ikb_section *s, const char *key,
 	return v && cfg_parse_duration_ms(v, &x) ? x : dflt;
 }
 
-static unsigned setup_uint(const struct ikb_section *s, const char *key,
-			   unsigned dflt)
-{
-	const char *v = value(s, key);
-
-	return v ? (unsigned)strtoul(v, NULL, 10) : dflt;
-}
-
 /* 0 or rc; a failure's message is kept (NULL without memory: generic). */
 static int keep(int rc, const struct ikb_error *err, char **msg)
 {
@@ -341,31 +333,32 @@ void conn_compile_one(const struct ike_engine *e, struct conn_set *set,
  * ddos-mode= busy asks always, unlimited never, auto (the default) past
  * ddos-ike-threshold=.
  */
-static unsigned cookie_threshold(const struct ikb_section *setup)
+static unsigned cookie_threshold(const struct cfg_setup *set)
 {
-	const char *m = value(setup, "ddos-mode");
-
-	if (m && !strcasecmp(m, "busy"))
+	switch (set->ddos_mode) {
+	case CFG_DDOS_BUSY:
 		return 0;
-	if (m && !strcasecmp(m, "unlimited"))
+	case CFG_DDOS_UNLIMITED:
 		return UINT_MAX;
-	return setup_uint(setup, "ddos-ike-threshold", DDOS_IKE_THRESHOLD);
+	case CFG_DDOS_AUTO:
+		break;
+	}
+	return set->ddos_ike_threshold;
 }
 
-static void compile_setup(const struct ikb_section *setup, struct conn_set *set)
+static void compile_setup(const struct cfg_setup *setup, struct conn_set *set)
 {
-	/* libreswan's defaults */
 	set->ddos_threshold = cookie_threshold(setup);
-	set->max_halfopen = setup_uint(setup, "max-halfopen-ike", 50000);
-	set->ike_port = (uint16_t)setup_uint(setup, "ikeport", 500);
-	set->uniqueids = flag(setup, "uniqueids", true);
-	set->drop_oppo_null = flag(setup, "drop-oppo-null", false);
-	set->if_managed = flag(setup, "ipsec-interface-managed", true);
-	set->frag_size = setup_uint(setup, "ike-fragment-size", 0);
-	set->natt_port = (uint16_t)setup_uint(setup, "nat-ikeport", 4500);
+	set->max_halfopen = setup->max_halfopen_ike;
+	set->ike_port = setup->ikeport;
+	set->uniqueids = setup->uniqueids;
+	set->drop_oppo_null = setup->drop_oppo_null;
+	set->if_managed = setup->ipsec_interface_managed;
+	set->frag_size = setup->ike_fragment_size;
+	set->natt_port = setup->nat_ikeport;
 	/* libreswan's keep-alive=, seconds; 0 sends none */
-	set->keepalive_s = (unsigned)(ms(setup, "keep-alive", 20000) / 1000);
-	set->shunt_life_ms = ms(setup, "shuntlifetime", 15 * 60000ull);
+	set->keepalive_s = (unsigned)(setup->keep_alive_ms / 1000);
+	set->shunt_life_ms = setup->shuntlifetime_ms;
 }
 
 struct conn_set *conn_set_compile(const struct ike_engine *e,
@@ -385,7 +378,7 @@ struct conn_set *conn_set_compile(const struct ike_engine *e,
 	}
 	set->cfg = cfg;
 	set->n = cfg->nconns;
-	compile_setup(&cfg->setup, set);
+	compile_setup(&cfg->set, set);
 	for (size_t i = 0; i < cfg->nconns; i++)
 		compile_conn(e, set, &cfg->conns[i], &set->conns[i]);
 	conn_index_build(set);

@@ -8,6 +8,8 @@
 
 #include <ikebana/types.h>
 
+#include "config/setup.h"
+
 struct ike_engine;
 struct ike_sa;
 
@@ -18,7 +20,7 @@ struct ike_sa;
  * during a 30,000-request flood waited 13-24 s for its SA, and 0.7 s
  * with 100. A COOKIE costs a real initiator one round trip, nothing more.
  */
-#define DDOS_IKE_THRESHOLD 100
+#define DDOS_IKE_THRESHOLD CFG_DDOS_IKE_THRESHOLD
 /* how long one waits for IKE_AUTH, ms (engine's halfopen_ms) */
 #define HALFOPEN_MS 30000
 /*

@@ -18,7 +18,7 @@ static bool owns_cb(void *ctx, const char *key, enum ikb_key_scope scope)
 static int load_plugins(const struct conf_load_opts *o, struct loaded_conf *lc,
 			struct ikb_diag *d)
 {
-	const struct ikb_value *v = cfg_get(&lc->cfg->setup, "plugins");
+	const struct ikb_value *v = lc->cfg->set.plugins;
 
 	return plugin_set_load(&lc->plugins, v ? v->value : NULL, v,
 			       o->plugindir, plugin_host(o->base), d);

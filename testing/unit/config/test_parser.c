@@ -283,6 +283,9 @@ static void test_print_and_json(void **state)
 	free(out);
 
 	struct json_object *j = cfg_to_json(c, 0);
+
+	/* every core setup key's typed value: test_setup.c checks them */
+	json_object_object_del(j, "setup_values");
 	const char *js =
 		json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN);
 
@@ -334,6 +337,9 @@ static void test_print_written(void **state)
 	free(out);
 
 	struct json_object *j = cfg_to_json(c, 0);
+
+	/* every core setup key's typed value: test_setup.c checks them */
+	json_object_object_del(j, "setup_values");
 	const char *js =
 		json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN);
 

@@ -264,7 +264,7 @@ static void test_plutodebug(void **state)
 			 IKB_LOG_DEBUG);
 }
 
-/* The one parser of plutodebug=: the level's words and keylog's. */
+/* The one parser of plutodebug= (config/setup.c): the level's words and keylog's. */
 static void test_plutodebug_words(void **state)
 {
 	static const struct {
@@ -280,16 +280,20 @@ static void test_plutodebug_words(void **state)
 		{ "noprivate", true, false },
 		{ "", false, false },
 	};
-	struct plutodebug pd;
+	struct cfg_setup set;
 
-	plutodebug_parse(NULL, &pd);
-	assert_false(pd.debug || pd.private);
+	cfg_setup_parse(NULL, &set);
+	assert_false(set.debug || set.debug_private);
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct ikb_value v = { "plutodebug", cases[i].v, "t.conf", 2 };
+		struct ikb_section s = {
+			.name = "setup", .kind = CFG_SETUP, .n = 1, .kv = &v
+		};
 
-		plutodebug_parse(&v, &pd);
-		assert_int_equal(pd.debug, cases[i].debug);
-		assert_int_equal(pd.private, cases[i].private);
+		cfg_setup_parse(&s, &set);
+		assert_int_equal(set.debug, cases[i].debug);
+		assert_int_equal(set.debug_private, cases[i].private);
+		assert_ptr_equal(set.plutodebug, &v);
 	}
 }
 

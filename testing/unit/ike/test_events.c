@@ -347,6 +347,7 @@ static void test_reload(void **state)
 	struct cfg empty = { 0 };
 	struct loaded_conf next = { .cfg = &empty };
 
+	cfg_setup_defaults(&empty.set);
 	ike_engine_reload(n->p[WEST].e, &n->p[WEST].lc);
 	assert_true(net_run(n, both_up, 5000));
 	log_reset();
