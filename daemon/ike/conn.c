@@ -253,12 +253,14 @@ void conn_parse_timing(const struct ikb_section *s, unsigned *interval_ms,
 		*timeout_ms = x;
 }
 
+/*
+ * The proposals plugin reads the keys it owns (ike=, esp=, phase2alg=)
+ * and answers with the lists: the core parses none of them.
+ */
 int conn_parse_proposals(const struct ike_engine *e,
 			 const struct ikb_section *s, enum ikb_protocol proto,
 			 struct ikb_proposal_list *out, struct ikb_error *err)
 {
-	const struct ikb_value *v =
-		cfg_get(s, proto == IKB_PROTO_IKE ? "ike" : "esp");
 	void *st;
 	const struct ikb_proposals_ops *ops = engine_proposals(e, &st);
 
@@ -268,12 +270,11 @@ int conn_parse_proposals(const struct ike_engine *e,
 			 "no plugin provides proposals (load esp-proposals)");
 		return -ENOTSUP;
 	}
-	if (v)
-		return ops->parse(st, proto, v->value, out, err);
-	if (ops->defaults(st, proto, out)) {
-		snprintf(err->msg, sizeof(err->msg),
-			 "the proposals plugin has no defaults");
-		return -EINVAL;
+	if (!ops->conn_proposals) {
+		snprintf(
+			err->msg, sizeof(err->msg),
+			"the proposals plugin has no conn_proposals op (built for an older ikebana): rebuild it");
+		return -ENOTSUP;
 	}
-	return 0;
+	return ops->conn_proposals(st, s, proto, out, err);
 }

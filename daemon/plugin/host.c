@@ -148,6 +148,7 @@ static const struct ikb_host host_loop = {
 	.timer_cancel = timer_cancel,
 	.fd_watch = fd_watch,
 	.fd_unwatch = fd_unwatch,
+	.parse_bool = cfg_parse_bool,
 };
 
 static const struct ikb_host host_noloop = {
@@ -160,6 +161,7 @@ static const struct ikb_host host_noloop = {
 	.timer_cancel = timer_cancel,
 	.fd_watch = no_fd_watch,
 	.fd_unwatch = fd_unwatch,
+	.parse_bool = cfg_parse_bool,
 };
 
 const struct ikb_host *plugin_host(struct event_base *base)

@@ -66,6 +66,12 @@ struct ikb_host {
 	struct ikb_watch *(*fd_watch)(int fd, void (*cb)(int fd, void *arg),
 				      void *arg);
 	void (*fd_unwatch)(struct ikb_watch *w);
+	/*
+	 * Appended after ABI 5: a yes/no value the way the core reads its
+	 * own (yes, true, on, y and their no, any case), so that a plugin
+	 * reading a core key such as pfs= means what the core means.
+	 */
+	bool (*parse_bool)(const char *v, bool *out);
 	/* Append optional members here; never reorder or remove (ABI 5). */
 };
 

@@ -5,6 +5,8 @@
 
 #include <ikebana/types.h>
 
+struct ikb_section;
+
 /* RFC 7296 §3.3.1 protocol ids and §3.3.2 transform types. */
 enum ikb_protocol { IKB_PROTO_IKE = 1, IKB_PROTO_AH = 2, IKB_PROTO_ESP = 3 };
 enum ikb_xform_type {
@@ -56,6 +58,16 @@ struct ikb_proposals_ops {
 	/* Fill sa->aead or sa->encr/integ names and sizes (not the keys). */
 	int (*kernel_algs)(void *state, const struct ikb_proposal *chosen,
 			   struct ikb_sa *sa, struct ikb_error *err);
+	/*
+	 * Appended after ABI 5. The conn's proposals for `protocol`, from the
+	 * keys the plugin owns (esp-proposals: ike=, esp= and its alias
+	 * phase2alg=), else the defaults: the core reads none of those keys.
+	 * A plugin without it cannot serve this ikebana (each conn says so).
+	 */
+	int (*conn_proposals)(void *state, const struct ikb_section *conn,
+			      enum ikb_protocol protocol,
+			      struct ikb_proposal_list *out,
+			      struct ikb_error *err);
 	/* Append optional ops here; never reorder or remove (ABI 5). */
 };
 

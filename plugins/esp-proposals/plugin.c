@@ -6,6 +6,7 @@
  * whether CREATE_CHILD_SA carries a KE); it is only read here.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -56,22 +57,32 @@ static int check_one(const struct ikb_host *h, const struct ikb_section *conn,
 	return -1;
 }
 
+/*
+ * pfs= is the core's key: read with the core's own yes/no parser, so
+ * that pfs=off and pfs=false are the no they are to the core.
+ */
+static bool pfs_off(const struct ikb_host *h, const struct ikb_section *conn)
+{
+	const struct ikb_value *pfs = h->get(conn, "pfs");
+	bool on = true;
+
+	/* The core validates pfs= itself and reports a bad value. */
+	if (!pfs || !pfs->value || !IKB_HOST_HAS(h, parse_bool))
+		return false;
+	return h->parse_bool(pfs->value, &on) && !on;
+}
+
 /* libreswan: pfs=no with a group in esp= ignores the group, and warns. */
 static int check_pfs(const struct ikb_host *h, const struct ikb_section *conn,
 		     struct ikb_diag *d, const struct ikb_value *esp,
 		     const struct ikb_proposal_list *l)
 {
-	const struct ikb_value *pfs = h->get(conn, "pfs");
-
-	/* The core validates pfs= itself and reports a bad value. */
-	if (!pfs || !pfs->value)
-		return 0;
-	if (esp && !strcmp(pfs->value, "no") && epr_list_has_ke(l))
+	if (esp && pfs_off(h, conn) && epr_list_has_ke(l))
 		h->report(d, conn, esp, IKB_SEV_WARNING,
 			  "%s=%s: the key exchange groups are ignored because "
-			  "pfs=no (as libreswan does); remove them or set "
+			  "pfs=%s (as libreswan does); remove them or set "
 			  "pfs=yes",
-			  esp->key, esp->value);
+			  esp->key, esp->value, h->get(conn, "pfs")->value);
 	return 0;
 }
 
@@ -95,6 +106,39 @@ static int epr_check_conn(void *state, const struct ikb_section *conn,
 	else if (r == 0)
 		r |= check_pfs(h, conn, d, at_p2, &p2);
 	return r ? -1 : 0;
+}
+
+/* esp= wins over its old name phase2alg= (check_conn warns of both). */
+static const struct ikb_value *esp_value(const struct ikb_host *h,
+					 const struct ikb_section *conn)
+{
+	const struct ikb_value *v = h->get(conn, "esp");
+
+	return v ? v : h->get(conn, "phase2alg");
+}
+
+static int op_defaults(void *state, enum ikb_protocol protocol,
+		       struct ikb_proposal_list *out);
+
+static int op_conn_proposals(void *state, const struct ikb_section *conn,
+			     enum ikb_protocol protocol,
+			     struct ikb_proposal_list *out,
+			     struct ikb_error *err)
+{
+	const struct ikb_host *h = ((struct epr_state *)state)->host;
+	const struct ikb_value *v = protocol == IKB_PROTO_IKE ?
+					    h->get(conn, "ike") :
+					    esp_value(h, conn);
+
+	if (v && v->value)
+		return epr_parse(protocol, v->value, out, err);
+	if (op_defaults(state, protocol, out)) {
+		snprintf(err->msg, sizeof(err->msg),
+			 "esp-proposals has no default %s proposals",
+			 protocol == IKB_PROTO_IKE ? "IKE" : "ESP");
+		return -EINVAL;
+	}
+	return 0;
 }
 
 static int op_parse(void *state, enum ikb_protocol protocol, const char *spec,
@@ -142,6 +186,7 @@ static const struct ikb_proposals_ops epr_ops = {
 	.defaults = op_defaults,
 	.select = op_select,
 	.kernel_algs = op_kernel_algs,
+	.conn_proposals = op_conn_proposals,
 };
 
 static const struct ikb_key epr_keys[] = {

@@ -9,6 +9,8 @@
 #include "tests.h"
 
 extern const struct ikb_plugin ikb_plugin;
+/* The core's (config/values.c): the host offers it as parse_bool. */
+bool cfg_parse_bool(const char *s, bool *out);
 
 /* The fake: a section is an array of values; reports are collected. */
 struct ikb_section {
@@ -58,6 +60,7 @@ static const struct ikb_host host = {
 	IKB_OPS_SIZE(struct ikb_host),
 	.get = fake_get,
 	.report = fake_report,
+	.parse_bool = cfg_parse_bool,
 };
 
 static int check(const struct ikb_value *v, unsigned n, struct ikb_diag *d)
@@ -143,6 +146,33 @@ static void test_pfs(void **unused)
 	assert_int_equal(check(core_owned, 1, &d), 0);
 	assert_int_equal(d.n, 0);
 
+	/* every spelling of no the core takes: pfs=off used to pass silently */
+	static const char *const nos[] = { "off", "false", "n", "NO" };
+
+	for (size_t i = 0; i < sizeof(nos) / sizeof(nos[0]); i++) {
+		const struct ikb_value off[] = {
+			V("esp", "aes_gcm256;dh19", 4),
+			V("pfs", nos[i], 5),
+		};
+
+		assert_int_equal(check(off, 2, &d), 0);
+		assert_int_equal(d.n, 1);
+		assert_non_null(strstr(d.r[0].msg, "ignored because pfs="));
+		assert_non_null(strstr(d.r[0].msg, nos[i]));
+	}
+	/* and of yes: no warning */
+	static const char *const yeses[] = { "on", "true", "y", "yes" };
+
+	for (size_t i = 0; i < sizeof(yeses) / sizeof(yeses[0]); i++) {
+		const struct ikb_value on[] = {
+			V("esp", "aes_gcm256;dh19", 4),
+			V("pfs", yeses[i], 5),
+		};
+
+		assert_int_equal(check(on, 2, &d), 0);
+		assert_int_equal(d.n, 0);
+	}
+
 	assert_int_equal(check(alias, 2, &d), 0);
 	assert_int_equal(d.n, 1);
 	assert_ptr_equal(d.r[0].at, &alias[0]);
@@ -164,6 +194,55 @@ static void test_phase2alg_and_esp(void **unused)
 	assert_int_equal(d.r[0].sev, IKB_SEV_WARNING);
 	assert_string_equal(d.r[0].msg, "phase2alg= is an old name for esp=, "
 					"which is also set; esp= wins");
+}
+
+/* The conn's lists come from the plugin: phase2alg= is esp= by its old name. */
+static struct ikb_proposal_list conn_list(const struct ikb_value *v, unsigned n,
+					  enum ikb_protocol proto)
+{
+	struct ikb_section s = { v, n };
+	struct ikb_proposal_list l;
+	struct ikb_error err = { "" };
+	void *state = NULL;
+
+	assert_int_equal(ikb_plugin.init(&host, &state), 0);
+	assert_non_null(ikb_plugin.proposals->conn_proposals);
+	assert_int_equal(ikb_plugin.proposals->conn_proposals(state, &s, proto,
+							      &l, &err),
+			 0);
+	ikb_plugin.fini(state);
+	return l;
+}
+
+static void test_conn_proposals(void **unused)
+{
+	const struct ikb_value esp[] = { V("esp", "aes256-sha2_512", 4) };
+	const struct ikb_value p2[] = { V("phase2alg", "aes256-sha2_512", 4) };
+	const struct ikb_value both[] = { V("phase2alg", "aes128-sha1", 4),
+					  V("esp", "aes256-sha2_512", 5) };
+	const struct ikb_value ike[] = { V("ike", "aes256-sha2_256-dh19", 4),
+					 V("esp", "aes_gcm256", 5) };
+	struct ikb_proposal_list want, got, dflt;
+	struct ikb_error err = { "" };
+
+	assert_int_equal(
+		epr_parse(IKB_PROTO_ESP, "aes256-sha2_512", &want, &err), 0);
+	got = conn_list(esp, 1, IKB_PROTO_ESP);
+	assert_memory_equal(&got, &want, sizeof(want));
+	/* phase2alg= alone used to give the default ESP list */
+	got = conn_list(p2, 1, IKB_PROTO_ESP);
+	assert_memory_equal(&got, &want, sizeof(want));
+	got = conn_list(both, 2, IKB_PROTO_ESP);
+	assert_memory_equal(&got, &want, sizeof(want));
+	/* ike= for IKE, whatever esp= says; unset: the defaults */
+	assert_int_equal(
+		epr_parse(IKB_PROTO_IKE, "aes256-sha2_256-dh19", &want, &err),
+		0);
+	got = conn_list(ike, 2, IKB_PROTO_IKE);
+	assert_memory_equal(&got, &want, sizeof(want));
+	assert_int_equal(epr_defaults(IKB_PROTO_ESP, &dflt), 0);
+	got = conn_list(ike, 0, IKB_PROTO_ESP);
+	assert_memory_equal(&got, &dflt, sizeof(dflt));
 }
 
 static void test_descriptor(void **unused)
@@ -234,6 +313,7 @@ int epr_test_check(void)
 		cmocka_unit_test(test_valid),
 		cmocka_unit_test(test_errors_point_at_the_value),
 		cmocka_unit_test(test_pfs),
+		cmocka_unit_test(test_conn_proposals),
 		cmocka_unit_test(test_phase2alg_and_esp),
 		cmocka_unit_test(test_descriptor),
 		cmocka_unit_test(test_defaults_kept),
