@@ -101,6 +101,8 @@ const char *cfg_updown_path(void);
  * the text is not one.
  */
 bool cfg_parse_duration_ms(const char *s, unsigned long long *ms);
+/* The same where a plain number is milliseconds (libreswan's kt_milliseconds). */
+bool cfg_parse_duration_ms_plain(const char *s, unsigned long long *ms);
 bool cfg_parse_bool(const char *s, bool *out);
 
 /*

@@ -75,9 +75,9 @@ static const struct core_key core_keys[] = {
 	{ "mark-in", IKB_KEY_CONN, check_mark },
 	{ "mark-out", IKB_KEY_CONN, check_mark },
 	{ "ipsec-interface", IKB_KEY_CONN, check_ipsec_interface },
-	{ "retransmit-timeout", IKB_KEY_CONN, check_duration },
+	{ "retransmit-timeout", IKB_KEY_CONN, check_retransmit_timeout },
 	/* libreswan: kt_milliseconds, a plain number is milliseconds */
-	{ "retransmit-interval", IKB_KEY_CONN, check_duration_ms },
+	{ "retransmit-interval", IKB_KEY_CONN, check_retransmit_interval },
 	{ "fragmentation", IKB_KEY_CONN, check_fragmentation },
 	{ "negotiationshunt", IKB_KEY_CONN, check_negotiationshunt },
 	{ "failureshunt", IKB_KEY_CONN, check_failureshunt },

@@ -78,13 +78,40 @@ bool check_duration(const char *v, char *why, size_t len)
 	FAIL("expected a duration: seconds, or a number with s, m, h, d or w (e.g. 30s, 8h)");
 }
 
-bool check_duration_ms(const char *v, char *why, size_t len)
+bool cfg_parse_duration_ms_plain(const char *s, unsigned long long *ms)
 {
 	unsigned long long us;
 
-	if (duration(v, 1000ULL, &us))
-		return true;
-	FAIL("expected a duration: milliseconds, or a number with ms, s or m (e.g. 500ms, 2s)");
+	if (!duration(s, 1000ULL, &us))
+		return false;
+	*ms = us / 1000;
+	return true;
+}
+
+/*
+ * retransmit-interval=: the first wait, doubled per try; the engine
+ * takes 1 ms up to a minute (retransmit-timeout= bounds the whole).
+ */
+bool check_retransmit_interval(const char *v, char *why, size_t len)
+{
+	unsigned long long ms;
+
+	if (!cfg_parse_duration_ms_plain(v, &ms))
+		FAIL("expected a duration: milliseconds, or a number with ms, s or m (e.g. 500ms, 2s)");
+	if (ms < 1 || ms >= 60000)
+		FAIL("expected 1ms up to 59s: the first wait before a retransmission");
+	return true;
+}
+
+bool check_retransmit_timeout(const char *v, char *why, size_t len)
+{
+	unsigned long long ms;
+
+	if (!cfg_parse_duration_ms(v, &ms))
+		FAIL("expected a duration: seconds, or a number with s, m, h, d or w (e.g. 30s, 8h)");
+	if (ms < 1)
+		FAIL("expected a duration above 0: how long an exchange is tried");
+	return true;
 }
 
 bool check_metrics_interval(const char *v, char *why, size_t len)

@@ -225,17 +225,6 @@ int conn_view_init(const struct ikb_section *s, bool left_is_local,
 	return rc;
 }
 
-/* retransmit-interval: libreswan's kt_milliseconds, plain numbers are ms. */
-static unsigned long long ms_value(const char *t, unsigned long long plain)
-{
-	unsigned long long ms;
-	size_t n = strspn(t, "0123456789");
-
-	if (n && !t[n])
-		return strtoull(t, NULL, 10) * plain;
-	return cfg_parse_duration_ms(t, &ms) ? ms : 0;
-}
-
 void conn_parse_timing(const struct ikb_section *s, unsigned *interval_ms,
 		       unsigned long long *timeout_ms)
 {
@@ -247,9 +236,11 @@ void conn_parse_timing(const struct ikb_section *s, unsigned *interval_ms,
 
 	*interval_ms = 500;
 	*timeout_ms = 60000;
-	if (iv && (x = ms_value(iv->value, 1)) > 0 && x < 60000)
+	/* the load check refused any other value (values_time.c) */
+	if (iv && cfg_parse_duration_ms_plain(iv->value, &x) && x > 0 &&
+	    x < 60000)
 		*interval_ms = (unsigned)x;
-	if (to && (x = ms_value(to->value, 1000)) > 0)
+	if (to && cfg_parse_duration_ms(to->value, &x) && x > 0)
 		*timeout_ms = x;
 }
 

@@ -395,6 +395,19 @@ static void test_times(void **state)
 		"conn a\n\tretransmit-interval=fast\n",
 		E(2, "a", "retransmit-interval=fast",
 		  "expected a duration: milliseconds, or a number with ms, s or m (e.g. 500ms, 2s)"));
+	/* what the engine would not take, the check does not either */
+	core_expect(
+		"conn a\n\tretransmit-interval=60s\n",
+		E(2, "a", "retransmit-interval=60s",
+		  "expected 1ms up to 59s: the first wait before a retransmission"));
+	core_expect(
+		"conn a\n\tretransmit-interval=0\n",
+		E(2, "a", "retransmit-interval=0",
+		  "expected 1ms up to 59s: the first wait before a retransmission"));
+	core_expect(
+		"conn a\n\tretransmit-timeout=0\n",
+		E(2, "a", "retransmit-timeout=0",
+		  "expected a duration above 0: how long an exchange is tried"));
 	core_expect("conn a\n\trekeyfuzz=lots\n",
 		    E(2, "a", "rekeyfuzz=lots",
 		      "expected a percentage, e.g. 100%"));
