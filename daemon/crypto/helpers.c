@@ -13,6 +13,7 @@
 
 #include "crypto/helpers.h"
 #include "log.h"
+#include "util/fifo.h"
 
 struct job {
 	helper_job_fn *run;
@@ -58,25 +59,12 @@ static struct {
 		      { .wake = PTHREAD_COND_INITIALIZER } },
 	   .efd = -1 };
 
-static void push(struct queue *q, struct job *j)
-{
-	j->next = NULL;
-	if (q->tail)
-		q->tail->next = j;
-	else
-		q->head = j;
-	q->tail = j;
-}
-
 static struct job *pop(struct queue *q)
 {
 	struct job *j = q->head;
 
-	if (j) {
-		q->head = j->next;
-		if (!q->head)
-			q->tail = NULL;
-	}
+	if (j)
+		fifo_drop_head(q, next);
 	return j;
 }
 
@@ -106,7 +94,7 @@ static void *worker(void *arg)
 			return NULL;
 		j->run(j->arg);
 		pthread_mutex_lock(&pool.lock);
-		push(&pool.done, j);
+		fifo_push(&pool.done, j, next);
 		pthread_mutex_unlock(&pool.lock);
 		/* Only fails if the counter would overflow: then it is set. */
 		if (write(pool.efd, &one, sizeof(one)) < 0 && errno != EAGAIN)
@@ -290,7 +278,7 @@ int helpers_submit_lane(enum helper_lane lane, helper_job_fn *run,
 		free(j);
 		return -ESHUTDOWN;
 	}
-	push(&pool.lanes[lane].todo, j);
+	fifo_push(&pool.lanes[lane].todo, j, next);
 	pool.stats.queued[lane]++;
 	pool.inflight++;
 	pthread_cond_signal(&pool.lanes[lane].wake);

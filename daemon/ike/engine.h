@@ -39,7 +39,9 @@ struct ike_engine {
 	/* opening.c: our initiations in flight, and those queued */
 	unsigned opening;
 	bool opening_busy;
-	struct ike_sa *open_head, *open_tail;
+	struct {
+		struct ike_sa *head, *tail;
+	} open_queue;
 	unsigned long serial;
 	uint32_t next_reqid;
 	unsigned ddos_threshold, max_halfopen;

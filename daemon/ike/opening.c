@@ -22,6 +22,7 @@
 #include "ike/exchange.h"
 #include "ike/tasks.h"
 #include "log.h"
+#include "util/fifo.h"
 
 /* Handshakes in flight. With ~5 ms of work per handshake on the slowest
  * host we run on (UML, one CPU for both ends), 32 are ~160 ms of queue,
@@ -47,10 +48,8 @@ void opening_resume(struct ike_engine *e)
 	if (e->opening_busy)
 		return;
 	e->opening_busy = true;
-	while (e->opening < OPENING_MAX && (sa = e->open_head)) {
-		e->open_head = sa->open_next;
-		if (!e->open_head)
-			e->open_tail = NULL;
+	while (e->opening < OPENING_MAX && (sa = e->open_queue.head)) {
+		fifo_drop_head(&e->open_queue, open_next);
 		sa->open_next = NULL;
 		if (start(sa, &err))
 			ike_sa_delete(sa,
@@ -63,23 +62,19 @@ int opening_start(struct ike_sa *sa, struct ikb_error *err)
 {
 	struct ike_engine *e = sa->e;
 
-	if (e->opening < OPENING_MAX && !e->open_head)
+	if (e->opening < OPENING_MAX && !e->open_queue.head)
 		return start(sa, err);
 	ike_sa_log(sa, IKB_LOG_DEBUG, "queued: %u IKE SAs are being opened",
 		   e->opening);
 	sa->opening = IKE_OPENING_QUEUED;
-	if (e->open_tail)
-		e->open_tail->open_next = sa;
-	else
-		e->open_head = sa;
-	e->open_tail = sa;
+	fifo_push(&e->open_queue, sa, open_next);
 	return 0;
 }
 
 static void unqueue(struct ike_sa *sa)
 {
 	struct ike_engine *e = sa->e;
-	struct ike_sa **pp = &e->open_head, *prev = NULL;
+	struct ike_sa **pp = &e->open_queue.head, *prev = NULL;
 
 	while (*pp && *pp != sa) {
 		prev = *pp;
@@ -88,8 +83,8 @@ static void unqueue(struct ike_sa *sa)
 	if (!*pp)
 		return;
 	*pp = sa->open_next;
-	if (e->open_tail == sa)
-		e->open_tail = prev;
+	if (e->open_queue.tail == sa)
+		e->open_queue.tail = prev;
 	sa->open_next = NULL;
 }
 

@@ -23,6 +23,7 @@
 
 #include "log.h"
 #include "updown/internal.h"
+#include "util/fifo.h"
 
 #define OUT_MAX 4096 /* bytes of a run's output that reach the log */
 #define LINE_MAX_LOG 256
@@ -166,9 +167,7 @@ static void next(struct queue *q)
 	if (q->line_len)
 		log_line(q);
 	release_proc(q);
-	q->head = j->next;
-	if (!q->head)
-		q->tail = NULL;
+	fifo_drop_head(q, next);
 	updown_job_free(j);
 	if (q->head)
 		start(q);
@@ -344,12 +343,7 @@ void updown_runner_queue(struct updown_runner *r, struct updown_job *j)
 		updown_job_free(j);
 		return;
 	}
-	j->next = NULL;
-	if (q->tail)
-		q->tail->next = j;
-	else
-		q->head = j;
-	q->tail = j;
+	fifo_push(q, j, next);
 	if (q->head == j)
 		start(q);
 }
