@@ -21,6 +21,7 @@
 #include "log.h"
 #include "log_conf.h"
 #include "plugin/plugin_set.h"
+#include "util/json.h"
 
 struct keylog_id {
 	struct ikb_addr dst;
@@ -219,34 +220,29 @@ void keylog_free(struct ikbd *d)
 	d->keylog = NULL;
 }
 
-static void put(struct json_object *o, const char *k, const char *v)
-{
-	json_object_object_add(o, k, json_object_new_string(v));
-}
-
 static void json_sa(void *ctx, const struct ikb_sa *sa)
 {
 	struct json_object *o = json_object_new_object();
 	const struct ikb_alg *e = enc_alg(sa);
 	char buf[2 * IKB_KEY_MAX + 1];
 
-	put(o, "dir", sa->dir == IKB_DIR_OUT ? "out" : "in");
-	put(o, "src", addr(&sa->src, buf, sizeof(buf)));
-	put(o, "dst", addr(&sa->dst, buf, sizeof(buf)));
+	json_put_str(o, "dir", sa->dir == IKB_DIR_OUT ? "out" : "in");
+	json_put_str(o, "src", addr(&sa->src, buf, sizeof(buf)));
+	json_put_str(o, "dst", addr(&sa->dst, buf, sizeof(buf)));
 	snprintf(buf, sizeof(buf), "%08" PRIx32, sa->spi);
-	put(o, "spi", buf);
+	json_put_str(o, "spi", buf);
 	json_object_object_add(o, "reqid", json_object_new_int64(sa->reqid));
-	put(o, "alg", e->name);
+	json_put_str(o, "alg", e->name);
 	/* No "key" when the backend keeps none (kernel-xfrm). */
 	if (has_key(e)) {
 		hex(e->key, key_len(e), buf);
-		put(o, "key", buf);
+		json_put_str(o, "key", buf);
 	}
 	if (sa->integ.name[0])
-		put(o, "integ_alg", sa->integ.name);
+		json_put_str(o, "integ_alg", sa->integ.name);
 	if (sa->integ.name[0] && has_key(&sa->integ)) {
 		hex(sa->integ.key, key_len(&sa->integ), buf);
-		put(o, "integ_key", buf);
+		json_put_str(o, "integ_key", buf);
 	}
 	json_object_array_add(ctx, o);
 }

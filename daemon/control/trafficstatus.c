@@ -20,6 +20,7 @@
 #include "daemon.h"
 #include "ike/ike.h"
 #include "plugin/plugin_set.h"
+#include "util/json.h"
 
 struct walk {
 	const struct ike_engine *e;
@@ -30,11 +31,6 @@ struct walk {
 	struct json_stream *stream; /* the answer, written as it is made */
 	const char *conn;
 };
-
-static void put_str(struct json_object *o, const char *k, const char *v)
-{
-	json_object_object_add(o, k, json_object_new_string(v));
-}
 
 static void put_u64(struct json_object *o, const char *k, uint64_t v)
 {
@@ -55,7 +51,7 @@ static void put_spi(struct json_object *o, const char *k,
 	for (int i = 0; i < 8; i++)
 		buf[i] = digits[sa->spi >> (28 - 4 * i) & 0xf];
 	buf[8] = '\0';
-	put_str(o, k, buf);
+	json_put_str(o, k, buf);
 }
 
 int traffic_query(const struct ikb_kernel_ops *k, void *kstate,
@@ -90,8 +86,8 @@ static struct json_object *dir_json(const struct walk *w,
 		return NULL;
 	o = json_object_new_object();
 	if (traffic_query(w->k, w->kstate, sa, c, &err)) {
-		put_str(o, "error",
-			err.msg[0] ? err.msg : "the kernel query failed");
+		json_put_str(o, "error",
+			     err.msg[0] ? err.msg : "the kernel query failed");
 		return o;
 	}
 	put_u64(o, "bytes", c->bytes);
@@ -143,14 +139,15 @@ static struct json_object *child_json(const struct walk *w,
 	struct json_object *o = json_object_new_object();
 	struct ikb_sa_counters in, out;
 
-	put_str(o, "conn", c->conn);
+	json_put_str(o, "conn", c->conn);
 	put_u64(o, "ike_serial", c->ike_serial);
 	put_u64(o, "reqid", c->reqid);
-	put_str(o, "remote_id", c->remote_id);
-	put_str(o, "proto", "ESP");
-	put_str(o, "mode", c->mode == IKB_MODE_TUNNEL ? "tunnel" : "transport");
-	put_str(o, "alg", c->alg);
-	put_str(o, "kernel_alg", c->kernel_alg);
+	json_put_str(o, "remote_id", c->remote_id);
+	json_put_str(o, "proto", "ESP");
+	json_put_str(o, "mode",
+		     c->mode == IKB_MODE_TUNNEL ? "tunnel" : "transport");
+	json_put_str(o, "alg", c->alg);
+	json_put_str(o, "kernel_alg", c->kernel_alg);
 	put_spi(o, "spi_in", c->in);
 	put_spi(o, "spi_out", c->out);
 	json_object_object_add(o, "in", dir_json(w, c->in, &in));

@@ -21,18 +21,14 @@
 #include "ike/msg.h"
 #include "ike/exchange.h"
 #include "ike/status_fmt.h"
-
-static void put_str(struct json_object *o, const char *k, const char *v)
-{
-	json_object_object_add(o, k, json_object_new_string(v));
-}
+#include "util/json.h"
 
 static void put_spi(struct json_object *o, const char *k, const uint8_t s[8])
 {
 	char buf[17];
 
 	fmt_spi64(buf, s);
-	put_str(o, k, buf);
+	json_put_str(o, k, buf);
 }
 
 static void put_spi32(struct json_object *o, const char *k, uint32_t spi)
@@ -40,7 +36,7 @@ static void put_spi32(struct json_object *o, const char *k, uint32_t spi)
 	char buf[9];
 
 	fmt_spi32(buf, spi);
-	put_str(o, k, buf);
+	json_put_str(o, k, buf);
 }
 
 static void put_ts(struct json_object *o, const char *k,
@@ -49,7 +45,7 @@ static void put_ts(struct json_object *o, const char *k,
 	char buf[FMT_TS_LEN];
 
 	fmt_ts(buf, c, local);
-	put_str(o, k, buf);
+	json_put_str(o, k, buf);
 }
 
 /* mark=: "0x7/0xff" */
@@ -59,7 +55,7 @@ static void put_mark(struct json_object *o, const char *k, uint32_t mark,
 	char buf[24];
 
 	fmt_mark(buf, mark, mask);
-	put_str(o, k, buf);
+	json_put_str(o, k, buf);
 }
 
 /* Seconds until t, on the clock that dated t (wall_s()); nothing when t is 0. */
@@ -75,9 +71,9 @@ static void put_offload(struct json_object *o, const struct child_sa *c)
 {
 	const struct ikb_sa *sa = status_offload_sa(c);
 
-	put_str(o, "offload", status_offload(sa));
+	json_put_str(o, "offload", status_offload(sa));
 	if (status_offload_dev(sa))
-		put_str(o, "offload_dev", status_offload_dev(sa));
+		json_put_str(o, "offload_dev", status_offload_dev(sa));
 }
 
 static struct json_object *child_status(const struct child_sa *c)
@@ -85,16 +81,17 @@ static struct json_object *child_status(const struct child_sa *c)
 	struct json_object *o = json_object_new_object();
 	char buf[256];
 
-	put_str(o, "state", status_child_state(c));
+	json_put_str(o, "state", status_child_state(c));
 	put_in(o, "rekey_in_s", c->rekey_at);
 	put_in(o, "expire_in_s", c->expire_at);
 	json_object_object_add(o, "reqid", json_object_new_int64(c->reqid));
-	put_str(o, "mode", c->mode == IKB_MODE_TUNNEL ? "tunnel" : "transport");
+	json_put_str(o, "mode",
+		     c->mode == IKB_MODE_TUNNEL ? "tunnel" : "transport");
 	put_spi32(o, "spi_in", c->spi_in);
 	put_spi32(o, "spi_out", c->spi_out);
 	ike_prop_render(&c->prop, buf, sizeof(buf));
-	put_str(o, "proposal", buf);
-	put_str(o, "kernel_alg", status_kernel_alg(c));
+	json_put_str(o, "proposal", buf);
+	json_put_str(o, "kernel_alg", status_kernel_alg(c));
 	put_ts(o, "ts_local", c, true);
 	put_ts(o, "ts_remote", c, false);
 	json_object_object_add(o, "esn", json_object_new_boolean(c->sa_in.esn));
@@ -102,7 +99,7 @@ static struct json_object *child_status(const struct child_sa *c)
 			       json_object_new_int64(c->sa_in.replay_window));
 	json_object_object_add(
 		o, "cpu", c->cpu < 0 ? NULL : json_object_new_int64(c->cpu));
-	put_str(o, "pcrypt", status_pcrypt(c));
+	json_put_str(o, "pcrypt", status_pcrypt(c));
 	put_offload(o, c);
 	/* mark=: as installed; mark is the outbound SA's, mark_in the
 	 * inbound one's where it differs; absent when unmarked */
@@ -116,7 +113,7 @@ static struct json_object *child_status(const struct child_sa *c)
 		json_object_object_add(o, "if_id",
 				       json_object_new_int64(c->sa_out.if_id));
 		ipsec_if_name(c->sa_out.if_id, buf);
-		put_str(o, "interface", buf);
+		json_put_str(o, "interface", buf);
 	}
 	return o;
 }
@@ -151,8 +148,8 @@ static void put_peer(struct json_object *o, const struct ike_sa *sa)
 			       how ? json_object_new_string(how) : NULL);
 	if (pc) {
 		c = json_object_new_object();
-		put_str(c, "subject", pc->subject);
-		put_str(c, "issuer", pc->issuer);
+		json_put_str(c, "subject", pc->subject);
+		json_put_str(c, "issuer", pc->issuer);
 	}
 	json_object_object_add(o, "peer_cert", c);
 }
@@ -219,20 +216,20 @@ struct json_object *ike_sa_status(const struct ike_sa *sa)
 	struct json_object *kids = json_object_new_array();
 	char buf[256];
 
-	put_str(o, "conn", sa->conn);
+	json_put_str(o, "conn", sa->conn);
 	json_object_object_add(o, "serial",
 			       json_object_new_int64((int64_t)sa->serial));
-	put_str(o, "role", sa->initiator ? "initiator" : "responder");
-	put_str(o, "state", status_sa_state(sa));
+	json_put_str(o, "role", sa->initiator ? "initiator" : "responder");
+	json_put_str(o, "state", status_sa_state(sa));
 	put_spi(o, "spi_i", sa->spi_i);
 	put_spi(o, "spi_r", sa->spi_r);
-	put_str(o, "local", addr_str(&sa->path.local, buf, sizeof(buf)));
-	put_str(o, "remote", addr_str(&sa->path.remote, buf, sizeof(buf)));
-	put_str(o, "local_id", ike_sa_id_text(&sa->local_id));
-	put_str(o, "remote_id", ike_sa_id_text(&sa->remote_id));
+	json_put_str(o, "local", addr_str(&sa->path.local, buf, sizeof(buf)));
+	json_put_str(o, "remote", addr_str(&sa->path.remote, buf, sizeof(buf)));
+	json_put_str(o, "local_id", ike_sa_id_text(&sa->local_id));
+	json_put_str(o, "remote_id", ike_sa_id_text(&sa->remote_id));
 	put_peer(o, sa);
 	ike_prop_render(&sa->prop, buf, sizeof(buf));
-	put_str(o, "proposal", buf);
+	json_put_str(o, "proposal", buf);
 	json_object_object_add(o, "local_port", u64(sa->path.lport));
 	json_object_object_add(o, "remote_port", u64(sa->path.rport));
 	put_nat(o, sa);

@@ -26,6 +26,7 @@
 #include "ike/tasks.h"
 #include "ike/trap.h"
 #include "log.h"
+#include "util/json.h"
 
 #define ROUTE_SELS_MAX (IKB_CHILD_PLAN_MAX + TS_NETS_MAX * TS_NETS_MAX)
 
@@ -749,11 +750,6 @@ static void on_event(void *ctx, const struct ike_event *ev)
 	}
 }
 
-static void put_str(struct json_object *o, const char *k, const char *v)
-{
-	json_object_object_add(o, k, json_object_new_string(v));
-}
-
 void trap_each_route(const struct ike_engine *e,
 		     void (*fn)(const char *conn, void *arg), void *arg)
 {
@@ -771,17 +767,17 @@ struct json_object *traps_status(const struct ike_engine *e)
 	     r = r->next) {
 		struct json_object *o = json_object_new_object();
 
-		put_str(o, "conn", r->conn);
+		json_put_str(o, "conn", r->conn);
 		if (r->group || r->inst)
-			put_str(o, "opportunistic",
-				r->group ? "group" : "instance");
-		put_str(o, "kind",
-			r->kind == IKB_POLICY_IPSEC ? "trap" : "shunt");
-		put_str(o, "action", action_name(r->out_now));
+			json_put_str(o, "opportunistic",
+				     r->group ? "group" : "instance");
+		json_put_str(o, "kind",
+			     r->kind == IKB_POLICY_IPSEC ? "trap" : "shunt");
+		json_put_str(o, "action", action_name(r->out_now));
 		snprintf(sel, sizeof(sel), "%s/%u === %s/%u",
 			 addr_str(&r->sel.src, s, sizeof(s)), r->sel.src_plen,
 			 addr_str(&r->sel.dst, d, sizeof(d)), r->sel.dst_plen);
-		put_str(o, "selectors", sel);
+		json_put_str(o, "selectors", sel);
 		json_object_object_add(o, "reqid",
 				       json_object_new_int64(r->reqid));
 		json_object_object_add(o, "policies",
