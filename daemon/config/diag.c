@@ -27,6 +27,15 @@ void diag_free(struct ikb_diag *d)
 	memset(d, 0, sizeof(*d));
 }
 
+char *diag_vasprintf(const char *fmt, va_list ap)
+{
+	char *s;
+
+	if (vasprintf(&s, fmt, ap) < 0)
+		abort();
+	return s;
+}
+
 static char *xstrdup(const char *s)
 {
 	char *p = strdup(s);
@@ -49,14 +58,11 @@ void diag_vat(struct ikb_diag *d, enum ikb_severity sev, const char *file,
 		d->cap = cap;
 	}
 	struct diag_msg *m = &d->msgs[d->n++];
-	char *text;
 
-	if (vasprintf(&text, fmt, ap) < 0)
-		abort();
 	m->sev = sev;
 	m->file = file ? xstrdup(file) : NULL;
 	m->line = line;
-	m->text = text;
+	m->text = diag_vasprintf(fmt, ap);
 	if (sev == IKB_SEV_ERROR)
 		d->errors++;
 	else if (sev == IKB_SEV_WARNING)
@@ -81,8 +87,7 @@ void diag_report(struct ikb_diag *d, const struct ikb_section *s,
 	va_list ap;
 
 	va_start(ap, fmt);
-	if (vasprintf(&what, fmt, ap) < 0)
-		abort();
+	what = diag_vasprintf(fmt, ap);
 	va_end(ap);
 
 	const char *file = at ? at->file : s ? s->file : NULL;

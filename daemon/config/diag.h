@@ -27,6 +27,11 @@ struct ikb_diag {
 
 void diag_init(struct ikb_diag *d);
 void diag_free(struct ikb_diag *d);
+/* vasprintf() that aborts rather than return NULL, as the rest of diag.c
+ * does on no memory: a message is never silently lost, and its callers
+ * need no failure path. */
+char *diag_vasprintf(const char *fmt, va_list ap)
+	__attribute__((format(printf, 1, 0)));
 void diag_at(struct ikb_diag *d, enum ikb_severity sev, const char *file,
 	     unsigned line, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));

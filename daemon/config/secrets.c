@@ -351,8 +351,7 @@ static void path_error(struct sctx *c, const char *path, const char *from,
 	va_list ap;
 
 	va_start(ap, fmt);
-	if (vasprintf(&what, fmt, ap) < 0)
-		abort();
+	what = diag_vasprintf(fmt, ap);
 	va_end(ap);
 	if (from)
 		diag_at(c->d, IKB_SEV_ERROR, from, line, "include %s: %s", path,
