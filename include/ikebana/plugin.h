@@ -16,7 +16,9 @@
  * comment; leave IKB_*_OPS_MIN as it is; say in its comment that it is
  * optional and since which ABI; the core treats NULL as not provided. The
  * plain structs (struct ikb_sa, struct ikb_child_plan, ...) and the
- * descriptor have no size: changing them is a new ABI number.
+ * descriptor have no size: changing them is a new ABI number
+ * (testing/unit/plugin/test_abi_layout.c pins the plain structs' layout,
+ * so that a change without a bump fails the build).
  *
  * A key has exactly one owner (a plugin's keys, or the core), and the
  * owner is the only code that parses it: check_conn validates it at load,
