@@ -67,7 +67,7 @@ struct ikb_host {
 				      void *arg);
 	void (*fd_unwatch)(struct ikb_watch *w);
 	/*
-	 * Appended after ABI 5: a yes/no value the way the core reads its
+	 * Appended in ABI 6, without a bump: a yes/no value the way the core reads its
 	 * own (yes, true, on, y and their no, any case), so that a plugin
 	 * reading a core key such as pfs= means what the core means.
 	 */

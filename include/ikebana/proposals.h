@@ -59,7 +59,7 @@ struct ikb_proposals_ops {
 	int (*kernel_algs)(void *state, const struct ikb_proposal *chosen,
 			   struct ikb_sa *sa, struct ikb_error *err);
 	/*
-	 * Appended after ABI 5. The conn's proposals for `protocol`, from the
+	 * Appended in ABI 6, without a bump. The conn's proposals for `protocol`, from the
 	 * keys the plugin owns (esp-proposals: ike=, esp= and its alias
 	 * phase2alg=), else the defaults: the core reads none of those keys.
 	 * A plugin without it cannot serve this ikebana (each conn says so).
