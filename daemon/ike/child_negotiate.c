@@ -18,6 +18,7 @@
 #include "ike/msg.h"
 #include "ike/exchange.h"
 #include "ike/failure.h"
+#include "ike/tasks.h"
 #include "ike/timers.h"
 #include "ike/ts.h"
 #include "plugin/plugin_set.h"
@@ -570,7 +571,7 @@ void child_keep_failed(struct ike_sa *sa, struct child_sa *c)
 	c->next = sa->children;
 	sa->children = c;
 	child_set_state(sa, c, CHILD_FAILED);
-	c->want_delete = true;
+	task_want_child(sa, c, TASK_DELETE_CHILD);
 }
 
 void child_established(struct ike_sa *sa, struct child_sa *c, const char *how)

@@ -83,7 +83,7 @@ void child_rekey_resolve(struct ike_sa *sa, struct child_sa *c,
 			"simultaneous rekey of %08x: ours %08x has the lowest nonce: deleting it",
 			old->spi_in, c->spi_in);
 		child_set_state(sa, c, CHILD_REDUNDANT);
-		c->want_delete = true;
+		task_want_child(sa, c, TASK_DELETE_CHILD);
 		return;
 	}
 	if (b) {
@@ -95,5 +95,5 @@ void child_rekey_resolve(struct ike_sa *sa, struct child_sa *c,
 	}
 	child_sa_del_out(sa, old); /* c's outbound SA is in place */
 	child_set_state(sa, old, CHILD_REPLACED);
-	old->want_delete = true;
+	task_want_child(sa, old, TASK_DELETE_CHILD);
 }

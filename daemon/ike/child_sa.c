@@ -14,6 +14,7 @@
 #include "config/config.h"
 #include "crypto/crypto.h"
 #include "ike/child_sa.h"
+#include "ike/tasks.h"
 #include "ike/engine.h"
 #include "ike/conn.h"
 #include "ike/events.h"
@@ -463,6 +464,7 @@ void child_sa_drop(struct child_sa *c)
 
 void child_sa_free(struct ike_sa *sa, struct child_sa *c)
 {
+	tasks_drop_child(sa, c);
 	events_child_down(sa, c);
 	child_sa_uninstall(sa, c);
 	if (c->timer)

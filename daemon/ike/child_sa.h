@@ -10,6 +10,7 @@
 
 #include "crypto/secret.h"
 #include "ike/prop.h"
+#include "ike/task.h"
 #include "ike/ts.h"
 #include "wire/wire.h"
 
@@ -21,7 +22,7 @@ struct event;
  * A Child SA's life, one value changed only by child_set_state(), which
  * logs each change. What our exchange in flight does to it (a rekey or a
  * Delete of ours is out) is the exchange's (child_rekeying(),
- * child_deleting()); want_rekey and want_delete are requests to tasks.c.
+ * child_deleting()); a Delete or a rekey wanted is a task (tasks.h).
  */
 enum child_state {
 	CHILD_NEGOTIATING, /* its exchange is under way: not in the kernel */
@@ -63,7 +64,8 @@ struct child_sa {
 	/* Rekeying (RFC 7296 §2.8) and deletion (§1.4.1). */
 	uint32_t rekey_of; /* spi_in of the Child SA this one replaces */
 	bool peer_created; /* we answered its CREATE_CHILD_SA */
-	bool want_rekey, want_delete;
+	/* a Delete or a rekey wanted: links in its IKE SA's tasks */
+	struct ike_task_link task[TASK_CHILD_LINKS];
 	/* unique.c: the Child SA of a replaced IKE SA whose reqid and
 	 * policies this one takes over at install; NULL: none */
 	struct child_sa *takeover;

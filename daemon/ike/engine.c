@@ -251,7 +251,7 @@ int ike_engine_down(struct ike_engine *e, const char *name,
 		sa->auto_try = false;
 		if (sa->state == IKE_SA_ESTABLISHED) {
 			/* a Delete, once the window is free */
-			sa->want_delete = true;
+			task_want(sa, TASK_DELETE_IKE);
 			tasks_schedule(sa);
 		} else if (sa->state != IKE_SA_DELETING) {
 			ike_sa_delete(sa, "ikebana down");

@@ -363,7 +363,7 @@ static bool refused(struct ike_sa *sa, const struct wire_notify *n,
 			   "CREATE_CHILD_SA: peer wants KE group %u: again",
 			   sa->child_ke.group);
 		if (old)
-			old->want_rekey = true;
+			task_want_child(sa, old, TASK_REKEY_CHILD);
 		return true;
 	}
 	if (old && child_rekey_refused(sa, n, old))

@@ -15,6 +15,7 @@
 
 #include "ike/ike.h"
 #include "ike/prop.h"
+#include "ike/task.h"
 
 struct event;
 struct ke;
@@ -200,7 +201,9 @@ struct ike_sa {
 	/* INVALID_KE_PAYLOAD to a Child SA's CREATE_CHILD_SA, and to ours
 	 * for the IKE SA: the group the next one uses */
 	struct ke_retry child_ke, rekey_ke;
-	bool want_rekey, want_delete, want_dpd;
+	/* tasks.h: what to start once the window is free, in order */
+	struct ike_task_link *tasks;
+	struct ike_task_link task_ike[TASK_IKE_LINKS];
 	bool rekeyed; /* replaced by a new IKE SA: its children moved */
 	/* unique.c: the peer's new IKE SA that replaces this one, and
 	 * whether the peer said it has lost this one (INITIAL_CONTACT) */

@@ -42,7 +42,7 @@ static void on_dpd(evutil_socket_t fd, short what, void *arg)
 		arm(sa, delay - idle);
 		return;
 	}
-	sa->want_dpd = true;
+	task_want(sa, TASK_DPD);
 	tasks_schedule(sa);
 	arm(sa, delay);
 }

@@ -95,7 +95,6 @@ void mobike_inherit(struct ike_sa *sa, const struct ike_sa *old)
 	if (!old->mobike || !(sa->mobike = malloc(sizeof(*sa->mobike))))
 		return;
 	*sa->mobike = *old->mobike;
-	sa->mobike->want_update = false;
 }
 
 bool mobike_may_move(const struct ike_sa *sa, const struct ike_path *p)

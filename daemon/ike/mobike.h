@@ -26,7 +26,6 @@ struct json_object;
 #define MOBIKE_COOKIE2_LEN 16
 
 struct ike_mobike {
-	bool want_update; /* initiator: our address may have changed */
 	unsigned n_addrs; /* the peer's additional addresses */
 	struct ikb_addr addrs[MOBIKE_ADDRS_MAX];
 	unsigned long long updates; /* address updates sent or followed */
@@ -63,10 +62,10 @@ bool mobike_may_move(const struct ike_sa *sa, const struct ike_path *p);
 
 /* mobike_update.c */
 /*
- * tasks.c, with the window free: the UPDATE_SA_ADDRESSES request when our
- * address to the peer changed. 0: a request went out.
+ * tasks.c, TASK_MOBIKE with the window free: the UPDATE_SA_ADDRESSES
+ * request if our address to the peer changed. 0: a request went out.
  */
-int mobike_tasks(struct ike_sa *sa);
+int mobike_update(struct ike_sa *sa);
 /* Our UPDATE_SA_ADDRESSES was answered: the Child SAs follow. */
 void mobike_update_response(struct ike_sa *sa, const struct wire_msg *m);
 /*

@@ -33,7 +33,7 @@ void ike_engine_addresses_changed(struct ike_engine *e)
 		if (!mobike_on(sa) || !sa->initiator ||
 		    sa->state != IKE_SA_ESTABLISHED)
 			continue;
-		sa->mobike->want_update = true;
+		task_want(sa, TASK_MOBIKE);
 		tasks_schedule(sa);
 	}
 }
@@ -106,16 +106,13 @@ static int source_now(struct ike_sa *sa, struct ikb_addr *now)
 	return rc;
 }
 
-int mobike_tasks(struct ike_sa *sa)
+int mobike_update(struct ike_sa *sa)
 {
 	struct ike_mobike *mb = sa->mobike;
 	struct ikb_addr now;
 	char a[64];
 
-	if (!mb || !mb->want_update)
-		return -1;
-	mb->want_update = false;
-	if (source_now(sa, &now))
+	if (!mb || source_now(sa, &now))
 		return -1;
 	if (ike_addr_equal(&now, &sa->path.local)) {
 		ike_sa_log(sa, IKB_LOG_DEBUG,

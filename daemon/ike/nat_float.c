@@ -83,7 +83,7 @@ void nat_mapping(struct ike_engine *e, const struct ikb_kernel_event *ev)
 		}
 		nat_follow(sa, &ev->new_addr, ev->new_port,
 			   "its ESP in UDP comes from there");
-		sa->want_dpd = true;
+		task_want(sa, TASK_DPD);
 		tasks_schedule(sa);
 		return;
 	}

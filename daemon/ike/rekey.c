@@ -109,11 +109,11 @@ static void on_child_timer(evutil_socket_t fd, short what, void *arg)
 		ike_sa_log(sa, IKB_LOG_INFO,
 			   "Child SA %08x reached its lifetime: deleting",
 			   c->spi_in);
-		c->want_delete = true;
+		task_want_child(sa, c, TASK_DELETE_CHILD);
 	} else {
 		if (c->state != CHILD_REPLACED && c->state != CHILD_REDUNDANT &&
 		    !child_rekeying(c))
-			c->want_rekey = true;
+			task_want_child(sa, c, TASK_REKEY_CHILD);
 		c->timer_expires = true;
 		arm(c->timer, left(c->born_ms, c->life_ms));
 	}
@@ -154,10 +154,10 @@ static void on_ike_timer(evutil_socket_t fd, short what, void *arg)
 	if (sa->timer_expires) {
 		ike_sa_log(sa, IKB_LOG_INFO,
 			   "IKE SA reached its lifetime: deleting");
-		sa->want_delete = true;
+		task_want(sa, TASK_DELETE_IKE);
 	} else {
 		ike_sa_log(sa, IKB_LOG_INFO, "IKE SA lifetime: rekeying");
-		sa->want_rekey = true;
+		task_want(sa, TASK_REKEY_IKE);
 		sa->timer_expires = true;
 		arm(sa->timer, left(sa->born_ms, sa->life_ms));
 	}
@@ -209,11 +209,11 @@ static void expire(struct ike_sa *sa, struct child_sa *c, bool in, bool hard)
 		else
 			c->sa_out_done = false;
 		if (!child_deleting(c))
-			c->want_delete = true;
+			task_want_child(sa, c, TASK_DELETE_CHILD);
 	} else if (c->state != CHILD_REPLACED && c->state != CHILD_REDUNDANT &&
 		   !child_rekeying(c) && !child_deleting(c) &&
 		   conn_rekey(sa->e, sa->conn)) {
-		c->want_rekey = true;
+		task_want_child(sa, c, TASK_REKEY_CHILD);
 	}
 	tasks_schedule(sa);
 }

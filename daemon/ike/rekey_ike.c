@@ -121,6 +121,7 @@ static void take_over(struct ike_sa *old, struct ike_sa *sa)
 {
 	sa->children = old->children;
 	old->children = NULL;
+	tasks_move_children(sa, old);
 	for (struct child_sa *c = sa->children; c; c = c->next)
 		c->ike = sa;
 	old->rekeyed = true;
@@ -365,7 +366,7 @@ static void accepted(struct ike_sa *sa, int rc, const struct ikb_error *err)
 	if (rc)
 		ike_sa_log(sa, IKB_LOG_WARNING, "IKE SA rekey: %s", err->msg);
 	else
-		sa->want_delete = true; /* the old one: tasks.c's Delete */
+		task_want(sa, TASK_DELETE_IKE); /* the old one's */
 }
 
 /* On the loop: g^ir is made. */
@@ -391,7 +392,7 @@ void rekey_ike_refused(struct ike_sa *sa, const struct wire_notify *n)
 	char b[32];
 
 	if (ke_retry_conn(sa, &sa->rekey_ke, n, ke_group(sa->x->ke), false))
-		sa->want_rekey = true;
+		task_want(sa, TASK_REKEY_IKE);
 	else if (n->type == WIRE_N_TEMPORARY_FAILURE)
 		ike_timer_retry(sa);
 	ike_sa_log(sa, IKB_LOG_WARNING, "IKE SA rekey: peer answered %s",

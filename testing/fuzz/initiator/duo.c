@@ -235,19 +235,19 @@ void duo_act(struct duo *d, struct fuzz_in *in)
 	switch ((a >> 1) % 5) {
 	case 0: /* a Child SA rekey, as its soft EXPIRE starts one */
 		if (sa && sa->children) {
-			sa->children->want_rekey = true;
+			task_want_child(sa, sa->children, TASK_REKEY_CHILD);
 			tasks_run(sa);
 		}
 		break;
 	case 1:
 		if (sa) {
-			sa->want_rekey = true;
+			task_want(sa, TASK_REKEY_IKE);
 			tasks_run(sa);
 		}
 		break;
 	case 2:
 		if (sa) {
-			sa->want_dpd = true;
+			task_want(sa, TASK_DPD);
 			tasks_run(sa);
 		}
 		break;

@@ -262,7 +262,7 @@ static void ike_rekey_start(struct net *n)
 {
 	struct ike_sa *w = n->p[WEST].e->all;
 
-	w->want_rekey = true;
+	task_want(w, TASK_REKEY_IKE);
 	tasks_run(w);
 }
 
@@ -287,7 +287,7 @@ static void dpd_start_now(struct net *n)
 {
 	struct ike_sa *w = n->p[WEST].e->all;
 
-	w->want_dpd = true;
+	task_want(w, TASK_DPD);
 	tasks_run(w);
 }
 

@@ -170,7 +170,7 @@ static void test_only_update_moves(void **state)
 
 	west_moves(n);
 	w->path.local = n->p[WEST].addr;
-	w->want_dpd = true;
+	task_want(w, TASK_DPD);
 	tasks_schedule(w);
 	assert_true(net_run(n, dpd_answered, 10000));
 	addr_is(&sa_of(n, EAST)->path.remote, "192.0.2.1");

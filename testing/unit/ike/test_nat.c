@@ -187,7 +187,7 @@ static void test_new_mapping(void **state)
 	up(n);
 	n->nat_off = 20000;
 	w = sa_of(n, WEST);
-	w->want_dpd = true;
+	task_want(w, TASK_DPD);
 	tasks_schedule(w);
 	assert_true(net_run(n, east_followed, 5000));
 	assert_int_equal(n->nat_lost, 0);
@@ -223,7 +223,7 @@ static void test_kernel_mapping(void **state)
 	addr_is(&policy_of(&d, IKB_DIR_OUT)->sel.dst, "203.0.113.10");
 	addr_is(&policy_of(&d, IKB_DIR_IN)->sel.src, "203.0.113.10");
 	/* it checks that west is there: a liveness request goes out */
-	assert_true(e->want_dpd || e->x);
+	assert_true(task_queued(e, TASK_DPD) || e->x);
 	net_free(n);
 }
 

@@ -314,7 +314,8 @@ static void test_clone_life(void **state)
 	assert_kernel(n, EAST, 3);
 
 	/* west deletes the fallback, as `ikebana down` of one SA would */
-	child_cpu(n, WEST, -1)->want_delete = true;
+	task_want_child(n->p[WEST].e->all, child_cpu(n, WEST, -1),
+			TASK_DELETE_CHILD);
 	tasks_schedule(n->p[WEST].e->all);
 	want_children = 2;
 	assert_true(net_run(n, fallback_gone, 10000));
@@ -345,7 +346,8 @@ static void test_acquire(void **state)
 	want_children = 3;
 	assert_true(net_run(n, children_up, 10000));
 	reqid = child_cpu(n, WEST, -1)->reqid;
-	child_cpu(n, EAST, 1)->want_delete = true;
+	task_want_child(n->p[EAST].e->all, child_cpu(n, EAST, 1),
+			TASK_DELETE_CHILD);
 	tasks_schedule(n->p[EAST].e->all);
 	want_children = 2;
 	assert_true(net_run(n, children_up, 10000));

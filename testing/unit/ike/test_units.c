@@ -15,6 +15,7 @@
 #include "ike/exchange.h"
 #include "ike/msg.h"
 #include "ike/nat.h"
+#include "ike/tasks.h"
 #include "ike/ts.h"
 
 static void id_is(const char *conf, int rc, uint8_t type, const char *text)
@@ -314,10 +315,70 @@ static void test_expect_info(void **state)
 	free(m);
 }
 
+/* The task queue (task_queue.c): in enum ike_task's order, each once. */
+static void queue_is(struct ike_sa *sa, const uint8_t *want, size_t n)
+{
+	struct ike_task_link *l = sa->tasks;
+
+	for (size_t i = 0; i < n; i++, l = l->next) {
+		assert_non_null(l);
+		assert_int_equal(l->what, want[i]);
+	}
+	assert_null(l);
+}
+
+static void test_task_queue(void **state)
+{
+	struct ike_sa *a = calloc(1, sizeof(*a)), *b = calloc(1, sizeof(*b));
+	struct child_sa *c1 = calloc(1, sizeof(*c1)),
+			*c2 = calloc(1, sizeof(*c2));
+	const uint8_t order[] = { TASK_DELETE_IKE,   TASK_REKEY_IKE,
+				  TASK_DELETE_CHILD, TASK_REKEY_CHILD,
+				  TASK_REKEY_CHILD,  TASK_DPD };
+	const uint8_t moved[] = { TASK_DELETE_CHILD, TASK_REKEY_CHILD,
+				  TASK_REKEY_CHILD };
+
+	c1->ike = c2->ike = a;
+	task_want(a, TASK_DPD);
+	task_want_child(a, c1, TASK_REKEY_CHILD);
+	task_want(a, TASK_REKEY_IKE);
+	task_want_child(a, c2, TASK_REKEY_CHILD);
+	task_want_child(a, c2, TASK_DELETE_CHILD);
+	task_want(a, TASK_DELETE_IKE);
+	/* twice is once */
+	task_want(a, TASK_DPD);
+	task_want_child(a, c1, TASK_REKEY_CHILD);
+	queue_is(a, order, 6);
+	/* first come first within a kind */
+	assert_ptr_equal(task_child(a->tasks->next->next->next), c1);
+	assert_ptr_equal(task_child(a->tasks->next->next), c2);
+	assert_null(task_child(a->tasks));
+	assert_true(task_queued(a, TASK_DPD));
+	assert_false(task_queued(a, TASK_MOBIKE));
+	/* a rekey of the IKE SA: the Child SAs' tasks follow them */
+	tasks_move_children(b, a);
+	queue_is(a,
+		 (const uint8_t[]){ TASK_DELETE_IKE, TASK_REKEY_IKE, TASK_DPD },
+		 3);
+	queue_is(b, moved, 3);
+	c1->ike = c2->ike = b;
+	/* a Child SA that goes takes its tasks along */
+	tasks_drop_child(b, c2);
+	queue_is(b, (const uint8_t[]){ TASK_REKEY_CHILD }, 1);
+	assert_true(task_unlink(b, b->tasks));
+	assert_false(c1->task[1].queued);
+	assert_null(b->tasks);
+	free(a);
+	free(b);
+	free(c1);
+	free(c2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ids),
+		cmocka_unit_test(test_task_queue),
 		cmocka_unit_test(test_dn_ids),
 		cmocka_unit_test(test_narrow),
 		cmocka_unit_test(test_nat_detect),
