@@ -211,8 +211,7 @@ int engine_up(struct ike_engine *e, const char *name, unsigned attempt,
 	rc = has_hosts(conn) ? resolve_start(sa, err) : engine_path(sa, err);
 	if (rc) {
 		/* as if there never was an SA: the caller says why */
-		sa->outcome_sent = true;
-		ike_sa_delete(sa, NULL);
+		ike_sa_free(sa);
 		return rc;
 	}
 	if (sa->state == IKE_SA_RESOLVE_I)

@@ -145,11 +145,14 @@ struct ike_sa *ike_sa_new_rekeyed(struct ike_sa *old, bool initiator,
 	memcpy(initiator ? sa->spi_r : sa->spi_i, peer_spi, 8);
 	if (!initiator)
 		link_init(sa);
-	sa->state = IKE_SA_ESTABLISHED;
+	ike_sa_set_state(sa, IKE_SA_ESTABLISHED);
+	/* it goes on the old one's establishment: an SA that crossed the
+	 * old one crossed it (unique.c) */
+	sa->est_serial = old->est_serial;
 	sa->outcome_sent = true; /* nobody asked for it */
 	if (ike_sa_id_copy(&sa->local_id, &old->local_id) ||
 	    ike_sa_id_copy(&sa->remote_id, &old->remote_id)) {
-		ike_sa_delete(sa, NULL);
+		ike_sa_free(sa);
 		return NULL;
 	}
 	if (sa->remote_id.mem)
@@ -221,11 +224,15 @@ void ike_sa_set_conn(struct ike_sa *sa, const char *conn)
 	e->by_conn[h] = sa;
 }
 
+/* The one place an IKE SA's state changes (sa_alloc sets the first). */
 void ike_sa_set_state(struct ike_sa *sa, enum ike_sa_state st)
 {
-	if (st != sa->state)
-		halfopen_drop(sa);
-	if (st == IKE_SA_ESTABLISHED && sa->state != st)
+	if (st == sa->state)
+		return;
+	ike_sa_log(sa, IKB_LOG_DEBUG, "%s -> %s", ike_sa_state_name(sa->state),
+		   ike_sa_state_name(st));
+	halfopen_drop(sa);
+	if (st == IKE_SA_ESTABLISHED)
 		sa->est_serial = sa->e->serial;
 	sa->state = st;
 }
@@ -292,23 +299,9 @@ static void free_ev(struct event **ev)
 	*ev = NULL;
 }
 
-void ike_sa_delete(struct ike_sa *sa, const char *why)
+/* Out of every table and queue, its Child SAs out of the kernel. */
+static void retire(struct ike_sa *sa)
 {
-	struct ike_engine *e = sa->e;
-	char conn[sizeof(sa->conn)];
-	bool reinit = sa->reinit && why;
-
-	snprintf(conn, sizeof(conn), "%s", sa->conn);
-	if (why)
-		ike_sa_log(sa, IKB_LOG_NOTICE, "deleting IKE SA (%s): %s",
-			   ike_sa_state_name(sa->state), why);
-	halfopen_drop(sa);
-	opening_done(sa, false);
-	/* an auto=start initiation that failed: keyingtries= */
-	if (why && sa->initiator &&
-	    (sa->state == IKE_SA_RESOLVE_I || sa->state == IKE_SA_INIT_I ||
-	     sa->state == IKE_SA_AUTH_I))
-		retry_after_failure(sa, why);
 	unlink_sa(sa);
 	rtx_free(sa);
 	exchange_end(sa); /* with the Child SA it negotiates */
@@ -318,10 +311,11 @@ void ike_sa_delete(struct ike_sa *sa, const char *why)
 		sa->children = c->next;
 		child_sa_free(sa, c);
 	}
-	/* once its Child SAs are out of the kernel */
-	if (why)
-		engine_outcome(sa, -ECONNABORTED, why, NULL);
-	events_ike_down(sa, why);
+}
+
+/* What it holds, wiped and freed, with sa. */
+static void release(struct ike_sa *sa)
+{
 	keys_cancel(sa);
 	sa_jobs_cancel(sa);
 	hold_free(sa);
@@ -350,8 +344,45 @@ void ike_sa_delete(struct ike_sa *sa, const char *why)
 	free_bytes(&sa->ni);
 	free_bytes(&sa->nr);
 	free(sa);
-	if (why) /* not while the engine frees every SA */
-		opening_resume(e);
+}
+
+void ike_sa_free(struct ike_sa *sa)
+{
+	halfopen_drop(sa);
+	opening_done(sa, false);
+	retire(sa);
+	events_ike_down(sa, NULL);
+	release(sa);
+}
+
+/*
+ * The outcome around the teardown: the log line, another attempt of a
+ * failed auto=start initiation (keyingtries=), the initiation's waiter
+ * and the IKE_DOWN event once the Child SAs are out of the kernel, and
+ * what may start in its place.
+ */
+void ike_sa_delete(struct ike_sa *sa, const char *why)
+{
+	struct ike_engine *e = sa->e;
+	char conn[sizeof(sa->conn)];
+	bool reinit = sa->reinit;
+
+	if (!why)
+		why = "no reason given";
+	snprintf(conn, sizeof(conn), "%s", sa->conn);
+	ike_sa_log(sa, IKB_LOG_NOTICE, "deleting IKE SA (%s): %s",
+		   ike_sa_state_name(sa->state), why);
+	halfopen_drop(sa);
+	opening_done(sa, false);
+	if (sa->initiator &&
+	    (sa->state == IKE_SA_RESOLVE_I || sa->state == IKE_SA_INIT_I ||
+	     sa->state == IKE_SA_AUTH_I))
+		retry_after_failure(sa, why);
+	retire(sa);
+	engine_outcome(sa, -ECONNABORTED, why, NULL);
+	events_ike_down(sa, why);
+	release(sa);
+	opening_resume(e);
 	if (reinit)
 		engine_reinit(e, conn);
 }
@@ -393,7 +424,7 @@ struct ike_sa *ike_sa_find_conn(struct ike_engine *e, const char *conn,
 void ike_sa_free_all(struct ike_engine *e)
 {
 	while (e->all)
-		ike_sa_delete(e->all, NULL);
+		ike_sa_free(e->all);
 }
 
 const char *ike_sa_state_name(enum ike_sa_state st)

@@ -205,11 +205,13 @@ struct ike_sa {
 	struct ike_task_link *tasks;
 	struct ike_task_link task_ike[TASK_IKE_LINKS];
 	bool rekeyed; /* replaced by a new IKE SA: its children moved */
-	/* unique.c: the peer's new IKE SA that replaces this one, and
-	 * whether the peer said it has lost this one (INITIAL_CONTACT) */
+	/* unique.c: the peer's new IKE SA that replaces this one, and how */
 	struct ike_sa *replaced_by;
-	bool gone_silently;
-	bool crossed; /* lost to replaced_by on nonces (RFC 7296 2.8.1) */
+	enum {
+		REPLACED_UNIQUE, /* uniqueids=yes: one IKE SA per peer */
+		REPLACED_CROSSED, /* lost to it on nonces (RFC 7296 2.8.1) */
+		REPLACED_RESTART, /* the peer lost this one (INITIAL_CONTACT) */
+	} replaced_how;
 	/* the engine's serial when this SA was established: an SA started
 	 * (serial) before another was established crossed it */
 	unsigned long est_serial;
@@ -250,8 +252,14 @@ struct ike_sa *ike_sa_new_rekeyed(struct ike_sa *old, bool initiator,
 int ike_sa_new_spi(struct ike_engine *e, uint8_t spi[8]);
 /* IKE_SA_DELETING, freed after ms unless something frees it before. */
 void ike_sa_linger(struct ike_sa *sa, unsigned long long ms);
-/* Removes the SA from the table, its Child SAs from the kernel; frees. */
+/*
+ * Removes the SA from the tables, its Child SAs from the kernel; frees.
+ * ike_sa_delete() says why and what follows: the log, a retry, the
+ * outcome and IKE_DOWN events; ike_sa_free() tells no one (the engine
+ * stops, or the SA never was: a rekey that failed to be made).
+ */
 void ike_sa_delete(struct ike_sa *sa, const char *why);
+void ike_sa_free(struct ike_sa *sa);
 /* By our SPI: spi_r for a message from the original initiator. */
 struct ike_sa *ike_sa_find(struct ike_engine *e, const uint8_t spi[8]);
 struct ike_sa *ike_sa_find_init(struct ike_engine *e, const uint8_t spi_i[8],

@@ -222,7 +222,7 @@ out:
 	if (rc && err.msg[0])
 		ike_sa_log(sa, IKB_LOG_WARNING, "IKE SA rekey: %s", err.msg);
 	if (n)
-		ike_sa_delete(n, NULL);
+		ike_sa_free(n);
 	return rc;
 }
 
@@ -355,7 +355,7 @@ static int accept_new(struct ike_sa *sa, const struct rk_resp *r,
 	else
 		rc = keys_rekey(n, sa, gir, err);
 	if (rc)
-		ike_sa_delete(n, NULL);
+		ike_sa_free(n);
 	else
 		take_over(sa, n);
 	return rc;

@@ -106,15 +106,18 @@ struct ike_sa *unique_mark(struct ike_sa *sa, bool initial_contact)
 			continue;
 		if (!initial_contact && strcmp(o->conn, sa->conn))
 			continue;
-		o->crossed = !initial_contact &&
-			     o->state == IKE_SA_ESTABLISHED &&
-			     o->est_serial >= sa->serial;
-		if (o->crossed && loses_to(sa, o)) {
+		bool crossed = !initial_contact &&
+			       o->state == IKE_SA_ESTABLISHED &&
+			       o->est_serial >= sa->serial;
+
+		if (crossed && loses_to(sa, o)) {
 			unmark(sa);
 			return o;
 		}
 		o->replaced_by = sa;
-		o->gone_silently = initial_contact;
+		o->replaced_how = initial_contact ? REPLACED_RESTART :
+				  crossed	  ? REPLACED_CROSSED :
+						    REPLACED_UNIQUE;
 	}
 	return NULL;
 }
@@ -179,6 +182,12 @@ void unique_takeover(struct ike_sa *sa, struct child_sa *c)
 	}
 }
 
+static const char *const replaced_why[] = {
+	[REPLACED_UNIQUE] = "uniqueids: replaced by",
+	[REPLACED_CROSSED] = "crossed IKE SA",
+	[REPLACED_RESTART] = "INITIAL_CONTACT: the peer restarted, replaced by",
+};
+
 /* After the answer went out: the marked SAs go. */
 void unique_sweep(struct ike_sa *sa)
 {
@@ -191,19 +200,17 @@ void unique_sweep(struct ike_sa *sa)
 			continue;
 		snprintf(
 			why, sizeof(why), "%s #%lu of %.100s%s",
-			o->gone_silently ?
-				"INITIAL_CONTACT: the peer restarted, replaced by" :
-			o->crossed ? "crossed IKE SA" :
-				     "uniqueids: replaced by",
-			sa->serial, ike_sa_id_text(&sa->remote_id),
-			o->crossed ?
+			replaced_why[o->replaced_how], sa->serial,
+			ike_sa_id_text(&sa->remote_id),
+			o->replaced_how == REPLACED_CROSSED ?
 				", which has the higher nonces and stays (RFC 7296 2.8.1)" :
 				"");
 		o->replaced_by = NULL;
-		if (o->crossed) {
+		if (o->replaced_how == REPLACED_CROSSED) {
 			crossed_goes(o, why);
 		} else {
-			if (!o->gone_silently)
+			/* a peer that restarted has lost the SA: no Delete */
+			if (o->replaced_how != REPLACED_RESTART)
 				ike_sa_goodbye(o);
 			ike_sa_delete(o, why);
 		}
