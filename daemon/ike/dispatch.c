@@ -54,6 +54,8 @@ static enum expect_use ccs_use(const struct wire_msg *m)
 {
 	const struct wire_payload *w = wire_find(m, WIRE_PT_SA);
 
+	if (m->hdr.exchange != WIRE_EXCH_CREATE_CHILD_SA)
+		return EXPECT_ANY;
 	return w && w->u.sa.n_prop &&
 			       w->u.sa.prop[0].protocol == IKB_PROTO_IKE ?
 		       EXPECT_IKE :
@@ -71,95 +73,58 @@ void msg_in_free(struct msg_in *in)
 void msg_in_take(struct msg_in *to, struct msg_in *in)
 {
 	*to = *in;
+	to->raw = NULL; /* the datagram is the caller's */
+	to->raw_len = 0;
 	in->m = NULL;
 	in->plain = NULL;
 }
 
-static void on_request(struct ike_sa *sa, const uint8_t *buf, size_t len)
+/* The peer's request of row r (dispatch_request() found it). */
+static void on_request(struct ike_sa *sa, const struct exchange_row *r,
+		       const uint8_t *buf, size_t len)
 {
 	uint8_t *plain = NULL;
 	struct wire_msg *m = open_msg(sa, buf, len, &plain);
-	struct msg_in in = { m, plain };
+	struct msg_in in = { m, plain, buf, len };
 	uint32_t msgid = sa->next_peer_msgid;
-	uint8_t exch = m ? m->hdr.exchange : 0;
-	enum expect_use use = EXPECT_ANY;
+	enum expect_use use;
 
 	if (!m)
 		return;
 	sa->next_peer_msgid++;
-	if (exch == WIRE_EXCH_CREATE_CHILD_SA)
-		use = ccs_use(m);
-	if (exch == WIRE_EXCH_CREATE_CHILD_SA &&
+	use = ccs_use(m);
+	/* the SA payload decides the row of a CREATE_CHILD_SA */
+	if (use != r->use && r->use != EXPECT_ANY)
+		r = exchange_row_peer(sa, m->hdr.exchange, use);
+	if (r && r->live_only &&
 	    (sa->state != IKE_SA_ESTABLISHED || sa->rekeyed))
 		/* §2.8: nothing new on an IKE SA that is going away */
-		msg_respond_notify_sk(sa, exch, WIRE_N_TEMPORARY_FAILURE,
-				      msgid);
-	else if (!request_ok(sa, m, use, msgid))
-		; /* answered */
-	else if (exch == WIRE_EXCH_IKE_AUTH)
-		ike_auth_request(sa, &in, msgid);
-	else if (use == EXPECT_IKE)
-		rekey_ike_request(sa, m, msgid);
-	else if (use == EXPECT_CHILD)
-		create_child_request(sa, m, msgid);
-	else
-		informational_request(sa, m, msgid);
+		msg_respond_notify_sk(sa, m->hdr.exchange,
+				      WIRE_N_TEMPORARY_FAILURE, msgid);
+	else if (!r)
+		log_wire_drop(&sa->path, "a request no exchange takes", NULL);
+	else if (request_ok(sa, m, use, msgid))
+		r->request(sa, &in, msgid);
 	msg_in_free(&in);
 }
 
-/* What a response without a payload it must carry does to the SA. */
-static void malformed(struct ike_sa *sa, uint8_t exch, const char *why)
-{
-	if (exch == WIRE_EXCH_IKE_SA_INIT || exch == WIRE_EXCH_IKE_AUTH) {
-		ike_sa_delete(sa, why);
-		return;
-	}
-	if (exchange_kind(sa) == OUT_REKEY_IKE)
-		ike_sa_log(sa, IKB_LOG_WARNING, "IKE SA rekey: %s", why);
-	else if (exch == WIRE_EXCH_CREATE_CHILD_SA)
-		create_child_malformed(sa, why);
-	tasks_out_done(sa);
-}
-
-/* The peer refused our request with n (expect.c): its handler alone. */
-static void refused(struct ike_sa *sa, uint8_t exch,
-		    const struct wire_notify *n)
-{
-	enum ike_out_kind kind = exchange_kind(sa);
-
-	if (exch == WIRE_EXCH_IKE_SA_INIT) {
-		ike_sa_init_refused(sa, n);
-		return;
-	}
-	if (exch == WIRE_EXCH_IKE_AUTH) {
-		ike_auth_refused(sa, n);
-		return;
-	}
-	if (exch == WIRE_EXCH_CREATE_CHILD_SA && kind == OUT_REKEY_IKE)
-		rekey_ike_refused(sa, n);
-	else if (exch == WIRE_EXCH_CREATE_CHILD_SA)
-		create_child_refused(sa, n, kind == OUT_REKEY_CHILD);
-	tasks_out_done(sa);
-}
-
 /*
- * Our request is answered: the handler gets the payloads the table says
- * it needs, typed and there, or the refusal handler its notify.
+ * Our request is answered: the handler gets the payloads the row says it
+ * needs, typed and there, or the refusal handler its notify, or the
+ * malformed handler why; the exchange ends when the one called says so.
  */
-static void on_response(struct ike_sa *sa, struct msg_in *in,
-			const uint8_t *buf, size_t len)
+static void on_response(struct ike_sa *sa, const struct exchange_row *r,
+			struct msg_in *in)
 {
 	const struct wire_msg *m = in->m;
-	uint8_t exch = m->hdr.exchange;
-	enum ike_out_kind kind = exchange_kind(sa);
-	enum expect_use use = kind == OUT_REKEY_IKE ? EXPECT_IKE : EXPECT_CHILD;
 	const struct wire_notify *n;
 	struct expected x;
 	char why[96];
 	enum expect_verdict v =
-		expect_response(m, use, &x, &n, why, sizeof(why));
+		expect_response_row(m, r, &x, &n, why, sizeof(why));
+	bool over;
 
-	if (exch == WIRE_EXCH_IKE_SA_INIT && v != EXPECT_REFUSED &&
+	if (r->kind == OUT_INIT && v != EXPECT_REFUSED &&
 	    !memcmp(m->hdr.spi_r, "\0\0\0\0\0\0\0\0", 8)) {
 		/* only a refusal comes without SPIr (§2.6): not ours */
 		log_wire_drop(&sa->path, "IKE_SA_INIT response without SPIr",
@@ -168,46 +133,39 @@ static void on_response(struct ike_sa *sa, struct msg_in *in,
 	}
 	switch (v) {
 	case EXPECT_MALFORMED:
-		malformed(sa, exch, why);
-		return;
+		over = r->malformed ? r->malformed(sa, why) : true;
+		break;
 	case EXPECT_REFUSED:
-		refused(sa, exch, n);
-		return;
+		over = r->refused ? r->refused(sa, n) : true;
+		break;
 	case EXPECT_WHOLE:
+	default:
+		over = r->response(sa, in, &x);
 		break;
 	}
-	if (exch == WIRE_EXCH_IKE_SA_INIT)
-		ike_sa_init_response(sa, m, &x, buf, len);
-	else if (exch == WIRE_EXCH_IKE_AUTH)
-		ike_auth_response(sa, in, &x);
-	else if (exch == WIRE_EXCH_INFORMATIONAL)
-		informational_response(sa, m);
-	else if (kind == OUT_REKEY_IKE ?
-			 rekey_ike_response(sa, &x) :
-			 create_child_response(sa, m, &x,
-					       kind == OUT_REKEY_CHILD))
+	if (over)
 		tasks_out_done(sa);
 }
 
 /* IKE_SA_INIT's is plain, the others are opened; all then as above. */
-static void response(struct ike_sa *sa, uint8_t exch, const uint8_t *buf,
-		     size_t len)
+static void response(struct ike_sa *sa, const struct exchange_row *r,
+		     const uint8_t *buf, size_t len)
 {
 	struct wire_msg *m = calloc(1, sizeof(*m));
 	struct wire_error werr;
-	struct msg_in in = { m, NULL };
+	struct msg_in in = { m, NULL, buf, len };
 
 	if (!m)
 		return;
-	if (exch == WIRE_EXCH_IKE_SA_INIT) {
+	if (r->kind == OUT_INIT) {
 		if (wire_parse(m, buf, len, NULL, &werr))
 			log_wire_drop(&sa->path,
 				      "malformed IKE_SA_INIT response", &werr);
 		else
-			on_response(sa, &in, buf, len);
+			on_response(sa, r, &in);
 	} else if (!msg_open_sk(sa, m, buf, len, &in.plain)) {
 		rtx_done(sa); /* authentic: our request is answered */
-		on_response(sa, &in, buf, len);
+		on_response(sa, r, &in);
 	} /* else unauthenticated: keep waiting, retransmitting */
 	msg_in_free(&in);
 }
@@ -215,6 +173,7 @@ static void response(struct ike_sa *sa, uint8_t exch, const uint8_t *buf,
 void dispatch_response(struct ike_sa *sa, const struct wire_hdr *h,
 		       const uint8_t *buf, size_t len)
 {
+	const struct exchange_row *r = exchange_row_ours(sa);
 	char why[96];
 
 	if (!sa->rtx.req) {
@@ -224,23 +183,8 @@ void dispatch_response(struct ike_sa *sa, const struct wire_hdr *h,
 			 "response message id %" PRIu32 ", expected %" PRIu32,
 			 h->msgid, sa->rtx.req_msgid);
 		log_wire_drop(&sa->path, why, NULL);
-	} else if (h->exchange == WIRE_EXCH_IKE_SA_INIT &&
-		   sa->state == IKE_SA_INIT_I) {
-		response(sa, h->exchange, buf, len);
-	} else if (h->exchange == WIRE_EXCH_IKE_AUTH &&
-		   sa->state == IKE_SA_AUTH_I) {
-		response(sa, h->exchange, buf, len);
-	} else if (h->exchange == WIRE_EXCH_CREATE_CHILD_SA &&
-		   (exchange_kind(sa) == OUT_CHILD ||
-		    exchange_kind(sa) == OUT_REKEY_CHILD ||
-		    exchange_kind(sa) == OUT_REKEY_IKE)) {
-		response(sa, h->exchange, buf, len);
-	} else if (h->exchange == WIRE_EXCH_INFORMATIONAL &&
-		   (exchange_kind(sa) == OUT_DELETE_CHILD ||
-		    exchange_kind(sa) == OUT_DELETE_IKE ||
-		    exchange_kind(sa) == OUT_DPD ||
-		    exchange_kind(sa) == OUT_MOBIKE)) {
-		response(sa, h->exchange, buf, len);
+	} else if (r && r->exchange == h->exchange) {
+		response(sa, r, buf, len);
 	} else {
 		snprintf(why, sizeof(why), "unexpected %s response (%s)",
 			 wire_exchange_name(h->exchange) ?: "unknown",
@@ -252,6 +196,7 @@ void dispatch_response(struct ike_sa *sa, const struct wire_hdr *h,
 void dispatch_request(struct ike_sa *sa, const struct wire_hdr *h,
 		      const uint8_t *buf, size_t len)
 {
+	const struct exchange_row *r;
 	char why[96];
 
 	if (sa->rtx.resp && h->msgid == sa->rtx.resp_msgid &&
@@ -269,17 +214,8 @@ void dispatch_request(struct ike_sa *sa, const struct wire_hdr *h,
 			 "request message id %" PRIu32 ", expected %" PRIu32,
 			 h->msgid, sa->next_peer_msgid);
 		log_wire_drop(&sa->path, why, NULL);
-	} else if (h->exchange == WIRE_EXCH_IKE_AUTH &&
-		   sa->state == IKE_SA_INIT_R) {
-		on_request(sa, buf, len);
-	} else if (h->exchange == WIRE_EXCH_CREATE_CHILD_SA &&
-		   (sa->state == IKE_SA_ESTABLISHED ||
-		    sa->state == IKE_SA_DELETING)) {
-		on_request(sa, buf, len);
-	} else if (h->exchange == WIRE_EXCH_INFORMATIONAL &&
-		   (sa->state == IKE_SA_ESTABLISHED ||
-		    sa->state == IKE_SA_DELETING)) {
-		on_request(sa, buf, len);
+	} else if ((r = exchange_row_peer(sa, h->exchange, EXPECT_ANY))) {
+		on_request(sa, r, buf, len);
 	} else {
 		snprintf(why, sizeof(why), "unexpected %s request (%s)",
 			 wire_exchange_name(h->exchange) ?: "unknown",

@@ -44,7 +44,9 @@ void exchange_end(struct ike_sa *sa)
 
 enum ike_out_kind exchange_kind(const struct ike_sa *sa)
 {
-	return sa->x ? sa->x->kind : OUT_NONE;
+	if (sa->x)
+		return sa->x->kind;
+	return sa->state == IKE_SA_INIT_I ? OUT_INIT : OUT_NONE;
 }
 
 struct child_sa *exchange_take_child(struct ike_sa *sa)

@@ -54,9 +54,9 @@ enum ike_out_kind exchange_kind(const struct ike_sa *sa);
 struct child_sa *exchange_take_child(struct ike_sa *sa);
 
 /*
- * expect.c: whether m carries the payloads its exchange must (one table
- * for all); use tells CREATE_CHILD_SA's for a Child SA from the IKE SA
- * rekey's. false: why names the payload, *notify answers a request.
+ * expect.c: whether m carries the payloads its exchange must (the table's
+ * rows say which); use tells CREATE_CHILD_SA's for a Child SA from the
+ * IKE SA rekey's. false: why names the payload, *notify answers a request.
  */
 enum expect_use { EXPECT_ANY, EXPECT_CHILD, EXPECT_IKE };
 bool expect_ok(const struct wire_msg *m, bool response, enum expect_use use,
@@ -89,6 +89,73 @@ enum expect_verdict expect_response(const struct wire_msg *m,
 				    enum expect_use use, struct expected *got,
 				    const struct wire_notify **refusal,
 				    char *why, size_t len);
+/* The same against the row of our request in flight. */
+struct exchange_row;
+enum expect_verdict expect_response_row(const struct wire_msg *m,
+					const struct exchange_row *r,
+					struct expected *got,
+					const struct wire_notify **refusal,
+					char *why, size_t len);
+
+/*
+ * exchange_table.c: one row per exchange kind. Its role as responder:
+ * the states of the IKE SA the peer's request is taken in, the payloads
+ * it must carry and its handler; as initiator (kind, our request's): the
+ * payloads the response must carry, which errors leave it whole, and its
+ * response, refusal and malformed handlers. The dispatcher routes by the
+ * table alone. A handler returns true when the exchange is over (the
+ * window is free: tasks_out_done()), false while it goes on (another
+ * round, a job on the helper pool) or when the IKE SA is gone.
+ */
+enum expect_keep {
+	KEEP_NONE, /* any error refuses the exchange */
+	KEEP_CHILD, /* IKE_AUTH: the Child SA's errors of §1.2 */
+	KEEP_ALL, /* INFORMATIONAL: each is the handler's */
+};
+struct msg_in;
+struct exchange_need {
+	uint32_t payloads; /* EXPECT_PT() bits */
+	uint16_t notify; /* the answer to a request that lacks one */
+};
+#define EXPECT_PT(t) (1u << (WIRE_PT_##t - WIRE_PT_SA))
+#define EXPECT_STATE(s) (1u << (s))
+typedef void exchange_request_fn(struct ike_sa *sa, struct msg_in *in,
+				 uint32_t msgid);
+typedef bool exchange_response_fn(struct ike_sa *sa, struct msg_in *in,
+				  const struct expected *x);
+typedef bool exchange_refused_fn(struct ike_sa *sa,
+				 const struct wire_notify *n);
+typedef bool exchange_malformed_fn(struct ike_sa *sa, const char *why);
+struct exchange_row {
+	const char *name;
+	enum ike_out_kind kind; /* OUT_NONE: only the peer starts it */
+	uint8_t exchange; /* WIRE_EXCH_* */
+	enum expect_use use;
+	/* the peer's request: in states (EXPECT_STATE bits; 0: not here,
+	 * engine.c takes IKE_SA_INIT), TEMPORARY_FAILURE on an IKE SA that
+	 * is going away (§2.8), what it needs, its handler */
+	unsigned peer_states;
+	bool live_only;
+	struct exchange_need req_need[2];
+	exchange_request_fn *request;
+	/* our request's response */
+	uint32_t resp_need;
+	enum expect_keep keep;
+	exchange_response_fn *response;
+	exchange_refused_fn *refused; /* NULL with KEEP_ALL */
+	exchange_malformed_fn *malformed;
+};
+/* The row of the peer's request, of our request in flight; NULL: none. */
+const struct exchange_row *exchange_row_peer(const struct ike_sa *sa,
+					     uint8_t exchange,
+					     enum expect_use use);
+const struct exchange_row *exchange_row_ours(const struct ike_sa *sa);
+/* The first row of exchange and use with (response) or without a
+ * response part, for expect.c; NULL: none. */
+const struct exchange_row *
+exchange_row_find(uint8_t exchange, enum expect_use use, bool response);
+/* A test's rows, looked up after the table's (NULL: none). */
+void exchange_rows_extra(const struct exchange_row *rows, size_t n);
 
 /* auth_psk.c: AUTH payload data, §2.15; *len gets the prf size. */
 int auth_psk_compute(const struct ike_sa *sa, bool for_initiator,
@@ -122,22 +189,18 @@ void init_add_status(struct wire_msg *m, const struct ike_sa *sa,
 int ike_sa_init_start(struct ike_sa *sa, struct ikb_error *err);
 void ike_sa_init_request(struct ike_engine *e, const struct ike_path *p,
 			 const uint8_t *buf, size_t len);
-/* m parsed from buf by dispatch.c, x its payloads (expect.c). */
-void ike_sa_init_response(struct ike_sa *sa, const struct wire_msg *m,
-			  const struct expected *x, const uint8_t *buf,
-			  size_t len);
+/* Parsed by dispatch.c (in->raw the datagram), x its payloads. */
+exchange_response_fn ike_sa_init_response;
 /* The responder answered COOKIE, INVALID_KE_PAYLOAD or an error. */
-void ike_sa_init_refused(struct ike_sa *sa, const struct wire_notify *n);
+exchange_refused_fn ike_sa_init_refused;
 
 /* exchange_ike_auth.c */
 int ike_auth_start(struct ike_sa *sa);
 /* Decrypted by dispatch.c, the payloads there (expect.c). */
-struct msg_in;
-void ike_auth_request(struct ike_sa *sa, struct msg_in *in, uint32_t msgid);
-void ike_auth_response(struct ike_sa *sa, struct msg_in *in,
-		       const struct expected *x);
+exchange_request_fn ike_auth_request;
+exchange_response_fn ike_auth_response;
 /* The responder refused the IKE SA: n is its error notify. */
-void ike_auth_refused(struct ike_sa *sa, const struct wire_notify *n);
+exchange_refused_fn ike_auth_refused;
 /* exchange_informational.c: AUTHENTICATION_FAILED and Delete, unanswered. */
 void auth_failed_tell(struct ike_sa *sa);
 
@@ -148,18 +211,16 @@ struct child_sa;
  * clone for that CPU id; or old's successor (cpu -1).
  */
 int create_child_start(struct ike_sa *sa, struct child_sa *old, int32_t cpu);
-/* A decrypted request (exchange_create_child_sa_r.c) or response;
- * dispatch.c routes CREATE_CHILD_SA. false: the response is still being
- * handled (the key exchange), which ends the exchange itself. */
-void create_child_request(struct ike_sa *sa, const struct wire_msg *m,
-			  uint32_t msgid);
-bool create_child_response(struct ike_sa *sa, const struct wire_msg *m,
-			   const struct expected *x, bool rekey);
+/* A decrypted request (exchange_create_child_sa_r.c) or response, of
+ * a new Child SA or a rekey (sa->x's kind says which). The response is
+ * still being handled (false) while the key exchange runs, which ends
+ * the exchange itself. */
+exchange_request_fn create_child_request;
+exchange_response_fn create_child_response;
 /* The peer refused the Child SA (or its rekey) with n. */
-void create_child_refused(struct ike_sa *sa, const struct wire_notify *n,
-			  bool rekey);
+exchange_refused_fn create_child_refused;
 /* A response without what it must carry: the peer has its half. */
-void create_child_malformed(struct ike_sa *sa, const char *why);
+exchange_malformed_fn create_child_malformed;
 /* The messages of both roles. */
 struct ccs_out {
 	struct wire_msg m;
@@ -200,12 +261,12 @@ void child_rekey_resolve(struct ike_sa *sa, struct child_sa *c,
 			 struct child_sa *old);
 /* rekey_ike.c: IKE SA rekeying (§1.3.2, §2.18). */
 int rekey_ike_start(struct ike_sa *sa);
-/* Responder: m carries an SA payload for protocol IKE. */
-void rekey_ike_request(struct ike_sa *sa, const struct wire_msg *m,
-		       uint32_t msgid);
+/* Responder: the request carries an SA payload for protocol IKE. */
+exchange_request_fn rekey_ike_request;
 /* false: still being handled (the key exchange), see above */
-bool rekey_ike_response(struct ike_sa *sa, const struct expected *x);
-void rekey_ike_refused(struct ike_sa *sa, const struct wire_notify *n);
+exchange_response_fn rekey_ike_response;
+exchange_refused_fn rekey_ike_refused;
+exchange_malformed_fn rekey_ike_malformed;
 
 /* unique.c: one IKE SA per peer (uniqueids=, INITIAL_CONTACT, §2.4). */
 struct ike_sa *unique_mark(struct ike_sa *sa, bool initial_contact);
@@ -222,9 +283,12 @@ bool ike_sa_goodbye(struct ike_sa *sa);
 int delete_child_start(struct ike_sa *sa, struct child_sa *c);
 int delete_ike_start(struct ike_sa *sa);
 int dpd_start(struct ike_sa *sa);
-void informational_request(struct ike_sa *sa, const struct wire_msg *m,
-			   uint32_t msgid);
-void informational_response(struct ike_sa *sa, const struct wire_msg *m);
+exchange_request_fn informational_request;
+/* The answers to our Delete of a Child SA, of the IKE SA, our liveness
+ * check (mobike_update.c: our address update). */
+exchange_response_fn delete_child_response;
+exchange_response_fn delete_ike_response;
+exchange_response_fn dpd_response;
 
 /*
  * kex.c: INVALID_KE_PAYLOAD (§1.2, §1.3), one rule for every exchange:

@@ -316,11 +316,12 @@ static void settle(struct ike_sa *sa, int rc)
 		sa->plan_next++;
 }
 
-void create_child_malformed(struct ike_sa *sa, const char *why)
+bool create_child_malformed(struct ike_sa *sa, const char *why)
 {
 	ike_sa_log(sa, IKB_LOG_WARNING, "CREATE_CHILD_SA: %s", why);
 	if (sa->x->child)
 		settle(sa, -EBADMSG);
+	return true;
 }
 
 /* On the loop: g^ir (PFS) is done; the selectors chosen are in arg. */
@@ -376,9 +377,9 @@ static bool refused(struct ike_sa *sa, const struct wire_notify *n,
 	return false;
 }
 
-void create_child_refused(struct ike_sa *sa, const struct wire_notify *n,
-			  bool rekey)
+bool create_child_refused(struct ike_sa *sa, const struct wire_notify *n)
 {
+	bool rekey = sa->x->kind == OUT_REKEY_CHILD;
 	struct child_sa *c = exchange_take_child(sa);
 	struct child_sa *old = rekey ? child_by_spi_in(sa, sa->x->spi) : NULL;
 	bool again = false;
@@ -389,11 +390,14 @@ void create_child_refused(struct ike_sa *sa, const struct wire_notify *n,
 		child_sa_free(sa, c);
 	if (c && !rekey && !again && sa->x->cpu < 0)
 		sa->plan_next++;
+	return true;
 }
 
-bool create_child_response(struct ike_sa *sa, const struct wire_msg *m,
-			   const struct expected *x, bool rekey)
+bool create_child_response(struct ike_sa *sa, struct msg_in *in,
+			   const struct expected *x)
 {
+	const struct wire_msg *m = in->m;
+	bool rekey = sa->x->kind == OUT_REKEY_CHILD;
 	struct child_sa *c = sa->x->child, *old = NULL;
 	const struct ikb_transform *kx;
 	struct ikb_selector *got = calloc(1, sizeof(*got));

@@ -286,9 +286,9 @@ static void keyed(struct ike_sa *sa, void *arg, struct kex_result *res)
 	tasks_schedule(sa); /* tasks wait while a key exchange runs */
 }
 
-void create_child_request(struct ike_sa *sa, const struct wire_msg *m,
-			  uint32_t msgid)
+void create_child_request(struct ike_sa *sa, struct msg_in *in, uint32_t msgid)
 {
+	const struct wire_msg *m = in->m;
 	struct ccs_req *r = calloc(1, sizeof(*r));
 	struct ikb_error err = { "" };
 	uint16_t n;

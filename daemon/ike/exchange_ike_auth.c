@@ -266,7 +266,7 @@ static void auth_failed(struct ike_sa *sa, struct ike_failure *f,
  * any other error that is not about the Child SA alone (expect.c), an
  * unknown one too (§3.10.1: the request failed entirely).
  */
-void ike_auth_refused(struct ike_sa *sa, const struct wire_notify *n)
+bool ike_auth_refused(struct ike_sa *sa, const struct wire_notify *n)
 {
 	char why[96], b[32];
 
@@ -274,9 +274,11 @@ void ike_auth_refused(struct ike_sa *sa, const struct wire_notify *n)
 		 wire_notify_text(n->type, b, sizeof(b)));
 	failure_answered(sa, WIRE_EXCH_IKE_AUTH, n->type, NULL, why);
 	ike_sa_delete(sa, why);
+	return false;
 }
 
-void ike_auth_response(struct ike_sa *sa, struct msg_in *in,
+/* The signature job ends the exchange (or the IKE SA): false. */
+bool ike_auth_response(struct ike_sa *sa, struct msg_in *in,
 		       const struct expected *x)
 {
 	struct auth_job *j = auth_job_new();
@@ -285,7 +287,7 @@ void ike_auth_response(struct ike_sa *sa, struct msg_in *in,
 
 	if (!j) {
 		ike_sa_delete(sa, "out of memory");
-		return;
+		return false;
 	}
 	auth_peer_note(sa, in->m);
 	failure_from_sa(&f, sa, IKE_FAIL_OTHER, WIRE_EXCH_IKE_AUTH);
@@ -293,9 +295,10 @@ void ike_auth_response(struct ike_sa *sa, struct msg_in *in,
 		auth_failed(sa, &f,
 			    err.msg[0] ? err.msg : "cannot check IKE_AUTH");
 		auth_job_free(j);
-		return;
+		return false;
 	}
 	/* the exchange, with its Child SA, stays until the job is done */
 	msg_in_take(&j->in, in);
 	auth_job_start(sa, j, checked_response);
+	return false;
 }

@@ -254,13 +254,15 @@ static struct ikb_proposal_list *our_proposals(struct ike_sa *sa)
 	return NULL;
 }
 
-void ike_sa_init_refused(struct ike_sa *sa, const struct wire_notify *n)
+/* Tried again, or the IKE SA is gone: never over as an exchange. */
+bool ike_sa_init_refused(struct ike_sa *sa, const struct wire_notify *n)
 {
 	struct ikb_proposal_list *ours = our_proposals(sa);
 
 	if (ours)
 		init_refused(sa, n, ours);
 	free(ours);
+	return false;
 }
 
 static int accept_response(struct ike_sa *sa, const struct wire_msg *m,
@@ -314,10 +316,11 @@ static void on_keys(struct ike_sa *sa, int rc, const char *why)
 		ike_sa_delete(sa, "cannot start IKE_AUTH");
 }
 
-void ike_sa_init_response(struct ike_sa *sa, const struct wire_msg *m,
-			  const struct expected *x, const uint8_t *buf,
-			  size_t len)
+/* IKE_AUTH follows, or the IKE SA is gone: never over as an exchange. */
+bool ike_sa_init_response(struct ike_sa *sa, struct msg_in *in,
+			  const struct expected *x)
 {
+	const struct wire_msg *m = in->m;
 	struct ikb_proposal_list *ours = our_proposals(sa);
 	struct ikb_error err = { "" };
 
@@ -332,10 +335,11 @@ void ike_sa_init_response(struct ike_sa *sa, const struct wire_msg *m,
 		nat_float(sa, m);
 		auth_peer_note(sa, m);
 		frag_note(sa, m);
-		if (ike_bytes_set(&sa->init_resp, buf, len) ||
+		if (ike_bytes_set(&sa->init_resp, in->raw, in->raw_len) ||
 		    keys_start(sa, x->ke, on_keys, &err))
 			ike_sa_delete(sa, err.msg[0] ? err.msg :
 						       "cannot derive keys");
 	}
 	free(ours);
+	return false;
 }

@@ -129,33 +129,33 @@ int dpd_start(struct ike_sa *sa)
 
 /* Initiator ------------------------------------------------------------ */
 
-void informational_response(struct ike_sa *sa, const struct wire_msg *m)
+bool delete_ike_response(struct ike_sa *sa, struct msg_in *in,
+			 const struct expected *x)
 {
-	const struct conn *conn;
-	struct child_sa *c;
+	ike_sa_delete(sa, "Delete answered");
+	return false;
+}
 
-	switch (exchange_kind(sa)) {
-	case OUT_DELETE_IKE:
-		ike_sa_delete(sa, "Delete answered");
-		return;
-	case OUT_DELETE_CHILD:
-		/* the old inbound SA stayed until now for in-flight packets */
-		c = child_by_spi_in(sa, sa->x->spi);
-		if (c)
-			child_remove(sa, c);
-		break;
-	case OUT_MOBIKE:
-		mobike_update_response(sa, m);
-		break;
-	case OUT_DPD:
-		ike_sa_log(sa, IKB_LOG_DEBUG, "peer is alive");
-		conn = engine_conn(sa->e, sa->conn);
-		conn_timing(conn, &sa->rtx.interval_ms, &sa->rtx.timeout_ms);
-		break;
-	default:
-		break;
-	}
-	tasks_out_done(sa);
+bool delete_child_response(struct ike_sa *sa, struct msg_in *in,
+			   const struct expected *x)
+{
+	/* the old inbound SA stayed until now for in-flight packets */
+	struct child_sa *c = child_by_spi_in(sa, sa->x->spi);
+
+	if (c)
+		child_remove(sa, c);
+	return true;
+}
+
+bool dpd_response(struct ike_sa *sa, struct msg_in *in,
+		  const struct expected *x)
+{
+	const struct conn *conn = engine_conn(sa->e, sa->conn);
+
+	ike_sa_log(sa, IKB_LOG_DEBUG, "peer is alive");
+	/* dpdtimeout= bounded the check: the conn's timing again */
+	conn_timing(conn, &sa->rtx.interval_ms, &sa->rtx.timeout_ms);
+	return true;
 }
 
 /* Responder ------------------------------------------------------------ */
@@ -188,9 +188,9 @@ static uint16_t delete_children(struct ike_sa *sa, const struct wire_delete *d,
 	return n;
 }
 
-void informational_request(struct ike_sa *sa, const struct wire_msg *m,
-			   uint32_t msgid)
+void informational_request(struct ike_sa *sa, struct msg_in *in, uint32_t msgid)
 {
+	const struct wire_msg *m = in->m;
 	struct info_out *o = calloc(1, sizeof(*o));
 	const struct wire_payload *p = NULL;
 	bool del_ike = false;

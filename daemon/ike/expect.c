@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The payloads each exchange's messages must carry (RFC 7296 §1.2-§1.4),
- * as one table that the dispatcher checks before the exchange's handler
- * runs, so that a handler reads what it needs without checking it is
- * there. A response that refuses (an error notify, or IKE_SA_INIT's
+ * as the exchange table's rows say (exchange_table.c), checked before the
+ * exchange's handler runs, so that a handler reads what it needs without
+ * checking it is there. A response that refuses (an error notify, or IKE_SA_INIT's
  * COOKIE) goes to the exchange's refusal handler with that notify only,
  * never to the response handler (exchange.h). What a payload holds (a
  * nonce's length, a group) stays the handler's.
@@ -12,46 +12,6 @@
 #include <string.h>
 
 #include "ike/exchange.h"
-
-#define PT(t) (1u << (WIRE_PT_##t - WIRE_PT_SA))
-
-/* Which error notifies leave a response whole (see exchange.h). */
-enum expect_keep {
-	KEEP_NONE, /* any error refuses the exchange */
-	KEEP_CHILD, /* IKE_AUTH: the Child SA's errors of §1.2 */
-	KEEP_ALL, /* INFORMATIONAL: each is the handler's */
-};
-
-static const struct expect {
-	uint8_t exchange;
-	bool response;
-	enum expect_use use;
-	uint32_t need;
-	uint16_t notify; /* the answer to a request that lacks one */
-	enum expect_keep keep; /* a response's */
-} table[] = {
-	{ WIRE_EXCH_IKE_SA_INIT, false, EXPECT_ANY, PT(SA) | PT(KE) | PT(NONCE),
-	  WIRE_N_INVALID_SYNTAX, KEEP_NONE },
-	{ WIRE_EXCH_IKE_SA_INIT, true, EXPECT_ANY, PT(SA) | PT(KE) | PT(NONCE),
-	  0, KEEP_NONE },
-	{ WIRE_EXCH_IKE_AUTH, false, EXPECT_ANY, PT(IDI) | PT(AUTH),
-	  WIRE_N_INVALID_SYNTAX, KEEP_NONE },
-	{ WIRE_EXCH_IKE_AUTH, true, EXPECT_ANY, PT(IDR) | PT(AUTH), 0,
-	  KEEP_CHILD },
-	{ WIRE_EXCH_CREATE_CHILD_SA, false, EXPECT_CHILD, PT(SA) | PT(NONCE),
-	  WIRE_N_INVALID_SYNTAX, KEEP_NONE },
-	{ WIRE_EXCH_CREATE_CHILD_SA, false, EXPECT_CHILD, PT(TSI) | PT(TSR),
-	  WIRE_N_TS_UNACCEPTABLE, KEEP_NONE },
-	{ WIRE_EXCH_CREATE_CHILD_SA, true, EXPECT_CHILD,
-	  PT(SA) | PT(NONCE) | PT(TSI) | PT(TSR), 0, KEEP_NONE },
-	/* a KE the IKE SA rekey lacks gets INVALID_KE_PAYLOAD, its group */
-	{ WIRE_EXCH_CREATE_CHILD_SA, false, EXPECT_IKE, PT(SA) | PT(NONCE),
-	  WIRE_N_INVALID_SYNTAX, KEEP_NONE },
-	{ WIRE_EXCH_CREATE_CHILD_SA, true, EXPECT_IKE, PT(SA) | PT(NONCE), 0,
-	  KEEP_NONE },
-	/* INFORMATIONAL: any of Delete, Notify, CP, or none (liveness) */
-	{ WIRE_EXCH_INFORMATIONAL, true, EXPECT_ANY, 0, 0, KEEP_ALL },
-};
 
 /* RFC 7296 §1.2: an IKE_AUTH response may refuse only its Child SA. */
 static bool child_error(uint16_t type)
@@ -89,40 +49,26 @@ static void say_lacks(const struct wire_msg *m, bool response, uint8_t t,
 bool expect_ok(const struct wire_msg *m, bool response, enum expect_use use,
 	       uint16_t *notify, char *why, size_t len)
 {
-	uint8_t exch = m->hdr.exchange, t;
+	const struct exchange_row *r =
+		exchange_row_find(m->hdr.exchange, use, response);
+	uint8_t t = 0;
 
-	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++) {
-		const struct expect *x = &table[i];
-
-		if (x->exchange != exch || x->response != response ||
-		    (x->use != EXPECT_ANY && x->use != use))
-			continue;
-		if (!(t = lacks(m, x->need)))
-			continue;
-		*notify = x->notify;
-		say_lacks(m, response, t, why, len);
-		return false;
-	}
-	return true;
-}
-
-static const struct expect *response_row(uint8_t exch, enum expect_use use)
-{
-	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++) {
-		const struct expect *x = &table[i];
-
-		if (x->exchange == exch && x->response &&
-		    (x->use == EXPECT_ANY || x->use == use))
-			return x;
-	}
-	return NULL;
+	if (r && response)
+		t = lacks(m, r->resp_need);
+	for (size_t i = 0; r && !response && !t && i < 2; i++)
+		if ((t = lacks(m, r->req_need[i].payloads)))
+			*notify = r->req_need[i].notify;
+	if (!t)
+		return true;
+	say_lacks(m, response, t, why, len);
+	return false;
 }
 
 /* The notify that refuses the exchange, or NULL; whole: nothing lacks. */
-static const struct wire_notify *refusing(const struct wire_msg *m,
-					  const struct expect *x, bool whole)
+static const struct wire_notify *
+refusing(const struct wire_msg *m, const struct exchange_row *r, bool whole)
 {
-	enum expect_keep keep = x ? x->keep : KEEP_NONE;
+	enum expect_keep keep = r ? r->keep : KEEP_NONE;
 	const struct wire_payload *p = NULL;
 
 	while ((p = wire_next_notify(m, p))) {
@@ -150,11 +96,21 @@ enum expect_verdict expect_response(const struct wire_msg *m,
 				    const struct wire_notify **refusal,
 				    char *why, size_t len)
 {
-	const struct expect *x = response_row(m->hdr.exchange, use);
-	uint8_t t = x ? lacks(m, x->need) : 0;
+	return expect_response_row(
+		m, exchange_row_find(m->hdr.exchange, use, true), got, refusal,
+		why, len);
+}
+
+enum expect_verdict expect_response_row(const struct wire_msg *m,
+					const struct exchange_row *r,
+					struct expected *got,
+					const struct wire_notify **refusal,
+					char *why, size_t len)
+{
+	uint8_t t = r ? lacks(m, r->resp_need) : 0;
 
 	memset(got, 0, sizeof(*got));
-	*refusal = refusing(m, x, !t);
+	*refusal = refusing(m, r, !t);
 	if (*refusal)
 		return EXPECT_REFUSED;
 	if (t) {

@@ -52,6 +52,9 @@ struct ke_retry {
 /* What the request this SA has outstanding is (window 1): exchange.h. */
 enum ike_out_kind {
 	OUT_NONE,
+	/* IKE_SA_INIT: no exchange object yet; its state is the IKE SA's
+	 * (IKE_SA_INIT_I), exchange_kind() gives it */
+	OUT_INIT,
 	OUT_AUTH, /* IKE_AUTH with the first Child SA */
 	OUT_CHILD, /* CREATE_CHILD_SA: a new Child SA */
 	OUT_REKEY_CHILD, /* CREATE_CHILD_SA: successor of the spi's */
@@ -60,6 +63,9 @@ enum ike_out_kind {
 	OUT_DELETE_IKE, /* INFORMATIONAL: Delete of this IKE SA */
 	OUT_DPD, /* INFORMATIONAL: empty, liveness (§2.4) */
 	OUT_MOBIKE, /* INFORMATIONAL: UPDATE_SA_ADDRESSES (RFC 4555) */
+	/* the unit harness's exchange of several rounds: its row is the
+	 * test's (exchange_rows_extra()), the table has none */
+	OUT_TEST,
 };
 
 /* An identity, as on the wire and as text for logs and secrets. */

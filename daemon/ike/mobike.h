@@ -67,7 +67,10 @@ bool mobike_may_move(const struct ike_sa *sa, const struct ike_path *p);
  */
 int mobike_update(struct ike_sa *sa);
 /* Our UPDATE_SA_ADDRESSES was answered: the Child SAs follow. */
-void mobike_update_response(struct ike_sa *sa, const struct wire_msg *m);
+struct msg_in;
+struct expected;
+bool mobike_update_response(struct ike_sa *sa, struct msg_in *in,
+			    const struct expected *x);
 /*
  * The responder's part of an INFORMATIONAL request m: with
  * UPDATE_SA_ADDRESSES the IKE SA and its Child SAs move to where it came

@@ -143,8 +143,10 @@ static const char *refusal(const struct exchange *x, const struct wire_msg *m)
 	return NULL;
 }
 
-void mobike_update_response(struct ike_sa *sa, const struct wire_msg *m)
+bool mobike_update_response(struct ike_sa *sa, struct msg_in *in,
+			    const struct expected *got)
 {
+	const struct wire_msg *m = in->m;
 	struct exchange *x = sa->x;
 	const char *why = refusal(x, m);
 
@@ -154,11 +156,12 @@ void mobike_update_response(struct ike_sa *sa, const struct wire_msg *m)
 			"MOBIKE: UPDATE_SA_ADDRESSES: %s: the SAs stay where they were",
 			why);
 		sa->path = x->old_path;
-		return;
+		return true;
 	}
 	nat_check(sa, m);
 	mobike_peer_addrs(sa, m);
 	updated(sa, &x->old_path);
+	return true;
 }
 
 /* The initiator's UPDATE_SA_ADDRESSES: we go where it came from. */

@@ -66,6 +66,10 @@ int msg_emit_sk(struct ike_sa *sa, const struct wire_msg *m, struct wbuf *out);
 struct msg_in {
 	struct wire_msg *m;
 	uint8_t *plain;
+	/* the datagram as it came, during the handler's call only
+	 * (IKE_SA_INIT keeps a copy for the AUTH payload) */
+	const uint8_t *raw;
+	size_t raw_len;
 };
 void msg_in_free(struct msg_in *in);
 /* Takes *in's message: in is left empty. */

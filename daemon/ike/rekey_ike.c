@@ -286,9 +286,9 @@ static uint16_t check_request(struct ike_sa *sa, const struct wire_msg *m,
 	return 0;
 }
 
-void rekey_ike_request(struct ike_sa *sa, const struct wire_msg *m,
-		       uint32_t msgid)
+void rekey_ike_request(struct ike_sa *sa, struct msg_in *in, uint32_t msgid)
 {
+	const struct wire_msg *m = in->m;
 	struct rk_req *r = calloc(1, sizeof(*r));
 	const struct wire_payload *ke = wire_find(m, WIRE_PT_KE);
 	struct ikb_error err = { "" };
@@ -387,7 +387,13 @@ static void derived(struct ike_sa *sa, void *arg, struct kex_result *res)
 	free(r);
 }
 
-void rekey_ike_refused(struct ike_sa *sa, const struct wire_notify *n)
+bool rekey_ike_malformed(struct ike_sa *sa, const char *why)
+{
+	ike_sa_log(sa, IKB_LOG_WARNING, "IKE SA rekey: %s", why);
+	return true;
+}
+
+bool rekey_ike_refused(struct ike_sa *sa, const struct wire_notify *n)
 {
 	char b[32];
 
@@ -397,9 +403,11 @@ void rekey_ike_refused(struct ike_sa *sa, const struct wire_notify *n)
 		ike_timer_retry(sa);
 	ike_sa_log(sa, IKB_LOG_WARNING, "IKE SA rekey: peer answered %s",
 		   wire_notify_text(n->type, b, sizeof(b)));
+	return true;
 }
 
-bool rekey_ike_response(struct ike_sa *sa, const struct expected *x)
+bool rekey_ike_response(struct ike_sa *sa, struct msg_in *in,
+			const struct expected *x)
 {
 	struct rk_resp *r;
 	struct ikb_error err = { "" };
