@@ -21,12 +21,12 @@
  * needs checked (expect.c) before the handler runs. NULL: dropped (not
  * authentic: the SA stays as it was) or answered here.
  */
-static struct wire_msg *open_msg(struct ike_sa *sa, const uint8_t *buf,
-				 size_t len, uint8_t **plain)
+static struct wire_msg *open_msg(struct ike_sa *sa, const struct ike_dgram *dg,
+				 uint8_t **plain)
 {
 	struct wire_msg *m = calloc(1, sizeof(*m));
 
-	if (m && !msg_open_sk(sa, m, buf, len, plain))
+	if (m && !msg_open_sk(sa, m, dg, plain))
 		return m;
 	free(m);
 	return NULL;
@@ -81,11 +81,11 @@ void msg_in_take(struct msg_in *to, struct msg_in *in)
 
 /* The peer's request of row r (dispatch_request() found it). */
 static void on_request(struct ike_sa *sa, const struct exchange_row *r,
-		       const uint8_t *buf, size_t len)
+		       const struct ike_dgram *dg)
 {
 	uint8_t *plain = NULL;
-	struct wire_msg *m = open_msg(sa, buf, len, &plain);
-	struct msg_in in = { m, plain, buf, len };
+	struct wire_msg *m = open_msg(sa, dg, &plain);
+	struct msg_in in = { m, plain, dg->buf, dg->len };
 	uint32_t msgid = sa->next_peer_msgid;
 	enum expect_use use;
 
@@ -149,30 +149,30 @@ static void on_response(struct ike_sa *sa, const struct exchange_row *r,
 
 /* IKE_SA_INIT's is plain, the others are opened; all then as above. */
 static void response(struct ike_sa *sa, const struct exchange_row *r,
-		     const uint8_t *buf, size_t len)
+		     const struct ike_dgram *dg)
 {
 	struct wire_msg *m = calloc(1, sizeof(*m));
 	struct wire_error werr;
-	struct msg_in in = { m, NULL, buf, len };
+	struct msg_in in = { m, NULL, dg->buf, dg->len };
 
 	if (!m)
 		return;
 	if (r->kind == OUT_INIT) {
-		if (wire_parse(m, buf, len, NULL, &werr))
+		if (wire_parse_body(m, &dg->hdr, dg->buf, dg->len, NULL, &werr))
 			log_wire_drop(&sa->path,
 				      "malformed IKE_SA_INIT response", &werr);
 		else
 			on_response(sa, r, &in);
-	} else if (!msg_open_sk(sa, m, buf, len, &in.plain)) {
+	} else if (!msg_open_sk(sa, m, dg, &in.plain)) {
 		rtx_done(sa); /* authentic: our request is answered */
 		on_response(sa, r, &in);
 	} /* else unauthenticated: keep waiting, retransmitting */
 	msg_in_free(&in);
 }
 
-void dispatch_response(struct ike_sa *sa, const struct wire_hdr *h,
-		       const uint8_t *buf, size_t len)
+void dispatch_response(struct ike_sa *sa, const struct ike_dgram *dg)
 {
+	const struct wire_hdr *h = &dg->hdr;
 	const struct exchange_row *r = exchange_row_ours(sa);
 	char why[96];
 
@@ -184,7 +184,7 @@ void dispatch_response(struct ike_sa *sa, const struct wire_hdr *h,
 			 h->msgid, sa->rtx.req_msgid);
 		log_wire_drop(&sa->path, why, NULL);
 	} else if (r && r->exchange == h->exchange) {
-		response(sa, r, buf, len);
+		response(sa, r, dg);
 	} else {
 		snprintf(why, sizeof(why), "unexpected %s response (%s)",
 			 wire_exchange_name(h->exchange) ?: "unknown",
@@ -193,9 +193,9 @@ void dispatch_response(struct ike_sa *sa, const struct wire_hdr *h,
 	}
 }
 
-void dispatch_request(struct ike_sa *sa, const struct wire_hdr *h,
-		      const uint8_t *buf, size_t len)
+void dispatch_request(struct ike_sa *sa, const struct ike_dgram *dg)
 {
+	const struct wire_hdr *h = &dg->hdr;
 	const struct exchange_row *r;
 	char why[96];
 
@@ -205,9 +205,9 @@ void dispatch_request(struct ike_sa *sa, const struct wire_hdr *h,
 		 * only (RFC 7383 §2.6.1), not each of them; and only an
 		 * authentic one, or anyone who knows the SPIs and the last
 		 * message ID makes us send a response per datagram */
-		if (!frag_not_first(buf, len) &&
+		if (!frag_not_first(dg->buf, dg->len) &&
 		    (h->exchange == WIRE_EXCH_IKE_SA_INIT ||
-		     msg_check_sk(sa, buf, len)))
+		     msg_check_sk(sa, dg)))
 			rtx_replay(sa);
 	} else if (h->msgid != sa->next_peer_msgid) {
 		snprintf(why, sizeof(why),
@@ -215,7 +215,7 @@ void dispatch_request(struct ike_sa *sa, const struct wire_hdr *h,
 			 h->msgid, sa->next_peer_msgid);
 		log_wire_drop(&sa->path, why, NULL);
 	} else if ((r = exchange_row_peer(sa, h->exchange, EXPECT_ANY))) {
-		on_request(sa, r, buf, len);
+		on_request(sa, r, dg);
 	} else {
 		snprintf(why, sizeof(why), "unexpected %s request (%s)",
 			 wire_exchange_name(h->exchange) ?: "unknown",

@@ -333,35 +333,37 @@ static struct ike_sa *lookup(struct ike_engine *e, const struct ike_path *p,
 void ike_engine_input(struct ike_engine *e, const struct ike_path *p,
 		      const uint8_t *buf, size_t len)
 {
-	struct wire_hdr h;
+	struct ike_dgram dg = { .buf = buf, .len = len };
+	const struct wire_hdr *h = &dg.hdr;
 	struct wire_error werr;
 	struct ike_sa *sa;
 
-	if (wire_parse_hdr(&h, buf, len, &werr)) {
+	/* the one parse of the header: handed down with the datagram */
+	if (wire_parse_hdr(&dg.hdr, buf, len, &werr)) {
 		log_wire_drop(p, "malformed", &werr);
 		return;
 	}
-	if (h.exchange == WIRE_EXCH_IKE_SA_INIT && !(h.flags & WIRE_FLAG_R)) {
-		if (!(h.flags & WIRE_FLAG_I) ||
-		    memcmp(h.spi_r, "\0\0\0\0\0\0\0\0", 8))
+	if (h->exchange == WIRE_EXCH_IKE_SA_INIT && !(h->flags & WIRE_FLAG_R)) {
+		if (!(h->flags & WIRE_FLAG_I) ||
+		    memcmp(h->spi_r, "\0\0\0\0\0\0\0\0", 8))
 			log_wire_drop(
 				p,
 				"IKE_SA_INIT request with SPIr set or without the Initiator flag",
 				NULL);
 		else
-			ike_sa_init_request(e, p, buf, len);
+			ike_sa_init_request(e, p, &dg);
 		return;
 	}
-	sa = lookup(e, p, &h);
+	sa = lookup(e, p, h);
 	if (!sa)
 		return;
 	if (sa->jobs) { /* in order, once its jobs are done */
-		hold_msg(sa, p, buf, len);
+		hold_msg(sa, p, &dg);
 		return;
 	}
 	sa->rx_path = *p;
-	if (h.flags & WIRE_FLAG_R)
-		dispatch_response(sa, &h, buf, len);
+	if (h->flags & WIRE_FLAG_R)
+		dispatch_response(sa, &dg);
 	else
-		dispatch_request(sa, &h, buf, len);
+		dispatch_request(sa, &dg);
 }

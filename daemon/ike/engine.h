@@ -102,10 +102,9 @@ bool ike_path_equal(const struct ike_path *a, const struct ike_path *b);
 void engine_outcome(struct ike_sa *sa, int rc, const char *why,
 		    const struct child_sa *c);
 
-/* dispatch.c: a message of sa whose header h ike_engine_input() checked */
-void dispatch_request(struct ike_sa *sa, const struct wire_hdr *h,
-		      const uint8_t *buf, size_t len);
-void dispatch_response(struct ike_sa *sa, const struct wire_hdr *h,
-		       const uint8_t *buf, size_t len);
+/* dispatch.c: a message of sa whose header ike_engine_input() checked */
+struct ike_dgram;
+void dispatch_request(struct ike_sa *sa, const struct ike_dgram *dg);
+void dispatch_response(struct ike_sa *sa, const struct ike_dgram *dg);
 
 #endif

@@ -187,8 +187,9 @@ int ike_bytes_random(struct ike_bytes *b, size_t len, struct crypto_err *err);
 void init_add_status(struct wire_msg *m, const struct ike_sa *sa,
 		     uint8_t src[20], uint8_t dst[20]);
 int ike_sa_init_start(struct ike_sa *sa, struct ikb_error *err);
+struct ike_dgram;
 void ike_sa_init_request(struct ike_engine *e, const struct ike_path *p,
-			 const uint8_t *buf, size_t len);
+			 const struct ike_dgram *dg);
 /* Parsed by dispatch.c (in->raw the datagram), x its payloads. */
 exchange_response_fn ike_sa_init_response;
 /* The responder answered COOKIE, INVALID_KE_PAYLOAD or an error. */
@@ -337,8 +338,9 @@ int sa_job_start(struct ike_sa *sa, sa_job_run_fn *run, sa_job_then_fn *then,
 void sa_jobs_cancel(struct ike_sa *sa);
 
 /* hold.c: messages that wait while a job of sa runs (sa_job.c). */
-void hold_msg(struct ike_sa *sa, const struct ike_path *p, const uint8_t *buf,
-	      size_t len);
+struct ike_dgram;
+void hold_msg(struct ike_sa *sa, const struct ike_path *p,
+	      const struct ike_dgram *dg);
 /* The jobs are done: handle them, in order, from the loop. */
 void hold_resume(struct ike_sa *sa);
 void hold_free(struct ike_sa *sa);

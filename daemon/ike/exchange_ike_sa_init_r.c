@@ -259,11 +259,13 @@ static void handle(struct ike_engine *e, const struct ike_path *p,
 }
 
 void ike_sa_init_request(struct ike_engine *e, const struct ike_path *p,
-			 const uint8_t *buf, size_t len)
+			 const struct ike_dgram *dg)
 {
+	const uint8_t *buf = dg->buf;
+	size_t len = dg->len;
 	struct wire_msg *m;
 	struct wire_error werr;
-	struct ike_sa *sa = ike_sa_find_init(e, buf, &p->remote);
+	struct ike_sa *sa = ike_sa_find_init(e, dg->hdr.spi_i, &p->remote);
 	struct init_req r = { 0 };
 
 	if (sa) {
@@ -280,7 +282,7 @@ void ike_sa_init_request(struct ike_engine *e, const struct ike_path *p,
 	m = calloc(1, sizeof(*m));
 	if (!m)
 		return;
-	if (wire_parse(m, buf, len, NULL, &werr))
+	if (wire_parse_body(m, &dg->hdr, buf, len, NULL, &werr))
 		log_wire_drop(p, "malformed IKE_SA_INIT request", &werr);
 	else if (m->hdr.msgid != 0)
 		log_wire_drop(p, "IKE_SA_INIT request with message id not 0",

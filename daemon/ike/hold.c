@@ -22,13 +22,15 @@
 struct held_msg {
 	struct held_msg *next;
 	struct ike_path path;
+	struct wire_hdr hdr; /* parsed when it came */
 	size_t len;
 	uint8_t buf[];
 };
 
-void hold_msg(struct ike_sa *sa, const struct ike_path *p, const uint8_t *buf,
-	      size_t len)
+void hold_msg(struct ike_sa *sa, const struct ike_path *p,
+	      const struct ike_dgram *dg)
 {
+	size_t len = dg->len;
 	struct held_msg **pp = &sa->held, *m;
 	unsigned n = 0;
 
@@ -41,8 +43,9 @@ void hold_msg(struct ike_sa *sa, const struct ike_path *p, const uint8_t *buf,
 	}
 	m->next = NULL;
 	m->path = *p;
+	m->hdr = dg->hdr;
 	m->len = len;
-	memcpy(m->buf, buf, len);
+	memcpy(m->buf, dg->buf, len);
 	*pp = m;
 }
 
@@ -51,8 +54,7 @@ static void on_resume(evutil_socket_t fd, short what, void *arg)
 {
 	struct ike_sa *sa = arg;
 	struct held_msg *m = sa->held;
-	struct wire_error werr;
-	struct wire_hdr h;
+	struct ike_dgram dg;
 
 	if (!m || sa->jobs)
 		return;
@@ -60,12 +62,11 @@ static void on_resume(evutil_socket_t fd, short what, void *arg)
 	if (sa->held)
 		event_active(sa->resume, 0, 0);
 	sa->rx_path = m->path;
-	if (!wire_parse_hdr(&h, m->buf, m->len, &werr)) {
-		if (h.flags & WIRE_FLAG_R)
-			dispatch_response(sa, &h, m->buf, m->len);
-		else
-			dispatch_request(sa, &h, m->buf, m->len);
-	}
+	dg = (struct ike_dgram){ m->buf, m->len, m->hdr };
+	if (dg.hdr.flags & WIRE_FLAG_R)
+		dispatch_response(sa, &dg);
+	else
+		dispatch_request(sa, &dg);
 	free(m);
 }
 

@@ -256,8 +256,9 @@ static int open_fragment(struct ike_sa *sa, struct wire_msg *m,
 	return 0;
 }
 
-bool msg_check_sk(struct ike_sa *sa, const uint8_t *buf, size_t len)
+bool msg_check_sk(struct ike_sa *sa, const struct ike_dgram *dg)
 {
+	const uint8_t *buf = dg->buf;
 	struct wire_opts o = { sa->iv_len, sa->icv_len, sa->block_len };
 	struct wire_msg *m = calloc(1, sizeof(*m));
 	struct crypto_err cerr = { 0 };
@@ -267,7 +268,8 @@ bool msg_check_sk(struct ike_sa *sa, const uint8_t *buf, size_t len)
 	size_t pt_len;
 	bool ok = false;
 
-	if (!m || !sa->sk_in || wire_parse(m, buf, len, &o, &werr)) {
+	if (!m || !sa->sk_in ||
+	    wire_parse_body(m, &dg->hdr, buf, dg->len, &o, &werr)) {
 		log_wire_drop(&sa->path, "retransmitted request: malformed",
 			      m && sa->sk_in ? &werr : NULL);
 		free(m);
@@ -299,9 +301,10 @@ bool msg_check_sk(struct ike_sa *sa, const uint8_t *buf, size_t len)
 	return ok;
 }
 
-int msg_open_sk(struct ike_sa *sa, struct wire_msg *m, const uint8_t *buf,
-		size_t len, uint8_t **plain)
+int msg_open_sk(struct ike_sa *sa, struct wire_msg *m,
+		const struct ike_dgram *dg, uint8_t **plain)
 {
+	const uint8_t *buf = dg->buf;
 	struct wire_opts o = { sa->iv_len, sa->icv_len, sa->block_len };
 	const struct wire_payload *sk;
 	struct wire_error werr;
@@ -312,7 +315,7 @@ int msg_open_sk(struct ike_sa *sa, struct wire_msg *m, const uint8_t *buf,
 			      NULL);
 		return -EBADMSG;
 	}
-	if (wire_parse(m, buf, len, &o, &werr)) {
+	if (wire_parse_body(m, &dg->hdr, buf, dg->len, &o, &werr)) {
 		log_wire_drop(&sa->path, "malformed", &werr);
 		return -EBADMSG;
 	}

@@ -63,6 +63,17 @@ int msg_emit_sk(struct ike_sa *sa, const struct wire_msg *m, struct wbuf *out);
  * that finishes later (IKE_AUTH, after its signature job) takes both,
  * leaving NULLs; the dispatcher frees what is left.
  */
+/*
+ * A datagram as it enters the engine, its header parsed once there
+ * (ike_engine_input()) and handed down parsed: the payloads are parsed
+ * from it with wire_parse_body(), never the header again.
+ */
+struct ike_dgram {
+	const uint8_t *buf;
+	size_t len;
+	struct wire_hdr hdr;
+};
+
 struct msg_in {
 	struct wire_msg *m;
 	uint8_t *plain;
@@ -74,8 +85,8 @@ struct msg_in {
 void msg_in_free(struct msg_in *in);
 /* Takes *in's message: in is left empty. */
 void msg_in_take(struct msg_in *to, struct msg_in *in);
-int msg_open_sk(struct ike_sa *sa, struct wire_msg *m, const uint8_t *buf,
-		size_t len, uint8_t **plain);
+int msg_open_sk(struct ike_sa *sa, struct wire_msg *m,
+		const struct ike_dgram *dg, uint8_t **plain);
 /* The body of SK or SKF payload sk of datagram buf, checked and
  * decrypted into plain (body_len octets at most). 0 or -errno, cerr. */
 struct crypto_err;
@@ -83,7 +94,7 @@ struct crypto_err;
  * Whether buf, a request of sa's (SK or SKF), passes its integrity check:
  * nothing else is done with it. A failure is logged (rate-limited).
  */
-bool msg_check_sk(struct ike_sa *sa, const uint8_t *buf, size_t len);
+bool msg_check_sk(struct ike_sa *sa, const struct ike_dgram *dg);
 int msg_sk_decrypt(const struct ike_sa *sa, const uint8_t *buf,
 		   const struct wire_payload *sk, uint8_t *plain, size_t *len,
 		   struct crypto_err *cerr);

@@ -220,21 +220,32 @@ static void ctx_init(struct wire_ctx *c, struct wire_msg *msg,
 	c->opts = opts;
 }
 
-int wire_parse(struct wire_msg *msg, const uint8_t *buf, size_t len,
-	       const struct wire_opts *opts, struct wire_error *err)
+int wire_parse_body(struct wire_msg *msg, const struct wire_hdr *hdr,
+		    const uint8_t *buf, size_t len,
+		    const struct wire_opts *opts, struct wire_error *err)
 {
 	struct wire_ctx c;
-	int r;
 
 	memset(err, 0, sizeof(*err));
 	msg->n = 0;
 	memset(&msg->pool, 0, sizeof(msg->pool));
-	r = wire_parse_hdr(&msg->hdr, buf, len, err);
-	if (r)
-		return r;
+	msg->hdr = *hdr;
 	ctx_init(&c, msg, buf, opts, err);
 	return walk(&c, buf + WIRE_HDR_LEN, len - WIRE_HDR_LEN, WIRE_HDR_LEN,
 		    msg->hdr.next_payload);
+}
+
+int wire_parse(struct wire_msg *msg, const uint8_t *buf, size_t len,
+	       const struct wire_opts *opts, struct wire_error *err)
+{
+	struct wire_hdr hdr;
+	int r;
+
+	memset(err, 0, sizeof(*err));
+	r = wire_parse_hdr(&hdr, buf, len, err);
+	if (r)
+		return r;
+	return wire_parse_body(msg, &hdr, buf, len, opts, err);
 }
 
 int wire_parse_payloads(struct wire_msg *msg, const uint8_t *plain, size_t len,

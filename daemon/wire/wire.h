@@ -320,6 +320,10 @@ int wire_parse_hdr(struct wire_hdr *hdr, const uint8_t *buf, size_t len,
  */
 int wire_parse(struct wire_msg *msg, const uint8_t *buf, size_t len,
 	       const struct wire_opts *opts, struct wire_error *err);
+/* The same with hdr, wire_parse_hdr()'s of the same buf and len. */
+int wire_parse_body(struct wire_msg *msg, const struct wire_hdr *hdr,
+		    const uint8_t *buf, size_t len,
+		    const struct wire_opts *opts, struct wire_error *err);
 /* Split an SK/SKF body into IV, ciphertext and ICV. Returns 0 or -EBADMSG. */
 int wire_sk_split(const struct wire_payload *sk, const uint8_t *msg_start,
 		  const struct wire_opts *sizes, struct wire_sk_parts *out,
