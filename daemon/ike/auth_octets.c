@@ -19,8 +19,9 @@ int auth_octets(const struct ike_sa *sa, bool for_initiator,
 		const struct ike_id *id, struct auth_octets *o,
 		struct ikb_error *err)
 {
-	const struct ike_bytes *real =
-		for_initiator ? &sa->init_req : &sa->init_resp;
+	const struct ike_bytes *real = !sa->init     ? NULL :
+				       for_initiator ? &sa->init->req :
+						       &sa->init->resp;
 	const struct secret *skp =
 		for_initiator ? &sa->keys->sk_pi : &sa->keys->sk_pr;
 	const uint8_t *nonce = for_initiator ? sa->nr.ptr : sa->ni.ptr;
@@ -29,6 +30,12 @@ int auth_octets(const struct ike_sa *sa, bool for_initiator,
 	uint8_t idb[4 + sizeof(id->data)] = { id->type };
 	struct crypto_err cerr = { 0 };
 
+	if (!real) {
+		/* IKE_AUTH is over: its messages are gone (ike_sa.h) */
+		snprintf(err->msg, sizeof(err->msg),
+			 "AUTH: IKE_SA_INIT's messages are no longer kept");
+		return -ENOENT;
+	}
 	o->len = real->len + nlen + n;
 	o->buf = malloc(o->len);
 	if (!o->buf) {

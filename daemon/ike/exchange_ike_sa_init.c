@@ -90,15 +90,15 @@ static int build_request(struct ike_sa *sa, const struct ikb_proposal_list *l,
 {
 	struct init_out *o = calloc(1, sizeof(*o));
 	struct wire_payload *p;
-	struct cbytes pub = ke_public(sa->ke);
+	struct cbytes pub = ke_public(sa->init->ke);
 	int rc;
 
 	if (!o)
 		return -ENOMEM;
 	msg_hdr(&o->m, sa, WIRE_EXCH_IKE_SA_INIT, false, 0);
-	if (sa->cookie.ptr) /* §2.6: the COOKIE goes first */
-		msg_notify(&o->m, WIRE_N_COOKIE, sa->cookie.ptr,
-			   sa->cookie.len);
+	if (sa->init->cookie.ptr) /* §2.6: the COOKIE goes first */
+		msg_notify(&o->m, WIRE_N_COOKIE, sa->init->cookie.ptr,
+			   sa->init->cookie.len);
 	p = msg_add(&o->m, WIRE_PT_SA);
 	rc = wire_sa_from_proposals(&o->store, l, 1, NULL, 0, &p->u.sa);
 	p = msg_add(&o->m, WIRE_PT_KE);
@@ -127,7 +127,7 @@ static int send_init(struct ike_sa *sa, struct ikb_error *err)
 	if (!rc)
 		rc = build_request(sa, l, &out);
 	if (!rc)
-		rc = ike_bytes_set(&sa->init_req, out.data, out.len);
+		rc = ike_bytes_set(&sa->init->req, out.data, out.len);
 	if (!rc)
 		rc = dgram_set_wrap(&out);
 	if (!rc)
@@ -168,7 +168,7 @@ int ike_sa_init_start(struct ike_sa *sa, struct ikb_error *err)
 	if (rc)
 		return rc;
 	/* a COOKIE restart keeps the key pair, a new group needs one */
-	if (sa->ke)
+	if (sa->init->ke)
 		return send_init(sa, err);
 	return keys_start(sa, NULL, on_key_pair, err);
 }
@@ -197,7 +197,7 @@ static void on_invalid_ke(struct ike_sa *sa, const struct wire_notify *n,
 		return;
 	}
 	g = (uint16_t)(n->data[0] << 8 | n->data[1]);
-	if (!ke_retry(&sa->init_ke, n, sa->ke_group, ours)) {
+	if (!ke_retry(&sa->init->ke_retry, n, sa->ke_group, ours)) {
 		snprintf(
 			why, sizeof(why),
 			"INVALID_KE_PAYLOAD asks for group %u, which we cannot use",
@@ -208,8 +208,8 @@ static void on_invalid_ke(struct ike_sa *sa, const struct wire_notify *n,
 		return;
 	}
 	sa->ke_group = g;
-	ke_free(sa->ke);
-	sa->ke = NULL;
+	ke_free(sa->init->ke);
+	sa->init->ke = NULL;
 	snprintf(why, sizeof(why), "peer wants KE group %u", g);
 	restart(sa, why);
 }
@@ -221,8 +221,8 @@ static void init_refused(struct ike_sa *sa, const struct wire_notify *n,
 	char why[96], b[32];
 
 	if (n->type == WIRE_N_COOKIE) {
-		if (++sa->cookie_tries > MAX_COOKIE_RETRIES ||
-		    ike_bytes_set(&sa->cookie, n->data, n->len))
+		if (++sa->init->cookie_tries > MAX_COOKIE_RETRIES ||
+		    ike_bytes_set(&sa->init->cookie, n->data, n->len))
 			ike_sa_delete(sa, "too many COOKIE requests");
 		else
 			restart(sa, "responder asks for a COOKIE");
@@ -308,8 +308,8 @@ static int accept_response(struct ike_sa *sa, const struct wire_msg *m,
 
 static void on_keys(struct ike_sa *sa, int rc, const char *why)
 {
-	ke_free(sa->ke); /* the ephemeral key pair has done its job */
-	sa->ke = NULL;
+	ke_free(sa->init->ke); /* the ephemeral key pair has done its job */
+	sa->init->ke = NULL;
 	if (rc)
 		ike_sa_delete(sa, why);
 	else if (ike_auth_start(sa))
@@ -335,7 +335,7 @@ bool ike_sa_init_response(struct ike_sa *sa, struct msg_in *in,
 		nat_float(sa, m);
 		auth_peer_note(sa, m);
 		frag_note(sa, m);
-		if (ike_bytes_set(&sa->init_resp, in->raw, in->raw_len) ||
+		if (ike_bytes_set(&sa->init->resp, in->raw, in->raw_len) ||
 		    keys_start(sa, x->ke, on_keys, &err))
 			ike_sa_delete(sa, err.msg[0] ? err.msg :
 						       "cannot derive keys");

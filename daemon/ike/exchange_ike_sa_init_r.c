@@ -111,7 +111,7 @@ static int build_response(struct ike_sa *sa, struct wbuf *out)
 {
 	struct resp_out *o = calloc(1, sizeof(*o));
 	struct wire_payload *p;
-	struct cbytes pub = ke_public(sa->ke);
+	struct cbytes pub = ke_public(sa->init->ke);
 	int rc;
 
 	if (!o)
@@ -145,14 +145,14 @@ static void on_keys(struct ike_sa *sa, int rc, const char *why)
 	} else {
 		rc = build_response(sa, &out);
 		if (!rc)
-			rc = ike_bytes_set(&sa->init_resp, out.data, out.len);
+			rc = ike_bytes_set(&sa->init->resp, out.data, out.len);
 		if (!rc)
 			rc = dgram_set_wrap(&out);
 		if (!rc)
 			rc = rtx_respond(sa, &out, 0);
 	}
-	ke_free(sa->ke);
-	sa->ke = NULL;
+	ke_free(sa->init->ke);
+	sa->init->ke = NULL;
 	wbuf_free(&out);
 	if (rc)
 		ike_sa_delete(sa, "cannot answer IKE_SA_INIT");
@@ -176,7 +176,7 @@ static int respond(struct ike_sa *sa, const struct init_req *r,
 	if (!rc)
 		rc = ike_bytes_random(&sa->nr, IKE_NONCE_LEN, &cerr);
 	if (!rc)
-		rc = ike_bytes_set(&sa->init_req, buf, len);
+		rc = ike_bytes_set(&sa->init->req, buf, len);
 	if (!rc && (rc = keys_start(sa, &r->ke->u.ke, on_keys, &err)))
 		ike_sa_log(sa, IKB_LOG_WARNING, "IKE_SA_INIT: %s", err.msg);
 	return rc;

@@ -121,6 +121,10 @@ struct ike_sa *ike_sa_new(struct ike_engine *e, const char *conn,
 {
 	struct ike_sa *sa = sa_alloc(e, conn, p, peer_spi_i == NULL, NULL);
 
+	if (sa && !(sa->init = calloc(1, sizeof(*sa->init)))) {
+		ike_sa_free(sa);
+		return NULL;
+	}
 	if (sa) {
 		e->stats.started_responder += peer_spi_i != NULL;
 		e->stats.started_initiator += peer_spi_i == NULL;
@@ -299,6 +303,20 @@ static void free_ev(struct event **ev)
 	*ev = NULL;
 }
 
+void ike_init_free(struct ike_sa *sa)
+{
+	struct ike_init *in = sa->init;
+
+	if (!in)
+		return;
+	ke_free(in->ke);
+	free_bytes(&in->cookie);
+	free_bytes(&in->req);
+	free_bytes(&in->resp);
+	free(in);
+	sa->init = NULL;
+}
+
 /* Out of every table and queue, its Child SAs out of the kernel. */
 static void retire(struct ike_sa *sa)
 {
@@ -319,7 +337,7 @@ static void release(struct ike_sa *sa)
 	keys_cancel(sa);
 	sa_jobs_cancel(sa);
 	hold_free(sa);
-	ke_free(sa->ke);
+	ike_init_free(sa);
 	free_ev(&sa->kick);
 	free_ev(&sa->timer);
 	free_ev(&sa->dpd);
@@ -330,9 +348,6 @@ static void release(struct ike_sa *sa)
 	}
 	sk_ctx_free(sa->sk_in);
 	sk_ctx_free(sa->sk_out);
-	free_bytes(&sa->cookie);
-	free_bytes(&sa->init_req);
-	free_bytes(&sa->init_resp);
 	peer_cert_put(sa->peer_cert);
 	frag_free(sa);
 	nat_free(sa);

@@ -121,6 +121,21 @@ struct ike_rtx {
 
 #define IKE_SA_NONCE_LEN 32
 
+/*
+ * IKE_SA_INIT's state, in either role: made with the IKE SA, gone when
+ * IKE_AUTH is over (ike_sa_established()), so that an established IKE
+ * SA holds neither message nor key pair.
+ */
+struct ike_init {
+	struct ke *ke; /* our key pair, until the keys are made */
+	struct ke_retry ke_retry; /* INVALID_KE_PAYLOAD's group and tries */
+	unsigned cookie_tries;
+	struct ike_bytes cookie; /* initiator: echo it (§2.6) */
+	struct ike_bytes req, resp; /* both messages, for the AUTH payload */
+};
+/* Frees sa->init (and wipes its key pair). */
+void ike_init_free(struct ike_sa *sa);
+
 struct ike_sa {
 	struct ike_engine *e;
 	struct ike_sa *next_local, *next_init, *next_conn, *next_all;
@@ -150,9 +165,9 @@ struct ike_sa {
 	/* IKE_SA_INIT */
 	struct ike_prop prop; /* chosen IKE proposal */
 	uint16_t ke_group;
-	struct ke_retry init_ke; /* INVALID_KE_PAYLOAD to IKE_SA_INIT */
-	unsigned cookie_tries;
-	struct ke *ke;
+	/* what IKE_SA_INIT and IKE_AUTH need of it; NULL once IKE_AUTH is
+	 * over, and for an IKE SA made by a rekey */
+	struct ike_init *init;
 	struct ke_job *job; /* key exchange running on the helper pool */
 	struct sa_job *jobs; /* on the helper pool (sa_job.c) */
 	struct held_msg *held; /* hold.c: what arrived meanwhile */
@@ -162,8 +177,6 @@ struct ike_sa {
 	 * SKEYSEED, AUTH, the first Child SA's KEYMAT and §2.8.1; heap, of
 	 * their own size (16 to 256 bytes, most are 32) */
 	struct ike_bytes ni, nr;
-	struct ike_bytes cookie; /* initiator: echo it */
-	struct ike_bytes init_req, init_resp; /* for the AUTH payload */
 	struct ike_nat *nat; /* nat.h: NAT-T, once a NAT was found */
 	struct ike_mobike *mobike; /* mobike.h: once both ends said so */
 

@@ -185,7 +185,7 @@ static void done(void *arg, int status)
 		return;
 	}
 	sa->job = NULL;
-	sa->ke = j->ke;
+	sa->init->ke = j->ke;
 	j->ke = NULL;
 	snprintf(err.msg, sizeof(err.msg), "%s",
 		 status	       ? "key exchange cancelled" :
@@ -245,8 +245,8 @@ int keys_start(struct ike_sa *sa, const struct wire_ke *peer, ke_then_fn *then,
 	j->sa = sa;
 	j->then = then;
 	j->group = sa->ke_group;
-	j->ke = sa->ke; /* the job owns our key pair while it runs */
-	sa->ke = NULL;
+	j->ke = sa->init->ke; /* the job owns our key pair while it runs */
+	sa->init->ke = NULL;
 	sa->job = j;
 	helpers_run(run, done, j);
 	return 0;

@@ -33,6 +33,7 @@ void tasks_out_done(struct ike_sa *sa)
 
 void ike_sa_established(struct ike_sa *sa)
 {
+	ike_init_free(sa); /* IKE_AUTH is over */
 	ike_timer_arm(sa);
 	dpd_arm(sa);
 	tasks_schedule(sa);
