@@ -193,7 +193,7 @@ struct ike_sa {
 
 	/* IKE_AUTH */
 	struct ike_sa_id local_id, remote_id;
-	/* auth_sig.c: what the peer said in IKE_SA_INIT of how it can be
+	/* auth_peer.c: what the peer said in IKE_SA_INIT of how it can be
 	 * authenticated, and how it was; its certificate once verified */
 	struct ike_peer_auth {
 		unsigned
