@@ -15,7 +15,7 @@
 #include <linux/capability.h>
 
 #include "caps.h"
-#include "log.h"
+#include "log/log.h"
 
 int caps_drop(void)
 {

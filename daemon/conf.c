@@ -13,7 +13,7 @@
 #include "daemon.h"
 #include "ike_glue.h"
 #include "keylog.h"
-#include "log.h"
+#include "log/log.h"
 #include "log_conf.h"
 #include "metrics_file.h"
 #include "notify.h"

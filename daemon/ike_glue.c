@@ -16,7 +16,7 @@
 #include "daemon.h"
 #include "ike/ike.h"
 #include "ike_glue.h"
-#include "log.h"
+#include "log/log.h"
 #include "net/net.h"
 #include "net/srcroute.h"
 #include "net/ifip.h"

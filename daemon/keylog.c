@@ -18,7 +18,7 @@
 #include "daemon.h"
 #include "ike/ike.h"
 #include "keylog.h"
-#include "log.h"
+#include "log/log.h"
 #include "log_conf.h"
 #include "plugin/plugin_set.h"
 #include "util/json.h"

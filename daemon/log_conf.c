@@ -13,7 +13,7 @@
 #include "config/config.h"
 #include "config/diag.h"
 #include "daemon.h"
-#include "log.h"
+#include "log/log.h"
 #include "log_conf.h"
 
 void ikbd_log_diag(const struct ikbd *d, const struct ikb_diag *diag)

@@ -8,7 +8,7 @@
 
 #include <stdbool.h>
 
-#include "log.h"
+#include "log/log.h"
 
 struct cfg;
 struct daemon_opts;

@@ -31,7 +31,7 @@
 #include "keylog.h"
 #include "updown_glue.h"
 #include "metrics_file.h"
-#include "log.h"
+#include "log/log.h"
 #include "log_conf.h"
 #include "nodump.h"
 #include "notify.h"

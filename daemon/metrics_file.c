@@ -17,7 +17,7 @@
 #include "config/config.h"
 #include "control/metrics.h"
 #include "daemon.h"
-#include "log.h"
+#include "log/log.h"
 #include "metrics_file.h"
 
 struct metrics_file {

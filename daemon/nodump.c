@@ -4,7 +4,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 
-#include "log.h"
+#include "log/log.h"
 #include "nodump.h"
 
 int nodump_set(void)

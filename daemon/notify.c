@@ -4,7 +4,7 @@
 #include <event2/event.h>
 #include <systemd/sd-daemon.h>
 
-#include "log.h"
+#include "log/log.h"
 #include "notify.h"
 
 void notify_ready(const char *status)

@@ -6,7 +6,7 @@
 
 #include "build-config.h"
 #include "crypto/nssdb.h"
-#include "log.h"
+#include "log/log.h"
 #include "opts.h"
 
 enum { OPT_SYSLOG = 256, OPT_LOG_LEVEL, OPT_DEBUG_PRIVATE };

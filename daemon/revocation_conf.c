@@ -12,7 +12,7 @@
 #include "config/config.h"
 #include "crypto/revocation.h"
 #include "daemon.h"
-#include "log.h"
+#include "log/log.h"
 #include "revocation_conf.h"
 
 static void text(char *out, size_t len, const struct ikb_value *v)

@@ -6,7 +6,7 @@
 #include <ikebana/plugin.h>
 
 #include "daemon.h"
-#include "log.h"
+#include "log/log.h"
 #include "plugin/plugin_set.h"
 #include "updown/updown.h"
 #include "updown_glue.h"

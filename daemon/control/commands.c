@@ -11,7 +11,7 @@
 #include "control/proto.h"
 #include "control/server.h"
 #include "daemon.h"
-#include "log.h"
+#include "log/log.h"
 
 bool req_bool(struct json_object *req, const char *key)
 {

@@ -8,7 +8,7 @@
 #include "control/proto.h"
 #include "daemon.h"
 #include "ike/ike.h"
-#include "log.h"
+#include "log/log.h"
 
 struct json_object *cmd_down(struct ikbd *d, struct json_object *req)
 {

@@ -11,7 +11,7 @@
 #include "control/proto.h"
 #include "daemon.h"
 #include "ike/ike.h"
-#include "log.h"
+#include "log/log.h"
 
 typedef int route_fn(struct ike_engine *e, const char *conn,
 		     struct ikb_error *err);

@@ -13,7 +13,7 @@
 #include <sys/un.h>
 
 #include "control/server.h"
-#include "log.h"
+#include "log/log.h"
 
 struct ctl_client {
 	struct ctl_server *srv;

@@ -23,7 +23,7 @@
 #include "ike/ike.h"
 #include "ike/ike_failure.h"
 #include "keylog.h"
-#include "log.h"
+#include "log/log.h"
 
 static struct json_object *str_or_null(const char *s)
 {

@@ -20,7 +20,7 @@
 #include "control/server.h"
 #include "daemon.h"
 #include "ike/ike.h"
-#include "log.h"
+#include "log/log.h"
 
 /* The longest an up request may wait; the client gives up at 30 s. */
 #define UP_WAIT_MAX_S 25

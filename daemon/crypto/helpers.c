@@ -12,7 +12,7 @@
 #include <event2/event.h>
 
 #include "crypto/helpers.h"
-#include "log.h"
+#include "log/log.h"
 #include "util/fifo.h"
 
 struct job {

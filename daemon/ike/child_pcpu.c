@@ -31,7 +31,7 @@
 #include "ike/exchange.h"
 #include "ike/tasks.h"
 #include "ike/pcpu.h"
-#include "log.h"
+#include "log/log.h"
 
 /*
  * How many clones this host makes for the conn: *want from the plan

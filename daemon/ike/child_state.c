@@ -8,7 +8,7 @@
 #include "ike/child_sa.h"
 #include "ike/exchange.h"
 #include "ike/ike_sa.h"
-#include "log.h"
+#include "log/log.h"
 
 static const char *const names[] = {
 	[CHILD_NEGOTIATING] = "negotiating",

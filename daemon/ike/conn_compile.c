@@ -23,7 +23,7 @@
 #include "ike/conn.h"
 #include "ike/engine.h"
 #include "ike/ipsec_if.h"
-#include "log.h"
+#include "log/log.h"
 #include "plugin/conf_load.h"
 
 #define HOUR_MS (3600ULL * 1000)

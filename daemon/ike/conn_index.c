@@ -14,7 +14,7 @@
 
 #include "ike/conn.h"
 #include "ike/engine.h"
-#include "log.h"
+#include "log/log.h"
 
 struct conn_index {
 	size_t nb; /* buckets, a power of two */

@@ -29,7 +29,7 @@
 #include "ike/ike_sa.h"
 #include "ike/timers.h"
 #include "ike/trap.h"
-#include "log.h"
+#include "log/log.h"
 
 #define INST_MAX 16384
 #define INST_BUCKETS 4096

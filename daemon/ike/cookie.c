@@ -11,7 +11,7 @@
 #include "crypto/crypto.h"
 #include "ike/engine.h"
 #include "ike/msg.h"
-#include "log.h"
+#include "log/log.h"
 
 #define COOKIE_ROTATE_S 120
 

@@ -16,7 +16,7 @@
 #include "ike/exchange.h"
 #include "ike/conn.h"
 #include "ike/tasks.h"
-#include "log.h"
+#include "log/log.h"
 
 static void unlink_child(struct ike_sa *sa, struct child_sa *c)
 {

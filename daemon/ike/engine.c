@@ -31,7 +31,7 @@
 #include "ike/timers.h"
 #include "ike/tasks.h"
 #include "ike/trap.h"
-#include "log.h"
+#include "log/log.h"
 #include "plugin/conf_load.h"
 
 struct plugin_set *engine_plugins(const struct ike_engine *e)

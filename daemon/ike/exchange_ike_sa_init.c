@@ -19,7 +19,7 @@
 #include "ike/exchange.h"
 #include "ike/frag.h"
 #include "ike/nat.h"
-#include "log.h"
+#include "log/log.h"
 
 #define MAX_COOKIE_RETRIES 3
 

@@ -20,7 +20,7 @@
 #include "ike/frag.h"
 #include "ike/halfopen.h"
 #include "ike/nat.h"
-#include "log.h"
+#include "log/log.h"
 
 struct resp_out {
 	struct wire_msg m;

@@ -21,7 +21,7 @@
 #include "ike/mobike.h"
 #include "ike/timers.h"
 #include "ike/tasks.h"
-#include "log.h"
+#include "log/log.h"
 
 #define MAX_DELETE_SPIS 64
 

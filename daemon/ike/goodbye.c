@@ -8,7 +8,7 @@
  */
 #include "ike/engine.h"
 #include "ike/exchange.h"
-#include "log.h"
+#include "log/log.h"
 
 bool ike_sa_goodbye(struct ike_sa *sa)
 {

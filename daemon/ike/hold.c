@@ -15,7 +15,7 @@
 #include "ike/engine.h"
 #include "ike/exchange.h"
 #include "ike/msg.h"
-#include "log.h"
+#include "log/log.h"
 
 #define HOLD_MAX 4
 

@@ -17,7 +17,7 @@
 #include "ike/engine.h"
 #include "ike/host.h"
 #include "ike/trap.h"
-#include "log.h"
+#include "log/log.h"
 #include "ike/msg.h"
 #include "ike/timers.h"
 

@@ -20,7 +20,7 @@
 #include "ike/nat.h"
 #include "ike/timers.h"
 #include "ike/tasks.h"
-#include "log.h"
+#include "log/log.h"
 
 static unsigned hash_bytes(const uint8_t *p, size_t n)
 {

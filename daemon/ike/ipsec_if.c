@@ -17,7 +17,7 @@
 #include "ike/ike.h"
 #include "ike/ipsec_if.h"
 #include "ike/msg.h"
-#include "log.h"
+#include "log/log.h"
 
 /* interface-ip= addresses on one device, over the conns naming it */
 #define IPSEC_IF_IPS 8

@@ -25,7 +25,7 @@
 #include "ike/nat.h"
 #include "ike/tasks.h"
 #include "ike/timers.h"
-#include "log.h"
+#include "log/log.h"
 
 void ike_engine_addresses_changed(struct ike_engine *e)
 {

@@ -18,7 +18,7 @@
 #include "ike/mobike.h"
 #include "ike/nat.h"
 #include "ike/timers.h"
-#include "log.h"
+#include "log/log.h"
 
 const char *addr_str(const struct ikb_addr *a, char *buf, size_t len)
 {

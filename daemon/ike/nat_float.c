@@ -19,7 +19,7 @@
 #include "ike/nat.h"
 #include "ike/tasks.h"
 #include "ike/timers.h"
-#include "log.h"
+#include "log/log.h"
 
 #define IKE_PORT_STANDARD 500
 

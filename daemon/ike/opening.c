@@ -21,7 +21,7 @@
 #include "ike/engine.h"
 #include "ike/exchange.h"
 #include "ike/tasks.h"
-#include "log.h"
+#include "log/log.h"
 #include "util/fifo.h"
 
 /* Handshakes in flight. With ~5 ms of work per handshake on the slowest

@@ -23,7 +23,7 @@
 #include "ike/timers.h"
 #include "ike/tasks.h"
 #include "ike/trap.h"
-#include "log.h"
+#include "log/log.h"
 
 #define HOUR_MS (3600ULL * 1000)
 

@@ -12,7 +12,7 @@
 #include "config/config.h"
 #include "config/groups.h"
 #include "ike/engine.h"
-#include "log.h"
+#include "log/log.h"
 #include "plugin/conf_load.h"
 
 /*

@@ -19,7 +19,7 @@
 #include "ike/engine.h"
 #include "ike/conn.h"
 #include "ike/timers.h"
-#include "log.h"
+#include "log/log.h"
 #include "plugin/conf_load.h"
 
 #define RETRY_MAX_MS 60000u

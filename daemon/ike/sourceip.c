@@ -15,7 +15,7 @@
 
 #include "ike/engine.h"
 #include "ike/sourceip.h"
-#include "log.h"
+#include "log/log.h"
 
 struct srcroute_rec {
 	struct srcroute_rec *next;

@@ -25,7 +25,7 @@
 #include "ike/msg.h"
 #include "ike/tasks.h"
 #include "ike/trap.h"
-#include "log.h"
+#include "log/log.h"
 #include "util/json.h"
 
 #define ROUTE_SELS_MAX (IKB_CHILD_PLAN_MAX + TS_NETS_MAX * TS_NETS_MAX)

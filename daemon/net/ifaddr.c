@@ -16,7 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "log.h"
+#include "log/log.h"
 #include "net/net_int.h"
 
 struct ifaddr {

@@ -8,7 +8,7 @@
 #include <sys/socket.h>
 #include <sys/uio.h>
 
-#include "log.h"
+#include "log/log.h"
 #include "net/net.h"
 
 struct event;

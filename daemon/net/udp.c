@@ -14,7 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "log.h"
+#include "log/log.h"
 #include "net/net_int.h"
 
 /* Datagrams read per wakeup; the event is level-triggered, so a busy socket

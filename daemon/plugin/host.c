@@ -11,7 +11,7 @@
 
 #include "config/config.h"
 #include "config/diag.h"
-#include "log.h"
+#include "log/log.h"
 #include "plugin/plugin_set.h"
 
 /* One-shot: freed when it fires, so the handle is dead in its callback. */

@@ -16,7 +16,7 @@
 #include <string.h>
 #include <event2/event.h>
 
-#include "log.h"
+#include "log/log.h"
 #include "updown/internal.h"
 
 /* One Child SA told up whose down verbs may be due when it goes. */

@@ -21,7 +21,7 @@
 #include <sys/wait.h>
 #include <event2/event.h>
 
-#include "log.h"
+#include "log/log.h"
 #include "updown/internal.h"
 #include "util/fifo.h"
 

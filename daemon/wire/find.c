@@ -2,7 +2,7 @@
 /* Lookups for the exchange handlers, and a debug dump of a message. */
 #include <stdio.h>
 
-#include "log.h"
+#include "log/log.h"
 #include "wire/internal.h"
 
 const struct wire_payload *wire_next(const struct wire_msg *msg,

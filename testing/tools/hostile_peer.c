@@ -35,7 +35,7 @@
 #include "ike/engine.h"
 #include "ike/ike_sa.h"
 #include "ike/msg.h"
-#include "log.h"
+#include "log/log.h"
 #include "plugin/conf_load.h"
 #include "wire/wire.h"
 

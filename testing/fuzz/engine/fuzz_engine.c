@@ -17,7 +17,7 @@
 
 #include "fuzz.h"
 #include "fuzz_nss.h"
-#include "log.h"
+#include "log/log.h"
 #include "peers.h"
 
 static struct fuzz_peer east;

@@ -10,7 +10,7 @@
 
 #include "config/diag.h"
 #include "files.h"
-#include "log.h"
+#include "log/log.h"
 #include "peers.h"
 #include "plugin/conf_load.h"
 

@@ -24,7 +24,7 @@
 #include "ike/frag.h"
 #include "ike/ike_sa.h"
 #include "ike/msg.h"
-#include "log.h"
+#include "log/log.h"
 
 static struct ike_sa sa;
 static struct ike_frag frag;

@@ -18,7 +18,7 @@
 
 #include "duo.h"
 #include "fuzz_nss.h"
-#include "log.h"
+#include "log/log.h"
 
 static struct duo duo;
 

@@ -23,7 +23,7 @@
 #include <event2/event.h>
 #include <json-c/json.h>
 
-#include "log.h"
+#include "log/log.h"
 #include "control/client.h"
 #include "control/proto.h"
 #include "control/server.h"

@@ -22,9 +22,9 @@
 #include "config/config.h"
 #include "config/diag.h"
 #include "daemon.h"
-#include "log.h"
+#include "log/log.h"
 #include "log_conf.h"
-#include "log_journal.h"
+#include "log/log_journal.h"
 #include "opts.h"
 
 struct fx {

@@ -10,7 +10,7 @@
 #include <cmocka.h>
 
 #include "build-config.h"
-#include "log.h"
+#include "log/log.h"
 #include "opts.h"
 
 static enum opts_result parse(struct daemon_opts *o, char *err, size_t len, ...)

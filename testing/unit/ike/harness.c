@@ -19,7 +19,7 @@
 #include "harness.h"
 #include "ike/engine.h"
 #include "ike/msg.h"
-#include "log.h"
+#include "log/log.h"
 
 struct hqueue {
 	struct hqueue *next;

@@ -11,7 +11,7 @@
 #include <cmocka.h>
 
 #include "config/diag.h"
-#include "log.h"
+#include "log/log.h"
 #include "plugin/plugin_set.h"
 
 static void count(void *arg)

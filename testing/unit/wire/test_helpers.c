@@ -8,7 +8,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "log.h"
+#include "log/log.h"
 #include "wire/wire.h"
 #include "samples.h"
 

@@ -17,8 +17,8 @@
 #include <unistd.h>
 #include <systemd/sd-journal.h>
 
-#include "log.h"
-#include "log_journal.h"
+#include "log/log.h"
+#include "log/log_journal.h"
 
 bool log_journal_is_stderr(void)
 {

@@ -9,8 +9,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "log.h"
-#include "log_journal.h"
+#include "log/log.h"
+#include "log/log_journal.h"
 
 static enum log_target log_target = LOG_TO_STDERR;
 /*
