@@ -16,7 +16,7 @@
 #include "log/log.h"
 #include "log_conf.h"
 #include "metrics_file.h"
-#include "notify.h"
+#include "service/notify.h"
 
 int ikbd_conf_load(struct ikbd *d, struct loaded_conf *out,
 		   struct ikb_diag *diag)

@@ -6,8 +6,8 @@
 #include <stdbool.h>
 #include <time.h>
 
-#include "opts.h"
-#include "pidfile.h"
+#include "service/opts.h"
+#include "service/pidfile.h"
 #include "plugin/conf_load.h"
 
 struct event_base;

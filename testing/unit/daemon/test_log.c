@@ -25,7 +25,7 @@
 #include "log/log.h"
 #include "log_conf.h"
 #include "log/log_journal.h"
-#include "opts.h"
+#include "service/opts.h"
 
 struct fx {
 	char dir[64];

@@ -11,7 +11,7 @@
 
 #include "build-config.h"
 #include "log/log.h"
-#include "opts.h"
+#include "service/opts.h"
 
 static enum opts_result parse(struct daemon_opts *o, char *err, size_t len, ...)
 {

@@ -13,7 +13,7 @@
 #include <cmocka.h>
 
 #include "harness.h"
-#include "pidfile.h"
+#include "service/pidfile.h"
 
 static void test_creates_rundir_and_writes_pid(void **state)
 {

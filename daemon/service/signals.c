@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <event2/event.h>
 
-#include "signals.h"
+#include "service/signals.h"
 
 struct signals {
 	struct signal_handlers h;

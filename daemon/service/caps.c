@@ -14,8 +14,8 @@
 #include <cap-ng.h>
 #include <linux/capability.h>
 
-#include "caps.h"
 #include "log/log.h"
+#include "service/caps.h"
 
 int caps_drop(void)
 {

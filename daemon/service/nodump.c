@@ -5,7 +5,7 @@
 #include <sys/prctl.h>
 
 #include "log/log.h"
-#include "nodump.h"
+#include "service/nodump.h"
 
 int nodump_set(void)
 {

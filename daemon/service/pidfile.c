@@ -18,7 +18,7 @@
 #include <sys/file.h>
 #include <sys/stat.h>
 
-#include "pidfile.h"
+#include "service/pidfile.h"
 
 pid_t pidfile_read(const char *path)
 {

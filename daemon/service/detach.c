@@ -5,7 +5,7 @@
 #include <unistd.h>
 #include <sys/wait.h>
 
-#include "detach.h"
+#include "service/detach.h"
 
 /*
  * The first child is reaped before the parent waits on the pipe, so that

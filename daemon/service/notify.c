@@ -5,7 +5,7 @@
 #include <systemd/sd-daemon.h>
 
 #include "log/log.h"
-#include "notify.h"
+#include "service/notify.h"
 
 void notify_ready(const char *status)
 {

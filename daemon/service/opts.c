@@ -7,7 +7,7 @@
 #include "build-config.h"
 #include "crypto/nssdb.h"
 #include "log/log.h"
-#include "opts.h"
+#include "service/opts.h"
 
 enum { OPT_SYSLOG = 256, OPT_LOG_LEVEL, OPT_DEBUG_PRIVATE };
 

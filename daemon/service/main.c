@@ -20,12 +20,12 @@
 #include <event2/event.h>
 
 #include "build-config.h"
-#include "caps.h"
+#include "service/caps.h"
 #include "control/commands.h"
 #include "config/diag.h"
 #include "control/server.h"
 #include "daemon.h"
-#include "detach.h"
+#include "service/detach.h"
 #include "ike/ike.h"
 #include "ike_glue.h"
 #include "keylog.h"
@@ -33,9 +33,9 @@
 #include "metrics_file.h"
 #include "log/log.h"
 #include "log_conf.h"
-#include "nodump.h"
-#include "notify.h"
-#include "signals.h"
+#include "service/nodump.h"
+#include "service/notify.h"
+#include "service/signals.h"
 
 /*
  * Exit codes, also in ikebanad(8). A configuration error has its own
