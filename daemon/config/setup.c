@@ -56,7 +56,7 @@ static const struct setup_key keys[] = {
 	/* ikebana's: RFC 7383's fragment size, an IP datagram's octets */
 	{ "ike-fragment-size", check_fragment_size, T_UINT,
 	  F(ike_fragment_size) },
-	/* daemon/log_conf.c: where and how much the daemon logs */
+	/* daemon/app/log_conf.c: where and how much the daemon logs */
 	{ "logfile", check_nonempty, T_VALUE, F(logfile) },
 	/* an alias the parser stores as logfile=; owned, never stored */
 	{ "plutostderrlog", check_nonempty, T_VALUE, F(logfile) },
@@ -67,7 +67,7 @@ static const struct setup_key keys[] = {
 	  F(ipsec_interface_managed) },
 	{ "fips", check_bool, T_BOOL, F(fips) },
 	{ "nssdir", check_nonempty, T_VALUE, F(nssdir) },
-	/* daemon/revocation_conf.c */
+	/* daemon/app/revocation_conf.c */
 	{ "crl-strict", check_bool, T_BOOL, F(crl_strict) },
 	{ "strictcrlpolicy", check_bool, T_BOOL, F(crl_strict) },
 	{ "ocsp-enable", check_bool, T_BOOL, F(ocsp_enable) },
@@ -81,7 +81,7 @@ static const struct setup_key keys[] = {
 	  F(ocsp_cache_min_s) },
 	{ "ocsp-cache-max-age", check_duration, T_SECONDS,
 	  F(ocsp_cache_max_s) },
-	/* ikebana's: daemon/metrics_file.c, for node_exporter's textfile */
+	/* ikebana's: daemon/app/metrics_file.c, for node_exporter's textfile */
 	{ "metrics-file", check_metrics_file, T_VALUE, F(metrics_file) },
 	{ "metrics-interval", check_metrics_interval, T_INTERVAL,
 	  F(metrics_interval_s) },

@@ -7,10 +7,10 @@
 #include <unistd.h>
 #include <json-c/json.h>
 
+#include "app/daemon.h"
 #include "control/commands.h"
 #include "control/proto.h"
 #include "control/server.h"
-#include "daemon.h"
 #include "log/log.h"
 
 bool req_bool(struct json_object *req, const char *key)

@@ -3,10 +3,10 @@
 #include <errno.h>
 #include <json-c/json.h>
 
+#include "app/daemon.h"
 #include "config/config.h"
 #include "control/commands.h"
 #include "control/proto.h"
-#include "daemon.h"
 #include "ike/ike.h"
 #include "log/log.h"
 

@@ -10,10 +10,10 @@
 #include <string.h>
 #include <json-c/json.h>
 
+#include "app/daemon.h"
 #include "config/config.h"
 #include "control/commands.h"
 #include "control/proto.h"
-#include "daemon.h"
 #include "ike/ike.h"
 #include "ike/ike_failure.h"
 

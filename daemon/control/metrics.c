@@ -10,11 +10,11 @@
 #include <string.h>
 #include <json-c/json.h>
 
+#include "app/daemon.h"
 #include "control/commands.h"
 #include "control/metrics.h"
 #include "control/proto.h"
 #include "crypto/helpers.h"
-#include "daemon.h"
 #include "ike/ike.h"
 #include "ike/ike_failure.h"
 #include "ike/ike_stats.h"

@@ -7,11 +7,11 @@
 #include <stdbool.h>
 #include <json-c/json.h>
 
+#include "app/daemon.h"
 #include "config/config.h"
 #include "config/diag.h"
 #include "control/commands.h"
 #include "control/proto.h"
-#include "daemon.h"
 
 /* Every line when all, else the non-errors (warnings and notices). */
 static struct json_object *diag_lines(const struct ikb_diag *diag, bool all)

@@ -13,16 +13,16 @@
 #include <unistd.h>
 #include <json-c/json.h>
 
+#include "app/daemon.h"
+#include "app/keylog.h"
 #include "build-config.h"
 #include "config/config.h"
 #include "control/commands.h"
 #include "control/json_stream.h"
 #include "control/proto.h"
 #include "control/status_text.h"
-#include "daemon.h"
 #include "ike/ike.h"
 #include "ike/ike_failure.h"
-#include "keylog.h"
 #include "log/log.h"
 
 static struct json_object *str_or_null(const char *s)

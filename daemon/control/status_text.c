@@ -14,12 +14,12 @@
 #include <unistd.h>
 #include <json-c/json.h>
 
+#include "app/daemon.h"
+#include "app/keylog.h"
 #include "build-config.h"
 #include "config/config.h"
 #include "control/status_text.h"
-#include "daemon.h"
 #include "ike/ike.h"
-#include "keylog.h"
 
 static const char *str(struct json_object *o, const char *key)
 {

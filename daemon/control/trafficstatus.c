@@ -12,12 +12,12 @@
 #include <ikebana/kernel.h>
 #include <json-c/json.h>
 
+#include "app/daemon.h"
 #include "config/config.h"
 #include "control/commands.h"
 #include "control/json_stream.h"
 #include "control/proto.h"
 #include "control/trafficstatus.h"
-#include "daemon.h"
 #include "ike/ike.h"
 #include "plugin/plugin_set.h"
 #include "util/json.h"

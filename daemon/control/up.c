@@ -14,11 +14,11 @@
 #include <event2/event.h>
 #include <json-c/json.h>
 
+#include "app/daemon.h"
 #include "config/config.h"
 #include "control/commands.h"
 #include "control/proto.h"
 #include "control/server.h"
-#include "daemon.h"
 #include "ike/ike.h"
 #include "log/log.h"
 

@@ -477,7 +477,7 @@ static void test_ipsec_interface(void **state)
 	}
 }
 
-/* crl-strict= and the OCSP keys (daemon/revocation_conf.c). */
+/* crl-strict= and the OCSP keys (daemon/app/revocation_conf.c). */
 static void test_revocation(void **state)
 {
 	core_expect(

@@ -19,11 +19,11 @@
 #include <sys/stat.h>
 #include <cmocka.h>
 
+#include "app/daemon.h"
+#include "app/log_conf.h"
 #include "config/config.h"
 #include "config/diag.h"
-#include "daemon.h"
 #include "log/log.h"
-#include "log_conf.h"
 #include "log/log_journal.h"
 #include "service/opts.h"
 

@@ -14,8 +14,8 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "app/daemon.h"
 #include "control/metrics.h"
-#include "daemon.h"
 #include "harness.h"
 #include "ike/engine.h"
 #include "ike/failure.h"

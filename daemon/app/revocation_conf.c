@@ -9,11 +9,11 @@
 #include <stdlib.h>
 #include <strings.h>
 
+#include "app/daemon.h"
+#include "app/revocation_conf.h"
 #include "config/config.h"
 #include "crypto/revocation.h"
-#include "daemon.h"
 #include "log/log.h"
-#include "revocation_conf.h"
 
 static void text(char *out, size_t len, const struct ikb_value *v)
 {

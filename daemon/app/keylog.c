@@ -14,12 +14,12 @@
 #include <string.h>
 #include <json-c/json.h>
 
+#include "app/daemon.h"
+#include "app/keylog.h"
+#include "app/log_conf.h"
 #include "config/config.h"
-#include "daemon.h"
 #include "ike/ike.h"
-#include "keylog.h"
 #include "log/log.h"
-#include "log_conf.h"
 #include "plugin/plugin_set.h"
 #include "util/json.h"
 

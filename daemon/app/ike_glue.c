@@ -13,16 +13,16 @@
 #include "crypto/cred.h"
 #include "crypto/crypto.h"
 #include "crypto/nssdb.h"
-#include "daemon.h"
+#include "app/daemon.h"
 #include "ike/ike.h"
-#include "ike_glue.h"
+#include "app/ike_glue.h"
 #include "log/log.h"
 #include "net/net.h"
 #include "net/srcroute.h"
 #include "net/ifip.h"
 #include "net/xfrmi.h"
-#include "resolve_glue.h"
-#include "revocation_conf.h"
+#include "app/resolve_glue.h"
+#include "app/revocation_conf.h"
 
 /* nhelpers=: -1 or unset is one per CPU less one; never fewer than 1. */
 static unsigned nhelpers(const struct ikbd *d)

@@ -5,11 +5,11 @@
  */
 #include <ikebana/plugin.h>
 
-#include "daemon.h"
+#include "app/daemon.h"
+#include "app/updown_glue.h"
 #include "log/log.h"
 #include "plugin/plugin_set.h"
 #include "updown/updown.h"
-#include "updown_glue.h"
 
 static int sa_bytes(struct ikbd *d, const struct ikb_sa *sa, uint64_t *out)
 {

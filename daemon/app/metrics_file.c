@@ -14,11 +14,11 @@
 #include <unistd.h>
 #include <event2/event.h>
 
+#include "app/daemon.h"
+#include "app/metrics_file.h"
 #include "config/config.h"
 #include "control/metrics.h"
-#include "daemon.h"
 #include "log/log.h"
-#include "metrics_file.h"
 
 struct metrics_file {
 	struct ikbd *d;

@@ -8,14 +8,14 @@
 #include <string.h>
 #include <time.h>
 
+#include "app/daemon.h"
+#include "app/ike_glue.h"
+#include "app/keylog.h"
+#include "app/log_conf.h"
+#include "app/metrics_file.h"
 #include "config/config.h"
 #include "config/diag.h"
-#include "daemon.h"
-#include "ike_glue.h"
-#include "keylog.h"
 #include "log/log.h"
-#include "log_conf.h"
-#include "metrics_file.h"
 #include "service/notify.h"
 
 int ikbd_conf_load(struct ikbd *d, struct loaded_conf *out,

@@ -10,11 +10,11 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "app/daemon.h"
+#include "app/log_conf.h"
 #include "config/config.h"
 #include "config/diag.h"
-#include "daemon.h"
 #include "log/log.h"
-#include "log_conf.h"
 
 void ikbd_log_diag(const struct ikbd *d, const struct ikb_diag *diag)
 {

@@ -11,11 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "app/resolve_glue.h"
 #include "crypto/helpers.h"
 #include "dns/dns.h"
 #include "ike/ike.h"
 #include "net/defroute.h"
-#include "resolve_glue.h"
 
 struct rjob {
 	enum ike_host_kind kind;

@@ -6,9 +6,9 @@
 #include <stdbool.h>
 #include <time.h>
 
+#include "plugin/conf_load.h"
 #include "service/opts.h"
 #include "service/pidfile.h"
-#include "plugin/conf_load.h"
 
 struct event_base;
 struct event;
