@@ -10,8 +10,8 @@
 #   bench_machine RESULTS      "Machine: ..." lines for a report
 #   median                     the median of numbers on stdin, one a line
 : "${BENCH:?}" "${top:?}"
-# shellcheck source=testing/uml/exit-status.sh
-. "$top/testing/uml/exit-status.sh"
+# shellcheck source=testing/lib/exit-status.sh
+. "$top/testing/lib/exit-status.sh"
 build=${BUILD:-$top/build}
 
 bench_need_build() {

@@ -1,6 +1,6 @@
-# Sourced (sh or bash) by boot, which returns these statuses, and by what
-# reads them (run-scenarios, the benches). boot exits with the script's own
-# status, or with one of its own:
+# Sourced (sh or bash) by testing/uml/boot, which returns these statuses,
+# and by what reads them (run-scenarios, the benches). boot exits with the
+# script's own status, or with one of its own:
 # shellcheck shell=sh disable=SC2034 # the statuses are the sourcers'
 UML_TIMED_OUT=124 # the script, or UML itself, ran past its timeout
 UML_DIED=125      # UML died, or never started, without recording a status

@@ -1,8 +1,8 @@
 # shellcheck shell=sh
 # unstable_apt DIR apt-get|apt-cache ARGS...: runs it on Debian unstable's
 # main through a private sources list, lists and cache under DIR/apt, so
-# that the system's apt configuration is never touched. For kernel-7.2 and
-# kernel-smp (sourced).
+# that the system's apt configuration is never touched. For uml/kernel-7.2
+# and uml/kernel-smp (sourced).
 unstable_apt() {
 	_ua=$1/apt _uc=$2
 	shift 2

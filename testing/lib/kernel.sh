@@ -1,9 +1,11 @@
-# Sourced by boot: picks the UML kernel. Sets UML_BIN and, for a kernel whose
-# modules are not in /usr/lib/uml/modules, UML_MODDIR.
+# shellcheck shell=sh
+# Sourced by testing/uml/boot (and install-deps, run-scenarios, the benches
+# and systemd/run, which ask the same): picks the UML kernel. Sets UML_BIN
+# and, for a kernel whose modules are not in /usr/lib/uml/modules, UML_MODDIR.
 # UML_KERNEL unset or 6.1: Debian 12's user-mode-linux. 7.2: unstable's,
-# unpacked by kernel-7.2 under the cache. smp: 7.2 with SMP, built by
-# kernel-smp (sets UML_NCPUS, 2 unless given). Unset on a host where 6.1 cannot
-# run a process (uml61_runs): 7.2.
+# unpacked by uml/kernel-7.2 under the cache. smp: 7.2 with SMP, built by
+# uml/kernel-smp (sets UML_NCPUS, 2 unless given). Unset on a host where 6.1
+# cannot run a process (uml61_runs): 7.2.
 
 # uml61_runs: whether Debian 12's UML 6.1 runs processes here. On hosts
 # whose CPUs have AMX its XSAVE buffer is too small and every process, init
