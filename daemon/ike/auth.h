@@ -18,7 +18,7 @@
 #include "ike/child_sa.h"
 #include "ike/conn.h"
 #include "ike/engine.h"
-#include "ike/msg.h"
+#include "ike/msg/msg.h"
 
 struct wire_msg;
 

@@ -15,7 +15,7 @@
 #include "ike/nat.h"
 #include "ike/events.h"
 #include "ike/conn.h"
-#include "ike/msg.h"
+#include "ike/msg/msg.h"
 #include "ike/exchange.h"
 #include "ike/failure.h"
 #include "ike/tasks.h"

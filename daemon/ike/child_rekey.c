@@ -11,7 +11,7 @@
 #include "ike/child_sa.h"
 #include "ike/engine.h"
 #include "ike/exchange.h"
-#include "ike/msg.h"
+#include "ike/msg/msg.h"
 #include "ike/tasks.h"
 #include "ike/timers.h"
 

@@ -19,7 +19,7 @@
 #include "config/config.h"
 #include "config/groups.h"
 #include "ike/child_sa.h"
-#include "ike/halfopen.h"
+#include "ike/msg/halfopen.h"
 #include "ike/conn.h"
 #include "ike/engine.h"
 #include "ike/ipsec_if.h"

@@ -12,8 +12,8 @@
 
 #include "ike/engine.h"
 #include "ike/exchange.h"
-#include "ike/frag.h"
-#include "ike/msg.h"
+#include "ike/msg/frag.h"
+#include "ike/msg/msg.h"
 #include "ike/tasks.h"
 
 /*

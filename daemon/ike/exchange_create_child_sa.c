@@ -24,7 +24,7 @@
 #include "ike/engine.h"
 #include "ike/nat.h"
 #include "ike/conn.h"
-#include "ike/msg.h"
+#include "ike/msg/msg.h"
 #include "ike/exchange.h"
 #include "ike/timers.h"
 #include "ike/tasks.h"

@@ -19,7 +19,7 @@
 #include "ike/engine.h"
 #include "ike/nat.h"
 #include "ike/exchange.h"
-#include "ike/msg.h"
+#include "ike/msg/msg.h"
 #include "ike/tasks.h"
 #include "ike/ts.h"
 

@@ -21,7 +21,7 @@
 #include "ike/events.h"
 #include "ike/exchange.h"
 #include "ike/mobike.h"
-#include "ike/msg.h"
+#include "ike/msg/msg.h"
 #include "ike/tasks.h"
 
 struct auth_out *auth_out_new(void)

@@ -21,7 +21,7 @@
 #include "ike/exchange.h"
 #include "ike/failure.h"
 #include "ike/mobike.h"
-#include "ike/msg.h"
+#include "ike/msg/msg.h"
 #include "ike/tasks.h"
 
 /* f: the failure as far as the caller knows it, NULL: kind alone */

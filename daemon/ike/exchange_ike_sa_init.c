@@ -15,9 +15,9 @@
 #include "ike/failure.h"
 #include "ike/auth.h"
 #include "ike/conn.h"
-#include "ike/msg.h"
+#include "ike/msg/msg.h"
 #include "ike/exchange.h"
-#include "ike/frag.h"
+#include "ike/msg/frag.h"
 #include "ike/nat.h"
 #include "log/log.h"
 

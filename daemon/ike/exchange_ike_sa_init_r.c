@@ -15,10 +15,10 @@
 #include "ike/failure.h"
 #include "ike/auth.h"
 #include "ike/conn.h"
-#include "ike/msg.h"
+#include "ike/msg/msg.h"
 #include "ike/exchange.h"
-#include "ike/frag.h"
-#include "ike/halfopen.h"
+#include "ike/msg/frag.h"
+#include "ike/msg/halfopen.h"
 #include "ike/nat.h"
 #include "log/log.h"
 

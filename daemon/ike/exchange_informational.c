@@ -16,7 +16,7 @@
 #include "ike/child_sa.h"
 #include "ike/engine.h"
 #include "ike/conn.h"
-#include "ike/msg.h"
+#include "ike/msg/msg.h"
 #include "ike/exchange.h"
 #include "ike/mobike.h"
 #include "ike/timers.h"

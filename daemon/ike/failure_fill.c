@@ -15,7 +15,7 @@
 #include "ike/engine.h"
 #include "ike/exchange.h"
 #include "ike/failure.h"
-#include "ike/msg.h"
+#include "ike/msg/msg.h"
 #include "wire/wire.h"
 
 static void copy(char *dst, size_t len, const char *src)

@@ -18,7 +18,7 @@
 #include "ike/host.h"
 #include "ike/trap.h"
 #include "log/log.h"
-#include "ike/msg.h"
+#include "ike/msg/msg.h"
 #include "ike/timers.h"
 
 static const char *side_key(int side)

@@ -11,7 +11,7 @@
 #include "ike/conn.h"
 #include "ike/engine.h"
 #include "ike/host.h"
-#include "ike/msg.h"
+#include "ike/msg/msg.h"
 
 /* "2026-12-04T18:00:00Z"; NULL for 0 (not yet) */
 static const char *iso_str(char buf[32], time_t t)

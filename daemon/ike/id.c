@@ -20,7 +20,7 @@
 #include "crypto/dn.h"
 #include "ike/engine.h"
 #include "ike/conn.h"
-#include "ike/msg.h"
+#include "ike/msg/msg.h"
 
 static void set_addr(struct ike_id *id, const struct ikb_addr *a)
 {

@@ -16,7 +16,7 @@
 #include "ike/engine.h"
 #include "ike/ike.h"
 #include "ike/ipsec_if.h"
-#include "ike/msg.h"
+#include "ike/msg/msg.h"
 #include "log/log.h"
 
 /* interface-ip= addresses on one device, over the conns naming it */

@@ -13,7 +13,7 @@
 #include "ike/conn.h"
 #include "ike/engine.h"
 #include "ike/mobike.h"
-#include "ike/msg.h"
+#include "ike/msg/msg.h"
 #include "ike/timers.h"
 
 bool mobike_wanted(const struct ike_sa *sa)

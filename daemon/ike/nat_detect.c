@@ -14,7 +14,7 @@
 #include "crypto/crypto.h"
 #include "ike/conn.h"
 #include "ike/engine.h"
-#include "ike/msg.h"
+#include "ike/msg/msg.h"
 #include "ike/nat.h"
 
 int nat_hash(const uint8_t spi_i[8], const uint8_t spi_r[8],

@@ -15,7 +15,7 @@
 #include "ike/conn.h"
 #include "ike/engine.h"
 #include "ike/mobike.h"
-#include "ike/msg.h"
+#include "ike/msg/msg.h"
 #include "ike/nat.h"
 #include "ike/tasks.h"
 #include "ike/timers.h"

@@ -12,7 +12,7 @@
 
 #include "ike/conn.h"
 #include "ike/engine.h"
-#include "ike/msg.h"
+#include "ike/msg/msg.h"
 #include "ike/nat.h"
 #include "ike/timers.h"
 

@@ -20,7 +20,7 @@
 #include "ike/engine.h"
 #include "ike/events.h"
 #include "ike/conn.h"
-#include "ike/msg.h"
+#include "ike/msg/msg.h"
 #include "ike/exchange.h"
 #include "ike/timers.h"
 #include "ike/tasks.h"

@@ -5,7 +5,7 @@
 
 #include "ike/child_sa.h"
 #include "ike/engine.h"
-#include "ike/msg.h"
+#include "ike/msg/msg.h"
 #include "ike/status_fmt.h"
 
 static const char hex_digits[] = "0123456789abcdef";

@@ -22,7 +22,7 @@
 #include "ike/conn.h"
 #include "ike/engine.h"
 #include "ike/exchange.h"
-#include "ike/msg.h"
+#include "ike/msg/msg.h"
 #include "ike/tasks.h"
 #include "ike/trap.h"
 #include "log/log.h"

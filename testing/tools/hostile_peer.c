@@ -34,7 +34,7 @@
 #include "hostile.h"
 #include "ike/engine.h"
 #include "ike/ike_sa.h"
-#include "ike/msg.h"
+#include "ike/msg/msg.h"
 #include "log/log.h"
 #include "plugin/conf_load.h"
 #include "wire/wire.h"

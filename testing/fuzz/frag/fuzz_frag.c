@@ -21,9 +21,9 @@
 #include "fuzz.h"
 #include "fuzz_nss.h"
 #include "ike/engine.h"
-#include "ike/frag.h"
 #include "ike/ike_sa.h"
-#include "ike/msg.h"
+#include "ike/msg/frag.h"
+#include "ike/msg/msg.h"
 #include "log/log.h"
 
 static struct ike_sa sa;

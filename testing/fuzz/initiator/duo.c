@@ -14,7 +14,7 @@
 #include "ike/child_sa.h"
 #include "ike/engine.h"
 #include "ike/ike_sa.h"
-#include "ike/msg.h"
+#include "ike/msg/msg.h"
 #include "ike/tasks.h"
 
 static const char *const pfs[DUO_CONFS] = { "yes", "no" };

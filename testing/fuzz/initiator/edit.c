@@ -11,7 +11,7 @@
 #include "crypto/crypto.h"
 #include "hostile.h"
 #include "ike/ike_sa.h"
-#include "ike/msg.h"
+#include "ike/msg/msg.h"
 #include "wire/wire.h"
 
 #define MAX_PL 32

@@ -18,7 +18,7 @@
 #include "crypto/nss_init.h"
 #include "harness.h"
 #include "ike/engine.h"
-#include "ike/msg.h"
+#include "ike/msg/msg.h"
 #include "log/log.h"
 
 struct hqueue {

@@ -14,7 +14,7 @@
 #include "harness.h"
 #include "ike/engine.h"
 #include "ike/ike_sa.h"
-#include "ike/msg.h"
+#include "ike/msg/msg.h"
 
 struct ike_sa *net_sa_waiting(struct net *n, int who)
 {

@@ -19,8 +19,8 @@
 #include "harness.h"
 #include "hclock.h"
 #include "ike/engine.h"
-#include "ike/frag.h"
-#include "ike/msg.h"
+#include "ike/msg/frag.h"
+#include "ike/msg/msg.h"
 
 #define SETUP "\tike-fragment-size=576\n"
 /* ten ESP proposals: an IKE_AUTH request of some 800 octets */

@@ -21,7 +21,7 @@
 #include "harness.h"
 #include "ike/engine.h"
 #include "ike/ike_sa.h"
-#include "ike/msg.h"
+#include "ike/msg/msg.h"
 #include "ike/tasks.h"
 
 /* Every error type with a name (notify_pld.c), and one unassigned. */

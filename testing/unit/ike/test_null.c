@@ -15,7 +15,7 @@
 #include <cmocka.h>
 
 #include "harness.h"
-#include "ike/msg.h"
+#include "ike/msg/msg.h"
 #include "wire/wire.h"
 
 #define ENDS "\tleft=192.0.2.1\n\tright=192.0.2.2\n"

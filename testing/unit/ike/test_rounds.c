@@ -18,7 +18,7 @@
 #include "harness.h"
 #include "ike/engine.h"
 #include "ike/exchange.h"
-#include "ike/msg.h"
+#include "ike/msg/msg.h"
 #include "ike/tasks.h"
 
 #define ROUNDS 3

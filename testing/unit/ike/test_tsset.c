@@ -15,7 +15,7 @@
 #include "harness.h"
 #include "ike/child_sa.h"
 #include "ike/engine.h"
-#include "ike/msg.h"
+#include "ike/msg/msg.h"
 
 #define WEST_NETS                                                    \
 	"\ttype=tunnel\n\tleftsubnet=\"10.1.0.0/24, 10.3.0.0/24\"\n" \

@@ -13,7 +13,7 @@
 #include "ike/engine.h"
 #include "ike/conn.h"
 #include "ike/exchange.h"
-#include "ike/msg.h"
+#include "ike/msg/msg.h"
 #include "ike/nat.h"
 #include "ike/tasks.h"
 #include "ike/ts.h"

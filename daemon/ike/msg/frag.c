@@ -14,7 +14,7 @@
 
 #include "ike/conn.h"
 #include "ike/engine.h"
-#include "ike/frag.h"
+#include "ike/msg/frag.h"
 
 static bool conn_frag(const struct ike_sa *sa)
 {

@@ -19,8 +19,8 @@
 
 #include "crypto/crypto.h"
 #include "ike/engine.h"
-#include "ike/halfopen.h"
-#include "ike/msg.h"
+#include "ike/msg/halfopen.h"
+#include "ike/msg/msg.h"
 #include "ike/timers.h"
 
 #define HO_BUCKETS 4096

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "ike/conn.h"
-#include "ike/msg.h"
+#include "ike/msg/msg.h"
 #include "wire/wire.h"
 
 /* The 19 octets of the string, without a NUL (libreswan's vendor.c). */

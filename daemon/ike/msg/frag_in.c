@@ -16,8 +16,8 @@
 
 #include "crypto/crypto.h"
 #include "ike/engine.h"
-#include "ike/frag.h"
-#include "ike/msg.h"
+#include "ike/msg/frag.h"
+#include "ike/msg/msg.h"
 #include "ike/timers.h"
 
 #define FRAG_SET_MS 30000

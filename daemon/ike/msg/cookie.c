@@ -10,7 +10,7 @@
 
 #include "crypto/crypto.h"
 #include "ike/engine.h"
-#include "ike/msg.h"
+#include "ike/msg/msg.h"
 #include "log/log.h"
 
 #define COOKIE_ROTATE_S 120

@@ -14,7 +14,7 @@
 
 #include "ike/engine.h"
 #include "ike/exchange.h"
-#include "ike/msg.h"
+#include "ike/msg/msg.h"
 #include "log/log.h"
 
 #define HOLD_MAX 4

@@ -18,7 +18,7 @@
 #include "ike/timers.h"
 #include "ike/conn.h"
 #include "ike/host.h"
-#include "ike/msg.h"
+#include "ike/msg/msg.h"
 #include "ike/tasks.h"
 
 static void arm(struct ike_sa *sa)

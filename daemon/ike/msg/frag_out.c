@@ -10,8 +10,8 @@
 
 #include "crypto/crypto.h"
 #include "ike/engine.h"
-#include "ike/frag.h"
-#include "ike/msg.h"
+#include "ike/msg/frag.h"
+#include "ike/msg/msg.h"
 
 /* The most plaintext one fragment's datagram of limit octets holds. */
 static size_t piece_max(const struct ike_sa *sa, size_t limit)
