@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ike/auth.h"
+#include "ike/auth/auth.h"
 #include "ike/failure.h"
 #include "ike/child_sa.h"
 #include "ike/conn.h"

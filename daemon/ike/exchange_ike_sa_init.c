@@ -13,7 +13,7 @@
 #include "crypto/crypto.h"
 #include "ike/engine.h"
 #include "ike/failure.h"
-#include "ike/auth.h"
+#include "ike/auth/auth.h"
 #include "ike/conn.h"
 #include "ike/msg/msg.h"
 #include "ike/exchange.h"

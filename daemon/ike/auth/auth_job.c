@@ -17,7 +17,7 @@
 #include "crypto/cert_id.h"
 #include "crypto/cred.h"
 #include "crypto/sig.h"
-#include "ike/auth.h"
+#include "ike/auth/auth.h"
 #include "ike/exchange.h"
 #include "ike/failure.h"
 

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "crypto/crypto.h"
-#include "ike/auth.h"
+#include "ike/auth/auth.h"
 #include "ike/engine.h"
 #include "ike/exchange.h"
 

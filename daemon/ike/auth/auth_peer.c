@@ -12,7 +12,7 @@
 
 #include "crypto/cred.h"
 #include "crypto/sig.h"
-#include "ike/auth.h"
+#include "ike/auth/auth.h"
 #include "ike/msg/msg.h"
 
 #define CERT_X509_SIGNATURE 4

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "crypto/crypto.h"
-#include "ike/auth.h"
+#include "ike/auth/auth.h"
 
 int auth_octets(const struct ike_sa *sa, bool for_initiator,
 		const struct ike_id *id, struct auth_octets *o,
