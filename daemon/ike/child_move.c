@@ -10,7 +10,7 @@
 #include <netinet/in.h>
 #include <stdio.h>
 
-#include "ike/child_sa.h"
+#include "ike/child/child.h"
 #include "ike/engine.h"
 
 static int move_one(const struct ikb_kernel_ops *k, void *st,

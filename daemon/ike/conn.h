@@ -13,8 +13,8 @@
 #include <ikebana/plugin.h>
 
 #include "config/config.h"
+#include "ike/child/ts.h"
 #include "ike/ike.h"
-#include "ike/ts.h"
 
 struct ike_engine;
 struct ike_path;

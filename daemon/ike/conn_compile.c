@@ -18,7 +18,7 @@
 
 #include "config/config.h"
 #include "config/groups.h"
-#include "ike/child_sa.h"
+#include "ike/child/child.h"
 #include "ike/msg/halfopen.h"
 #include "ike/conn.h"
 #include "ike/engine.h"

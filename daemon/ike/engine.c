@@ -15,7 +15,7 @@
 #include <strings.h>
 #include <event2/event.h>
 
-#include "ike/child_sa.h"
+#include "ike/child/child.h"
 #include "ike/engine.h"
 #include "ike/mobike.h"
 #include "ike/nat.h"
@@ -23,7 +23,7 @@
 #include "ike/failure.h"
 #include "ike/conn.h"
 #include "ike/msg/halfopen.h"
-#include "ike/sourceip.h"
+#include "ike/child/sourceip.h"
 #include "ike/host.h"
 #include "ike/ipsec_if.h"
 #include "ike/msg/msg.h"

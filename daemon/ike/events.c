@@ -9,7 +9,7 @@
  */
 #include <stdlib.h>
 
-#include "ike/child_sa.h"
+#include "ike/child/child.h"
 #include "ike/engine.h"
 #include "ike/events.h"
 

@@ -13,7 +13,7 @@
 #include <ikebana/plugin.h>
 
 #include "crypto/secret.h"
-#include "ike/child_sa.h"
+#include "ike/child/child.h"
 #include "ike/ike_sa.h"
 #include "wire/wire.h"
 

@@ -20,7 +20,7 @@
 #include <string.h>
 
 #include "crypto/crypto.h"
-#include "ike/child_sa.h"
+#include "ike/child/child.h"
 #include "ike/engine.h"
 #include "ike/nat.h"
 #include "ike/conn.h"
@@ -28,7 +28,7 @@
 #include "ike/exchange.h"
 #include "ike/timers.h"
 #include "ike/tasks.h"
-#include "ike/ts.h"
+#include "ike/child/ts.h"
 
 struct ccs_out *ccs_out_new(void)
 {

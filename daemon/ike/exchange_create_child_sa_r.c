@@ -14,14 +14,14 @@
 #include <string.h>
 
 #include "crypto/crypto.h"
-#include "ike/child_sa.h"
+#include "ike/child/child.h"
 #include "ike/conn.h"
 #include "ike/engine.h"
 #include "ike/nat.h"
 #include "ike/exchange.h"
 #include "ike/msg/msg.h"
 #include "ike/tasks.h"
-#include "ike/ts.h"
+#include "ike/child/ts.h"
 
 /* The request, from its checks to the answer (across the key exchange). */
 struct ccs_req {

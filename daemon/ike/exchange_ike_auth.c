@@ -15,7 +15,7 @@
 
 #include "ike/auth/auth.h"
 #include "ike/failure.h"
-#include "ike/child_sa.h"
+#include "ike/child/child.h"
 #include "ike/conn.h"
 #include "ike/engine.h"
 #include "ike/events.h"

@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "ike/auth/auth.h"
-#include "ike/child_sa.h"
+#include "ike/child/child.h"
 #include "ike/conn.h"
 #include "ike/engine.h"
 #include "ike/events.h"

@@ -9,7 +9,7 @@
 #include <json-c/json.h>
 
 #include "crypto/cred.h"
-#include "ike/child_sa.h"
+#include "ike/child/child.h"
 #include "ike/engine.h"
 #include "ike/host.h"
 #include "ike/ipsec_if.h"

@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "crypto/crypto.h"
-#include "ike/child_sa.h"
+#include "ike/child/child.h"
 #include "ike/engine.h"
 #include "ike/exchange.h"
 #include "ike/mobike.h"

@@ -11,7 +11,7 @@
  */
 #include <stdio.h>
 
-#include "ike/child_sa.h"
+#include "ike/child/child.h"
 #include "ike/conn.h"
 #include "ike/engine.h"
 #include "ike/mobike.h"

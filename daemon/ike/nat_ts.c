@@ -9,10 +9,10 @@
  */
 #include <string.h>
 
-#include "ike/child_sa.h"
+#include "ike/child/child.h"
+#include "ike/child/ts.h"
 #include "ike/engine.h"
 #include "ike/nat.h"
-#include "ike/ts.h"
 
 static bool is_host(const struct ikb_addr *a, uint8_t plen)
 {

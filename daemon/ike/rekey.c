@@ -16,7 +16,7 @@
 #include <event2/event.h>
 
 #include "crypto/crypto.h"
-#include "ike/child_sa.h"
+#include "ike/child/child.h"
 #include "ike/engine.h"
 #include "ike/conn.h"
 #include "ike/nat.h"

@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "ike/child_sa.h"
+#include "ike/child/child.h"
 #include "ike/engine.h"
 #include "ike/msg/msg.h"
 #include "ike/status_fmt.h"

@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "ike/ts.h"
+#include "ike/child/ts.h"
 
 struct child_sa;
 struct ike_sa;

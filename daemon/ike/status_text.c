@@ -11,7 +11,7 @@
 #include <stdio.h>
 
 #include "crypto/cred.h"
-#include "ike/child_sa.h"
+#include "ike/child/child.h"
 #include "ike/engine.h"
 #include "ike/exchange.h"
 #include "ike/host.h"

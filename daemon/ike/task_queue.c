@@ -7,7 +7,7 @@
  */
 #include <stddef.h>
 
-#include "ike/child_sa.h"
+#include "ike/child/child.h"
 #include "ike/ike_sa.h"
 #include "ike/tasks.h"
 

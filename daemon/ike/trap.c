@@ -18,7 +18,7 @@
 #include <json-c/json.h>
 
 #include "config/config.h"
-#include "ike/child_sa.h"
+#include "ike/child/child.h"
 #include "ike/conn.h"
 #include "ike/engine.h"
 #include "ike/exchange.h"

@@ -15,7 +15,7 @@
 
 #include "crypto/cred.h"
 #include "crypto/sig.h"
-#include "ike/child_sa.h"
+#include "ike/child/child.h"
 #include "ike/conn.h"
 #include "ike/engine.h"
 #include "ike/msg/msg.h"

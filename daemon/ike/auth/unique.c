@@ -39,7 +39,7 @@
 #include <strings.h>
 
 #include "crypto/cert_id.h"
-#include "ike/child_sa.h"
+#include "ike/child/child.h"
 #include "ike/engine.h"
 #include "ike/conn.h"
 #include "ike/exchange.h"

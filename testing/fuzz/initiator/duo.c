@@ -11,7 +11,7 @@
 #include "config/diag.h"
 #include "files.h"
 #include "duo.h"
-#include "ike/child_sa.h"
+#include "ike/child/child.h"
 #include "ike/engine.h"
 #include "ike/ike_sa.h"
 #include "ike/msg/msg.h"

@@ -14,7 +14,7 @@
 
 #include "crypto/crypto.h"
 #include "harness.h"
-#include "ike/child_sa.h"
+#include "ike/child/child.h"
 #include "ike/engine.h"
 
 /* no leftprotoports: left's own selector pairs with every entry */

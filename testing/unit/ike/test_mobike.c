@@ -19,7 +19,7 @@
 #include <event2/event.h>
 
 #include "harness.h"
-#include "ike/child_sa.h"
+#include "ike/child/child.h"
 #include "ike/engine.h"
 #include "ike/mobike.h"
 #include "ike/tasks.h"

@@ -16,10 +16,10 @@
 #include <cmocka.h>
 
 #include "harness.h"
-#include "ike/child_sa.h"
+#include "ike/child/child.h"
 #include "ike/engine.h"
 #include "ike/tasks.h"
-#include "ike/pcpu.h"
+#include "ike/child/pcpu.h"
 
 static void test_notify_codec(void **state)
 {

@@ -15,7 +15,7 @@
 #include "crypto/keymat.h"
 #include "crypto/skeyseed.h"
 #include "harness.h"
-#include "ike/child_sa.h"
+#include "ike/child/child.h"
 #include "ike/engine.h"
 #include "ike/ike_sa.h"
 

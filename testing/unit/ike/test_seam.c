@@ -16,7 +16,7 @@
 
 #include "config/diag.h"
 #include "harness.h"
-#include "ike/child_sa.h"
+#include "ike/child/child.h"
 #include "ike/conn.h"
 #include "ike/engine.h"
 #include "kernel_mem.h"

@@ -15,7 +15,7 @@
 
 #include "harness.h"
 #include "crypto/cred.h"
-#include "ike/child_sa.h"
+#include "ike/child/child.h"
 #include "ike/engine.h"
 
 static struct json_object *root;

@@ -13,7 +13,7 @@
 #include <cmocka.h>
 
 #include "harness.h"
-#include "ike/child_sa.h"
+#include "ike/child/child.h"
 #include "ike/engine.h"
 #include "ike/msg/msg.h"
 

@@ -16,7 +16,7 @@
 #include "ike/msg/msg.h"
 #include "ike/nat.h"
 #include "ike/tasks.h"
-#include "ike/ts.h"
+#include "ike/child/ts.h"
 
 static void id_is(const char *conf, int rc, uint8_t type, const char *text)
 {

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ike/child_sa.h"
+#include "ike/child/child.h"
 #include "ike/engine.h"
 
 static unsigned ndirs(const struct child_sa *c)

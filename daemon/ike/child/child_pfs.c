@@ -5,7 +5,7 @@
  * transform, the first KE of the proposal or else the IKE SA's group, and
  * a group the peer asked for by INVALID_KE_PAYLOAD wins; without, none.
  */
-#include "ike/child_sa.h"
+#include "ike/child/child.h"
 #include "ike/conn.h"
 #include "ike/engine.h"
 #include "ike/exchange.h"

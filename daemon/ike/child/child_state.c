@@ -5,7 +5,7 @@
  * "our Delete of c is out" are the exchange object's (exchange.c), not
  * flags that could outlive it.
  */
-#include "ike/child_sa.h"
+#include "ike/child/child.h"
 #include "ike/exchange.h"
 #include "ike/ike_sa.h"
 #include "log/log.h"

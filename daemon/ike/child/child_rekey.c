@@ -8,7 +8,7 @@
 #include <arpa/inet.h>
 #include <string.h>
 
-#include "ike/child_sa.h"
+#include "ike/child/child.h"
 #include "ike/engine.h"
 #include "ike/exchange.h"
 #include "ike/msg/msg.h"

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
-#include "ike/child_sa.h"
+#include "ike/child/child.h"
 #include "ike/conn.h"
 #include "ike/engine.h"
 #include "ike/events.h"

@@ -13,7 +13,7 @@
 
 #include "config/config.h"
 #include "crypto/crypto.h"
-#include "ike/child_sa.h"
+#include "ike/child/child.h"
 #include "ike/tasks.h"
 #include "ike/engine.h"
 #include "ike/conn.h"

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ike/child_sa.h"
+#include "ike/child/child.h"
 #include "ike/engine.h"
 #include "ike/nat.h"
 #include "ike/events.h"
@@ -20,7 +20,7 @@
 #include "ike/failure.h"
 #include "ike/tasks.h"
 #include "ike/timers.h"
-#include "ike/ts.h"
+#include "ike/child/ts.h"
 #include "plugin/plugin_set.h"
 
 int child_out_init(struct child_out *o)

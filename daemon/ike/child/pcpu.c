@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "ike/pcpu.h"
+#include "ike/child/pcpu.h"
 
 int pcpu_res_parse(const struct wire_notify *n, struct pcpu_res *out, char *why,
 		   size_t len)

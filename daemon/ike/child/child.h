@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* A Child SA: its negotiation inputs and what it installed in the kernel. */
-#ifndef IKB_IKE_CHILD_SA_H
-#define IKB_IKE_CHILD_SA_H
+#ifndef IKB_IKE_CHILD_H
+#define IKB_IKE_CHILD_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -9,9 +9,9 @@
 #include <ikebana/plugin.h>
 
 #include "crypto/secret.h"
+#include "ike/child/ts.h"
 #include "ike/prop.h"
 #include "ike/task.h"
-#include "ike/ts.h"
 #include "wire/wire.h"
 
 struct ike_sa;

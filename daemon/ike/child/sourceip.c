@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ike/child/sourceip.h"
 #include "ike/engine.h"
-#include "ike/sourceip.h"
 #include "log/log.h"
 
 struct srcroute_rec {

@@ -24,13 +24,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ike/child_sa.h"
+#include "ike/child/child.h"
 #include "ike/engine.h"
 #include "ike/conn.h"
 #include "ike/msg/msg.h"
 #include "ike/exchange.h"
 #include "ike/tasks.h"
-#include "ike/pcpu.h"
+#include "ike/child/pcpu.h"
 #include "log/log.h"
 
 /*

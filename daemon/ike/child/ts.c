@@ -15,7 +15,7 @@
 
 #include "ike/engine.h"
 #include "ike/conn.h"
-#include "ike/ts.h"
+#include "ike/child/ts.h"
 
 struct range {
 	size_t alen;

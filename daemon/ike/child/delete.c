@@ -10,7 +10,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "ike/child_sa.h"
+#include "ike/child/child.h"
 #include "ike/engine.h"
 #include "ike/events.h"
 #include "ike/exchange.h"
