@@ -16,7 +16,7 @@
 #include "config/groups.h"
 #include "crypto/nss_init.h"
 #include "crypto/nssdb.h"
-#include "ike/conn_check.h"
+#include "ike/conn/conn_check.h"
 #include "plugin/conf_load.h"
 
 struct checkconfig_opts {

@@ -23,7 +23,7 @@
 #include "ike/child/child.h"
 #include "ike/engine.h"
 #include "ike/nat.h"
-#include "ike/conn.h"
+#include "ike/conn/conn.h"
 #include "ike/msg/msg.h"
 #include "ike/exchange.h"
 #include "ike/timers.h"

@@ -15,7 +15,7 @@
 
 #include "crypto/crypto.h"
 #include "ike/child/child.h"
-#include "ike/conn.h"
+#include "ike/conn/conn.h"
 #include "ike/engine.h"
 #include "ike/nat.h"
 #include "ike/exchange.h"

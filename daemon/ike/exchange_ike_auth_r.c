@@ -15,7 +15,7 @@
 
 #include "ike/auth/auth.h"
 #include "ike/child/child.h"
-#include "ike/conn.h"
+#include "ike/conn/conn.h"
 #include "ike/engine.h"
 #include "ike/events.h"
 #include "ike/exchange.h"

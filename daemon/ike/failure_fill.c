@@ -11,7 +11,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "ike/conn.h"
+#include "ike/conn/conn.h"
 #include "ike/engine.h"
 #include "ike/exchange.h"
 #include "ike/failure.h"

@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "ike/conn.h"
+#include "ike/conn/conn.h"
 #include "ike/failure.h"
 #include "wire/wire.h"
 

@@ -8,9 +8,9 @@
 #include <time.h>
 #include <json-c/json.h>
 
-#include "ike/conn.h"
+#include "ike/conn/conn.h"
+#include "ike/conn/host.h"
 #include "ike/engine.h"
-#include "ike/host.h"
 #include "ike/msg/msg.h"
 
 /* "2026-12-04T18:00:00Z"; NULL for 0 (not yet) */

@@ -10,7 +10,7 @@
 #include "crypto/crypto.h"
 #include "ike/child/child.h"
 #include "ike/engine.h"
-#include "ike/conn.h"
+#include "ike/conn/conn.h"
 #include "ike/events.h"
 #include "ike/msg/msg.h"
 #include "ike/exchange.h"

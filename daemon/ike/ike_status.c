@@ -11,7 +11,7 @@
 #include "crypto/cred.h"
 #include "ike/child/child.h"
 #include "ike/engine.h"
-#include "ike/host.h"
+#include "ike/conn/host.h"
 #include "ike/ipsec_if.h"
 #include "ike/msg/frag.h"
 #include "ike/mobike.h"

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <json-c/json.h>
 
-#include "ike/conn.h"
+#include "ike/conn/conn.h"
 #include "ike/engine.h"
 #include "ike/ike.h"
 #include "ike/ipsec_if.h"

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "crypto/crypto.h"
-#include "ike/conn.h"
+#include "ike/conn/conn.h"
 #include "ike/engine.h"
 #include "ike/exchange.h"
 

@@ -10,7 +10,7 @@
 #include <event2/event.h>
 
 #include "ike/engine.h"
-#include "ike/conn.h"
+#include "ike/conn/conn.h"
 #include "ike/timers.h"
 #include "ike/tasks.h"
 

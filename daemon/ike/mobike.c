@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ike/conn.h"
+#include "ike/conn/conn.h"
 #include "ike/engine.h"
 #include "ike/mobike.h"
 #include "ike/msg/msg.h"

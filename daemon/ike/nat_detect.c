@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "crypto/crypto.h"
-#include "ike/conn.h"
+#include "ike/conn/conn.h"
 #include "ike/engine.h"
 #include "ike/msg/msg.h"
 #include "ike/nat.h"

@@ -12,7 +12,7 @@
 #include <stdio.h>
 
 #include "ike/child/child.h"
-#include "ike/conn.h"
+#include "ike/conn/conn.h"
 #include "ike/engine.h"
 #include "ike/mobike.h"
 #include "ike/msg/msg.h"

@@ -10,7 +10,7 @@
  */
 #include <event2/event.h>
 
-#include "ike/conn.h"
+#include "ike/conn/conn.h"
 #include "ike/engine.h"
 #include "ike/msg/msg.h"
 #include "ike/nat.h"

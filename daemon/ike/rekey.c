@@ -18,7 +18,7 @@
 #include "crypto/crypto.h"
 #include "ike/child/child.h"
 #include "ike/engine.h"
-#include "ike/conn.h"
+#include "ike/conn/conn.h"
 #include "ike/nat.h"
 #include "ike/timers.h"
 #include "ike/tasks.h"

@@ -17,7 +17,7 @@
 #include <event2/event.h>
 
 #include "ike/engine.h"
-#include "ike/conn.h"
+#include "ike/conn/conn.h"
 #include "ike/timers.h"
 #include "log/log.h"
 #include "plugin/conf_load.h"

@@ -12,9 +12,9 @@
 
 #include "crypto/cred.h"
 #include "ike/child/child.h"
+#include "ike/conn/host.h"
 #include "ike/engine.h"
 #include "ike/exchange.h"
-#include "ike/host.h"
 #include "ike/ipsec_if.h"
 #include "ike/mobike.h"
 #include "ike/msg/frag.h"

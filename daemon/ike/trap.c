@@ -19,7 +19,7 @@
 
 #include "config/config.h"
 #include "ike/child/child.h"
-#include "ike/conn.h"
+#include "ike/conn/conn.h"
 #include "ike/engine.h"
 #include "ike/exchange.h"
 #include "ike/msg/msg.h"

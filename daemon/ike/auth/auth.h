@@ -16,7 +16,7 @@
 #include "crypto/cred.h"
 #include "crypto/sig.h"
 #include "ike/child/child.h"
-#include "ike/conn.h"
+#include "ike/conn/conn.h"
 #include "ike/engine.h"
 #include "ike/msg/msg.h"
 

@@ -6,7 +6,7 @@
 #include <errno.h>
 
 #include "ike/engine.h"
-#include "ike/conn.h"
+#include "ike/conn/conn.h"
 #include "plugin/conf_load.h"
 
 int psk_lookup(const struct ike_engine *e, const char *local_id,

@@ -41,7 +41,7 @@
 #include "crypto/cert_id.h"
 #include "ike/child/child.h"
 #include "ike/engine.h"
-#include "ike/conn.h"
+#include "ike/conn/conn.h"
 #include "ike/exchange.h"
 #include "plugin/conf_load.h"
 

@@ -9,7 +9,7 @@
 #include <sys/socket.h>
 
 #include "ike/child/child.h"
-#include "ike/conn.h"
+#include "ike/conn/conn.h"
 #include "ike/engine.h"
 #include "ike/events.h"
 #include "ike/exchange.h"

@@ -14,7 +14,7 @@
 #include "ike/engine.h"
 #include "ike/nat.h"
 #include "ike/events.h"
-#include "ike/conn.h"
+#include "ike/conn/conn.h"
 #include "ike/msg/msg.h"
 #include "ike/exchange.h"
 #include "ike/failure.h"

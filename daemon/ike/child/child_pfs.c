@@ -6,7 +6,7 @@
  * a group the peer asked for by INVALID_KE_PAYLOAD wins; without, none.
  */
 #include "ike/child/child.h"
-#include "ike/conn.h"
+#include "ike/conn/conn.h"
 #include "ike/engine.h"
 #include "ike/exchange.h"
 

@@ -16,7 +16,7 @@
 #include "ike/child/child.h"
 #include "ike/tasks.h"
 #include "ike/engine.h"
-#include "ike/conn.h"
+#include "ike/conn/conn.h"
 #include "ike/events.h"
 #include "ike/exchange.h"
 #include "ike/nat.h"

@@ -14,7 +14,7 @@
 #include "ike/engine.h"
 #include "ike/events.h"
 #include "ike/exchange.h"
-#include "ike/conn.h"
+#include "ike/conn/conn.h"
 #include "ike/tasks.h"
 #include "log/log.h"
 

@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "ike/engine.h"
-#include "ike/conn.h"
+#include "ike/conn/conn.h"
 #include "ike/child/ts.h"
 
 struct range {

@@ -7,7 +7,7 @@
  */
 #include <string.h>
 
-#include "ike/conn.h"
+#include "ike/conn/conn.h"
 #include "ike/msg/msg.h"
 #include "wire/wire.h"
 

@@ -16,8 +16,8 @@
 #include "ike/engine.h"
 #include "ike/failure.h"
 #include "ike/timers.h"
-#include "ike/conn.h"
-#include "ike/host.h"
+#include "ike/conn/conn.h"
+#include "ike/conn/host.h"
 #include "ike/msg/msg.h"
 #include "ike/tasks.h"
 

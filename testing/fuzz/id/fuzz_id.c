@@ -14,7 +14,7 @@
 #include "crypto/cert_id.h"
 #include "fuzz.h"
 #include "fuzz_nss.h"
-#include "ike/conn.h"
+#include "ike/conn/conn.h"
 #include "ike/ike_sa.h"
 #include "wire/wire.h"
 

@@ -16,7 +16,7 @@
 
 #include "harness.h"
 #include "ike/engine.h"
-#include "ike/conn.h"
+#include "ike/conn/conn.h"
 #include "plugin/conf_load.h"
 
 #define EXTRA                                                                               \

@@ -17,7 +17,7 @@
 #include <json-c/json.h>
 
 #include "harness.h"
-#include "ike/conn.h"
+#include "ike/conn/conn.h"
 #include "ike/engine.h"
 
 /* FAILED events west heard, the last one's why */

@@ -22,7 +22,7 @@
 
 #include "harness.h"
 #include "hclock.h"
-#include "ike/conn.h"
+#include "ike/conn/conn.h"
 #include "ike/engine.h"
 #include "ike/ike.h"
 

@@ -17,7 +17,7 @@
 #include "config/diag.h"
 #include "harness.h"
 #include "ike/child/child.h"
-#include "ike/conn.h"
+#include "ike/conn/conn.h"
 #include "ike/engine.h"
 #include "kernel_mem.h"
 #include "plugin/plugin_set.h"

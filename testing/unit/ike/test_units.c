@@ -11,7 +11,7 @@
 
 #include "crypto/nss_init.h"
 #include "ike/engine.h"
-#include "ike/conn.h"
+#include "ike/conn/conn.h"
 #include "ike/exchange.h"
 #include "ike/msg/msg.h"
 #include "ike/nat.h"

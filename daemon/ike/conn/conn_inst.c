@@ -24,7 +24,7 @@
 
 #include "config/groups.h"
 #include "crypto/rng.h"
-#include "ike/conn.h"
+#include "ike/conn/conn.h"
 #include "ike/engine.h"
 #include "ike/ike_sa.h"
 #include "ike/timers.h"

@@ -13,9 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ike/conn.h"
+#include "ike/conn/conn.h"
 #include "ike/engine.h"
-#include "ike/host.h"
+#include "ike/conn/host.h"
 #include "ike/trap.h"
 #include "log/log.h"
 #include "ike/msg/msg.h"

@@ -14,7 +14,7 @@
 #include "crypto/sig.h"
 #include "ike/engine.h"
 #include "config/groups.h"
-#include "ike/conn.h"
+#include "ike/conn/conn.h"
 
 /*
  * Every IKE_SA_INIT and IKE_AUTH request looks for its conn among all of

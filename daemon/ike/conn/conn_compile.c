@@ -20,7 +20,7 @@
 #include "config/groups.h"
 #include "ike/child/child.h"
 #include "ike/msg/halfopen.h"
-#include "ike/conn.h"
+#include "ike/conn/conn.h"
 #include "ike/engine.h"
 #include "ike/ipsec_if.h"
 #include "log/log.h"

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ike/conn.h"
+#include "ike/conn/conn.h"
 
 struct conn_props {
 	struct conn_props *next;

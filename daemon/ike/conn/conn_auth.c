@@ -17,7 +17,7 @@
 #include "crypto/cred.h"
 #include "crypto/dn.h"
 #include "crypto/sig.h"
-#include "ike/conn.h"
+#include "ike/conn/conn.h"
 #include "ike/engine.h"
 
 #define SHA2_256 SIG_HASH_BIT(SIG_HASH_SHA2_256)

@@ -15,9 +15,9 @@
 #include "config/diag.h"
 #include "crypto/cert_id.h"
 #include "crypto/cred.h"
-#include "ike/conn.h"
+#include "ike/conn/conn.h"
 #include "ike/engine.h"
-#include "ike/conn_check.h"
+#include "ike/conn/conn_check.h"
 
 struct end_check {
 	const char *side; /* "left", "right" */

@@ -15,7 +15,7 @@
 #include "config/config.h"
 #include "config/groups.h"
 #include "ike/engine.h"
-#include "ike/conn.h"
+#include "ike/conn/conn.h"
 #include "plugin/conf_load.h"
 
 const struct ikb_value *conn_end_key(const struct ikb_section *s,

@@ -12,9 +12,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "ike/conn.h"
+#include "ike/conn/conn.h"
+#include "ike/conn/host.h"
 #include "ike/engine.h"
-#include "ike/host.h"
 #include "ike/timers.h"
 
 int resolve_start(struct ike_sa *sa, struct ikb_error *err)

@@ -19,7 +19,7 @@
 #include "crypto/cred.h"
 #include "crypto/dn.h"
 #include "ike/engine.h"
-#include "ike/conn.h"
+#include "ike/conn/conn.h"
 #include "ike/msg/msg.h"
 
 static void set_addr(struct ike_id *id, const struct ikb_addr *a)
