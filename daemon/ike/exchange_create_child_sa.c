@@ -22,7 +22,7 @@
 #include "crypto/crypto.h"
 #include "ike/child/child.h"
 #include "ike/engine.h"
-#include "ike/nat.h"
+#include "ike/path/nat.h"
 #include "ike/conn/conn.h"
 #include "ike/msg/msg.h"
 #include "ike/exchange.h"

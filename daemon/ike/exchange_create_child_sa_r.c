@@ -17,7 +17,7 @@
 #include "ike/child/child.h"
 #include "ike/conn/conn.h"
 #include "ike/engine.h"
-#include "ike/nat.h"
+#include "ike/path/nat.h"
 #include "ike/exchange.h"
 #include "ike/msg/msg.h"
 #include "ike/tasks.h"

@@ -20,7 +20,7 @@
 #include "ike/engine.h"
 #include "ike/events.h"
 #include "ike/exchange.h"
-#include "ike/mobike.h"
+#include "ike/path/mobike.h"
 #include "ike/msg/msg.h"
 #include "ike/tasks.h"
 

@@ -20,8 +20,8 @@
 #include "ike/events.h"
 #include "ike/exchange.h"
 #include "ike/failure.h"
-#include "ike/mobike.h"
 #include "ike/msg/msg.h"
+#include "ike/path/mobike.h"
 #include "ike/tasks.h"
 
 /* f: the failure as far as the caller knows it, NULL: kind alone */

@@ -18,7 +18,7 @@
 #include "ike/msg/msg.h"
 #include "ike/exchange.h"
 #include "ike/msg/frag.h"
-#include "ike/nat.h"
+#include "ike/path/nat.h"
 #include "log/log.h"
 
 #define MAX_COOKIE_RETRIES 3

@@ -19,7 +19,7 @@
 #include "ike/exchange.h"
 #include "ike/msg/frag.h"
 #include "ike/msg/halfopen.h"
-#include "ike/nat.h"
+#include "ike/path/nat.h"
 #include "log/log.h"
 
 struct resp_out {

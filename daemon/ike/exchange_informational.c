@@ -18,7 +18,7 @@
 #include "ike/conn/conn.h"
 #include "ike/msg/msg.h"
 #include "ike/exchange.h"
-#include "ike/mobike.h"
+#include "ike/path/mobike.h"
 #include "ike/timers.h"
 #include "ike/tasks.h"
 #include "log/log.h"

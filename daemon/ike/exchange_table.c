@@ -9,7 +9,7 @@
 #include <stddef.h>
 
 #include "ike/exchange.h"
-#include "ike/mobike.h"
+#include "ike/path/mobike.h"
 
 #define PT EXPECT_PT
 #define ST EXPECT_STATE

@@ -19,10 +19,10 @@
 #include "ike/child/child.h"
 #include "ike/engine.h"
 #include "ike/conn/conn.h"
-#include "ike/nat.h"
+#include "ike/path/nat.h"
 #include "ike/timers.h"
 #include "ike/tasks.h"
-#include "ike/trap.h"
+#include "ike/route/route.h"
 #include "log/log.h"
 
 #define HOUR_MS (3600ULL * 1000)

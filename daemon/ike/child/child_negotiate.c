@@ -12,7 +12,7 @@
 
 #include "ike/child/child.h"
 #include "ike/engine.h"
-#include "ike/nat.h"
+#include "ike/path/nat.h"
 #include "ike/events.h"
 #include "ike/conn/conn.h"
 #include "ike/msg/msg.h"

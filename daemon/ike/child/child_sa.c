@@ -19,9 +19,9 @@
 #include "ike/conn/conn.h"
 #include "ike/events.h"
 #include "ike/exchange.h"
-#include "ike/nat.h"
+#include "ike/path/nat.h"
 #include "ike/timers.h"
-#include "ike/trap.h"
+#include "ike/route/route.h"
 #include "plugin/plugin_set.h"
 
 struct child_sa *child_sa_new(struct ike_sa *sa, enum ikb_mode mode)

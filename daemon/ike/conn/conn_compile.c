@@ -22,7 +22,7 @@
 #include "ike/msg/halfopen.h"
 #include "ike/conn/conn.h"
 #include "ike/engine.h"
-#include "ike/ipsec_if.h"
+#include "ike/route/ipsec_if.h"
 #include "log/log.h"
 #include "plugin/conf_load.h"
 

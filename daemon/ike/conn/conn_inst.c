@@ -27,8 +27,8 @@
 #include "ike/conn/conn.h"
 #include "ike/engine.h"
 #include "ike/ike_sa.h"
+#include "ike/route/route.h"
 #include "ike/timers.h"
-#include "ike/trap.h"
 #include "log/log.h"
 
 #define INST_MAX 16384

@@ -16,7 +16,7 @@
 #include "ike/conn/conn.h"
 #include "ike/engine.h"
 #include "ike/conn/host.h"
-#include "ike/trap.h"
+#include "ike/route/route.h"
 #include "log/log.h"
 #include "ike/msg/msg.h"
 #include "ike/timers.h"

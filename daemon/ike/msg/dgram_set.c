@@ -10,8 +10,8 @@
 #include <string.h>
 
 #include "ike/engine.h"
-#include "ike/mobike.h"
 #include "ike/msg/msg.h"
+#include "ike/path/mobike.h"
 #include "ike/timers.h"
 
 int dgram_set_add(struct wbuf *set, const uint8_t *d, size_t len)

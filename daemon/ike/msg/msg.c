@@ -15,8 +15,8 @@
 #include "ike/exchange.h"
 #include "ike/msg/frag.h"
 #include "ike/msg/msg.h"
-#include "ike/mobike.h"
-#include "ike/nat.h"
+#include "ike/path/mobike.h"
+#include "ike/path/nat.h"
 #include "ike/timers.h"
 #include "log/log.h"
 

@@ -21,7 +21,7 @@
 #include "harness.h"
 #include "ike/child/child.h"
 #include "ike/engine.h"
-#include "ike/mobike.h"
+#include "ike/path/mobike.h"
 #include "ike/tasks.h"
 
 #define TUNNEL                                                  \

@@ -20,7 +20,7 @@
 #include "harness.h"
 #include "ike/child/child.h"
 #include "ike/engine.h"
-#include "ike/nat.h"
+#include "ike/path/nat.h"
 #include "ike/tasks.h"
 
 #define TRANSPORT "\ttype=transport\n"

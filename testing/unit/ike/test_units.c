@@ -14,7 +14,7 @@
 #include "ike/conn/conn.h"
 #include "ike/exchange.h"
 #include "ike/msg/msg.h"
-#include "ike/nat.h"
+#include "ike/path/nat.h"
 #include "ike/tasks.h"
 #include "ike/child/ts.h"
 

@@ -12,7 +12,7 @@
 #include "ike/child/child.h"
 #include "ike/child/ts.h"
 #include "ike/engine.h"
-#include "ike/nat.h"
+#include "ike/path/nat.h"
 
 static bool is_host(const struct ikb_addr *a, uint8_t plen)
 {

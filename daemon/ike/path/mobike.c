@@ -12,8 +12,8 @@
 
 #include "ike/conn/conn.h"
 #include "ike/engine.h"
-#include "ike/mobike.h"
 #include "ike/msg/msg.h"
+#include "ike/path/mobike.h"
 #include "ike/timers.h"
 
 bool mobike_wanted(const struct ike_sa *sa)

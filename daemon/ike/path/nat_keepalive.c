@@ -13,7 +13,7 @@
 #include "ike/conn/conn.h"
 #include "ike/engine.h"
 #include "ike/msg/msg.h"
-#include "ike/nat.h"
+#include "ike/path/nat.h"
 #include "ike/timers.h"
 
 static unsigned long long interval_ms(const struct ike_sa *sa)

@@ -23,8 +23,8 @@
 #include "ike/engine.h"
 #include "ike/exchange.h"
 #include "ike/msg/msg.h"
+#include "ike/route/route.h"
 #include "ike/tasks.h"
-#include "ike/trap.h"
 #include "log/log.h"
 #include "util/json.h"
 

@@ -15,8 +15,8 @@
 #include "ike/conn/conn.h"
 #include "ike/engine.h"
 #include "ike/ike.h"
-#include "ike/ipsec_if.h"
 #include "ike/msg/msg.h"
+#include "ike/route/ipsec_if.h"
 #include "log/log.h"
 
 /* interface-ip= addresses on one device, over the conns naming it */

@@ -8,8 +8,8 @@
  * what they select pass in clear, or drop it. Not for use outside
  * daemon/ike/.
  */
-#ifndef IKB_IKE_TRAP_H
-#define IKB_IKE_TRAP_H
+#ifndef IKB_IKE_ROUTE_H
+#define IKB_IKE_ROUTE_H
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -15,7 +15,7 @@
 #include "ike/conn/conn.h"
 #include "ike/engine.h"
 #include "ike/msg/msg.h"
-#include "ike/nat.h"
+#include "ike/path/nat.h"
 
 int nat_hash(const uint8_t spi_i[8], const uint8_t spi_r[8],
 	     const struct ikb_addr *a, uint16_t port, uint8_t out[20])
