@@ -15,7 +15,7 @@
 #include "control/commands.h"
 #include "control/proto.h"
 #include "ike/ike.h"
-#include "ike/ike_failure.h"
+#include "ike/status/ike_failure.h"
 
 /*
  * What a fix names: the core's keys as the conn has them (also= and

@@ -16,8 +16,8 @@
 #include "control/proto.h"
 #include "crypto/helpers.h"
 #include "ike/ike.h"
-#include "ike/ike_failure.h"
-#include "ike/ike_stats.h"
+#include "ike/status/ike_failure.h"
+#include "ike/status/ike_stats.h"
 #include "plugin/plugin_set.h"
 
 /* ike_sa_info's state, as status shows it, and its label */

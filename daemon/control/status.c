@@ -22,7 +22,7 @@
 #include "control/proto.h"
 #include "control/status_text.h"
 #include "ike/ike.h"
-#include "ike/ike_failure.h"
+#include "ike/status/ike_failure.h"
 #include "log/log.h"
 
 static struct json_object *str_or_null(const char *s)

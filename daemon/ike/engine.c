@@ -20,7 +20,7 @@
 #include "ike/path/mobike.h"
 #include "ike/path/nat.h"
 #include "ike/events.h"
-#include "ike/failure.h"
+#include "ike/status/failure.h"
 #include "ike/conn/conn.h"
 #include "ike/msg/halfopen.h"
 #include "ike/child/sourceip.h"

@@ -13,7 +13,7 @@
 
 #include "ike/ike.h"
 #include "ike/ike_sa.h"
-#include "ike/ike_stats.h"
+#include "ike/status/ike_stats.h"
 #include "wire/wire.h"
 
 #define IKE_SA_BUCKETS 1024

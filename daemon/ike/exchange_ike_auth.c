@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "ike/auth/auth.h"
-#include "ike/failure.h"
+#include "ike/status/failure.h"
 #include "ike/child/child.h"
 #include "ike/conn/conn.h"
 #include "ike/engine.h"

@@ -19,9 +19,9 @@
 #include "ike/engine.h"
 #include "ike/events.h"
 #include "ike/exchange.h"
-#include "ike/failure.h"
 #include "ike/msg/msg.h"
 #include "ike/path/mobike.h"
+#include "ike/status/failure.h"
 #include "ike/tasks.h"
 
 /* f: the failure as far as the caller knows it, NULL: kind alone */

@@ -12,7 +12,7 @@
 
 #include "crypto/crypto.h"
 #include "ike/engine.h"
-#include "ike/failure.h"
+#include "ike/status/failure.h"
 #include "ike/auth/auth.h"
 #include "ike/conn/conn.h"
 #include "ike/msg/msg.h"

@@ -17,7 +17,7 @@
 #include "ike/conn/conn.h"
 #include "ike/msg/msg.h"
 #include "ike/exchange.h"
-#include "ike/failure.h"
+#include "ike/status/failure.h"
 #include "ike/tasks.h"
 #include "ike/timers.h"
 #include "ike/child/ts.h"

@@ -14,7 +14,7 @@
 #include <event2/event.h>
 
 #include "ike/engine.h"
-#include "ike/failure.h"
+#include "ike/status/failure.h"
 #include "ike/timers.h"
 #include "ike/conn/conn.h"
 #include "ike/conn/host.h"

@@ -17,8 +17,8 @@
 
 #include "harness.h"
 #include "cli/explain.h"
-#include "ike/ike_failure.h"
-#include "ike/ike_stats.h"
+#include "ike/status/ike_failure.h"
+#include "ike/status/ike_stats.h"
 
 static const struct ike_failure *last(struct net *n, int who)
 {

@@ -20,7 +20,7 @@
 #include "ike/route/route.h"
 #include "ike/msg/msg.h"
 #include "ike/exchange.h"
-#include "ike/status_fmt.h"
+#include "ike/status/status_fmt.h"
 #include "util/json.h"
 
 static void put_spi(struct json_object *o, const char *k, const uint8_t s[8])

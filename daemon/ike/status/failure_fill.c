@@ -14,8 +14,8 @@
 #include "ike/conn/conn.h"
 #include "ike/engine.h"
 #include "ike/exchange.h"
-#include "ike/failure.h"
 #include "ike/msg/msg.h"
+#include "ike/status/failure.h"
 #include "wire/wire.h"
 
 static void copy(char *dst, size_t len, const char *src)

@@ -12,7 +12,7 @@
 #include <json-c/json.h>
 
 #include "ike/engine.h"
-#include "ike/failure.h"
+#include "ike/status/failure.h"
 #include "wire/wire.h"
 
 #define FAIL_BUCKETS 256

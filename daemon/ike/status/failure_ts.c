@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "ike/conn/conn.h"
-#include "ike/failure.h"
+#include "ike/status/failure.h"
 #include "wire/wire.h"
 
 /* The prefix length of start..end when it is one, else -1. */

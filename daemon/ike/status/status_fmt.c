@@ -6,7 +6,7 @@
 #include "ike/child/child.h"
 #include "ike/engine.h"
 #include "ike/msg/msg.h"
-#include "ike/status_fmt.h"
+#include "ike/status/status_fmt.h"
 
 static const char hex_digits[] = "0123456789abcdef";
 

@@ -7,7 +7,7 @@
 #ifndef IKB_IKE_STATS_H
 #define IKB_IKE_STATS_H
 
-#include "ike/ike_failure.h"
+#include "ike/status/ike_failure.h"
 
 struct ike_engine;
 

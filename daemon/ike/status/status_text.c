@@ -20,7 +20,7 @@
 #include "ike/path/mobike.h"
 #include "ike/path/nat.h"
 #include "ike/route/ipsec_if.h"
-#include "ike/status_fmt.h"
+#include "ike/status/status_fmt.h"
 #include "ike/timers.h"
 
 void status_duration(FILE *f, long long s)

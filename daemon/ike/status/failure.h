@@ -9,7 +9,7 @@
 
 #include <ikebana/proposals.h>
 
-#include "ike/ike_failure.h"
+#include "ike/status/ike_failure.h"
 
 struct ike_sa;
 struct ike_path;
