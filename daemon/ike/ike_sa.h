@@ -13,9 +13,9 @@
 #include <ikebana/child.h>
 #include <ikebana/proposals.h>
 
+#include "ike/exchange/task.h"
 #include "ike/ike.h"
 #include "ike/prop.h"
-#include "ike/task.h"
 
 struct event;
 struct ke;

@@ -19,8 +19,8 @@
  * retransmit-interval, not retransmit-timeout.
  */
 #include "ike/engine.h"
-#include "ike/exchange.h"
-#include "ike/tasks.h"
+#include "ike/exchange/exchange.h"
+#include "ike/exchange/tasks.h"
 #include "log/log.h"
 #include "util/fifo.h"
 

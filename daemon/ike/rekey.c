@@ -21,7 +21,7 @@
 #include "ike/conn/conn.h"
 #include "ike/path/nat.h"
 #include "ike/timers.h"
-#include "ike/tasks.h"
+#include "ike/exchange/tasks.h"
 #include "ike/route/route.h"
 #include "log/log.h"
 

@@ -18,7 +18,7 @@
 #include "crypto/cred.h"
 #include "crypto/sig.h"
 #include "ike/auth/auth.h"
-#include "ike/exchange.h"
+#include "ike/exchange/exchange.h"
 #include "ike/status/failure.h"
 
 struct auth_job *auth_job_new(void)

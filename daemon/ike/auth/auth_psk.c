@@ -13,7 +13,7 @@
 #include "crypto/crypto.h"
 #include "ike/auth/auth.h"
 #include "ike/engine.h"
-#include "ike/exchange.h"
+#include "ike/exchange/exchange.h"
 
 static const char key_pad[] = "Key Pad for IKEv2";
 

@@ -42,7 +42,7 @@
 #include "ike/child/child.h"
 #include "ike/engine.h"
 #include "ike/conn/conn.h"
-#include "ike/exchange.h"
+#include "ike/exchange/exchange.h"
 #include "plugin/conf_load.h"
 
 static bool uniqueids(const struct ike_engine *e)

@@ -10,8 +10,8 @@
 
 #include "crypto/secret.h"
 #include "ike/child/ts.h"
+#include "ike/exchange/task.h"
 #include "ike/prop.h"
-#include "ike/task.h"
 #include "wire/wire.h"
 
 struct ike_sa;

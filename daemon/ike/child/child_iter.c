@@ -12,7 +12,7 @@
 #include "ike/conn/conn.h"
 #include "ike/engine.h"
 #include "ike/events.h"
-#include "ike/exchange.h"
+#include "ike/exchange/exchange.h"
 
 /* The ESP transforms as libreswan's status shows them, without ESN/KE. */
 static void esp_alg(const struct ike_prop *p, char *buf, size_t len)

@@ -28,8 +28,8 @@
 #include "ike/engine.h"
 #include "ike/conn/conn.h"
 #include "ike/msg/msg.h"
-#include "ike/exchange.h"
-#include "ike/tasks.h"
+#include "ike/exchange/exchange.h"
+#include "ike/exchange/tasks.h"
 #include "ike/child/pcpu.h"
 #include "log/log.h"
 

@@ -8,7 +8,7 @@
 #include "ike/child/child.h"
 #include "ike/conn/conn.h"
 #include "ike/engine.h"
-#include "ike/exchange.h"
+#include "ike/exchange/exchange.h"
 
 void child_strip_ke(struct ikb_proposal *p)
 {

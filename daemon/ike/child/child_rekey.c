@@ -10,9 +10,9 @@
 
 #include "ike/child/child.h"
 #include "ike/engine.h"
-#include "ike/exchange.h"
+#include "ike/exchange/exchange.h"
+#include "ike/exchange/tasks.h"
 #include "ike/msg/msg.h"
-#include "ike/tasks.h"
 #include "ike/timers.h"
 
 void child_rekey_notify(struct wire_msg *m, uint32_t spi)

@@ -6,7 +6,7 @@
  * flags that could outlive it.
  */
 #include "ike/child/child.h"
-#include "ike/exchange.h"
+#include "ike/exchange/exchange.h"
 #include "ike/ike_sa.h"
 #include "log/log.h"
 

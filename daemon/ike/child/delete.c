@@ -13,9 +13,9 @@
 #include "ike/child/child.h"
 #include "ike/engine.h"
 #include "ike/events.h"
-#include "ike/exchange.h"
+#include "ike/exchange/exchange.h"
 #include "ike/conn/conn.h"
-#include "ike/tasks.h"
+#include "ike/exchange/tasks.h"
 #include "log/log.h"
 
 static void unlink_child(struct ike_sa *sa, struct child_sa *c)

@@ -13,7 +13,7 @@
 #include <event2/event.h>
 
 #include "ike/engine.h"
-#include "ike/exchange.h"
+#include "ike/exchange/exchange.h"
 #include "ike/msg/msg.h"
 #include "log/log.h"
 

@@ -12,7 +12,7 @@
 
 #include "crypto/crypto.h"
 #include "ike/engine.h"
-#include "ike/exchange.h"
+#include "ike/exchange/exchange.h"
 #include "ike/msg/frag.h"
 #include "ike/msg/msg.h"
 #include "ike/path/mobike.h"

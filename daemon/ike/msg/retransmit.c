@@ -19,7 +19,7 @@
 #include "ike/conn/conn.h"
 #include "ike/conn/host.h"
 #include "ike/msg/msg.h"
-#include "ike/tasks.h"
+#include "ike/exchange/tasks.h"
 
 static void arm(struct ike_sa *sa)
 {

@@ -14,10 +14,10 @@
 #include "ike/child/child.h"
 #include "ike/conn/conn.h"
 #include "ike/engine.h"
+#include "ike/exchange/tasks.h"
 #include "ike/msg/msg.h"
 #include "ike/path/mobike.h"
 #include "ike/path/nat.h"
-#include "ike/tasks.h"
 #include "ike/timers.h"
 #include "log/log.h"
 

@@ -21,10 +21,10 @@
 #include "ike/child/child.h"
 #include "ike/conn/conn.h"
 #include "ike/engine.h"
-#include "ike/exchange.h"
+#include "ike/exchange/exchange.h"
+#include "ike/exchange/tasks.h"
 #include "ike/msg/msg.h"
 #include "ike/route/route.h"
-#include "ike/tasks.h"
 #include "log/log.h"
 #include "util/json.h"
 

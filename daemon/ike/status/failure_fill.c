@@ -13,7 +13,7 @@
 
 #include "ike/conn/conn.h"
 #include "ike/engine.h"
-#include "ike/exchange.h"
+#include "ike/exchange/exchange.h"
 #include "ike/msg/msg.h"
 #include "ike/status/failure.h"
 #include "wire/wire.h"

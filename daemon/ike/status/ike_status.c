@@ -19,7 +19,7 @@
 #include "ike/timers.h"
 #include "ike/route/route.h"
 #include "ike/msg/msg.h"
-#include "ike/exchange.h"
+#include "ike/exchange/exchange.h"
 #include "ike/status/status_fmt.h"
 #include "util/json.h"
 

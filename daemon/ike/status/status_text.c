@@ -14,7 +14,7 @@
 #include "ike/child/child.h"
 #include "ike/conn/host.h"
 #include "ike/engine.h"
-#include "ike/exchange.h"
+#include "ike/exchange/exchange.h"
 #include "ike/msg/frag.h"
 #include "ike/msg/msg.h"
 #include "ike/path/mobike.h"

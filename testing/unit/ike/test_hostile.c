@@ -20,9 +20,9 @@
 
 #include "harness.h"
 #include "ike/engine.h"
+#include "ike/exchange/tasks.h"
 #include "ike/ike_sa.h"
 #include "ike/msg/msg.h"
-#include "ike/tasks.h"
 
 /* Every error type with a name (notify_pld.c), and one unassigned. */
 static const uint16_t errors[] = {

@@ -17,9 +17,9 @@
 
 #include "harness.h"
 #include "ike/engine.h"
-#include "ike/exchange.h"
+#include "ike/exchange/exchange.h"
+#include "ike/exchange/tasks.h"
 #include "ike/msg/msg.h"
-#include "ike/tasks.h"
 
 #define ROUNDS 3
 

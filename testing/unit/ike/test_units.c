@@ -12,10 +12,10 @@
 #include "crypto/nss_init.h"
 #include "ike/engine.h"
 #include "ike/conn/conn.h"
-#include "ike/exchange.h"
+#include "ike/exchange/exchange.h"
 #include "ike/msg/msg.h"
 #include "ike/path/nat.h"
-#include "ike/tasks.h"
+#include "ike/exchange/tasks.h"
 #include "ike/child/ts.h"
 
 static void id_is(const char *conf, int rc, uint8_t type, const char *text)

@@ -16,7 +16,7 @@
 #include "ike/auth/auth.h"
 #include "ike/conn/conn.h"
 #include "ike/msg/msg.h"
-#include "ike/exchange.h"
+#include "ike/exchange/exchange.h"
 #include "ike/msg/frag.h"
 #include "ike/path/nat.h"
 #include "log/log.h"

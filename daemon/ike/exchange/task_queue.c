@@ -8,8 +8,8 @@
 #include <stddef.h>
 
 #include "ike/child/child.h"
+#include "ike/exchange/tasks.h"
 #include "ike/ike_sa.h"
-#include "ike/tasks.h"
 
 static struct ike_task_link *ike_link(struct ike_sa *sa, enum ike_task t)
 {

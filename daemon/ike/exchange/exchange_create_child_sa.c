@@ -25,9 +25,9 @@
 #include "ike/path/nat.h"
 #include "ike/conn/conn.h"
 #include "ike/msg/msg.h"
-#include "ike/exchange.h"
+#include "ike/exchange/exchange.h"
 #include "ike/timers.h"
-#include "ike/tasks.h"
+#include "ike/exchange/tasks.h"
 #include "ike/child/ts.h"
 
 struct ccs_out *ccs_out_new(void)

@@ -11,10 +11,10 @@
 #include <string.h>
 
 #include "ike/engine.h"
-#include "ike/exchange.h"
+#include "ike/exchange/exchange.h"
+#include "ike/exchange/tasks.h"
 #include "ike/msg/frag.h"
 #include "ike/msg/msg.h"
-#include "ike/tasks.h"
 
 /*
  * The message is ours to handle: decrypted, and the payloads its exchange

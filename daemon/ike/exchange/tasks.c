@@ -12,10 +12,10 @@
 #include "crypto/crypto.h"
 #include "ike/child/child.h"
 #include "ike/engine.h"
-#include "ike/exchange.h"
+#include "ike/exchange/exchange.h"
 #include "ike/path/mobike.h"
 #include "ike/timers.h"
-#include "ike/tasks.h"
+#include "ike/exchange/tasks.h"
 
 void tasks_schedule(struct ike_sa *sa)
 {

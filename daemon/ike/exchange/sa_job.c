@@ -12,7 +12,7 @@
 
 #include "crypto/helpers.h"
 #include "ike/engine.h"
-#include "ike/exchange.h"
+#include "ike/exchange/exchange.h"
 
 struct sa_job {
 	struct sa_job *next; /* the SA's jobs */

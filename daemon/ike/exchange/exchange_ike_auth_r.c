@@ -18,11 +18,11 @@
 #include "ike/conn/conn.h"
 #include "ike/engine.h"
 #include "ike/events.h"
-#include "ike/exchange.h"
+#include "ike/exchange/exchange.h"
+#include "ike/exchange/tasks.h"
 #include "ike/msg/msg.h"
 #include "ike/path/mobike.h"
 #include "ike/status/failure.h"
-#include "ike/tasks.h"
 
 /* f: the failure as far as the caller knows it, NULL: kind alone */
 static void refuse_why(struct ike_sa *sa, struct ike_failure *f,

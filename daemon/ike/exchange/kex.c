@@ -15,7 +15,7 @@
 #include "crypto/crypto.h"
 #include "ike/conn/conn.h"
 #include "ike/engine.h"
-#include "ike/exchange.h"
+#include "ike/exchange/exchange.h"
 
 #define KE_RETRIES_MAX 3
 

@@ -6,7 +6,7 @@
  */
 #include <string.h>
 
-#include "ike/exchange.h"
+#include "ike/exchange/exchange.h"
 
 int nonce_cmp(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen)
 {

@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include <ikebana/plugin.h>
 
-#include "ike/task.h"
+#include "ike/exchange/task.h"
 
 struct ike_engine;
 struct ike_sa;

@@ -18,9 +18,9 @@
 #include "ike/conn/conn.h"
 #include "ike/engine.h"
 #include "ike/path/nat.h"
-#include "ike/exchange.h"
+#include "ike/exchange/exchange.h"
 #include "ike/msg/msg.h"
-#include "ike/tasks.h"
+#include "ike/exchange/tasks.h"
 #include "ike/child/ts.h"
 
 /* The request, from its checks to the answer (across the key exchange). */

@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "ike/exchange.h"
+#include "ike/exchange/exchange.h"
 
 /* RFC 7296 §1.2: an IKE_AUTH response may refuse only its Child SA. */
 static bool child_error(uint16_t type)

@@ -19,10 +19,10 @@
 #include "ike/conn/conn.h"
 #include "ike/engine.h"
 #include "ike/events.h"
-#include "ike/exchange.h"
+#include "ike/exchange/exchange.h"
 #include "ike/path/mobike.h"
 #include "ike/msg/msg.h"
-#include "ike/tasks.h"
+#include "ike/exchange/tasks.h"
 
 struct auth_out *auth_out_new(void)
 {

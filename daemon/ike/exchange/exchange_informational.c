@@ -17,10 +17,10 @@
 #include "ike/engine.h"
 #include "ike/conn/conn.h"
 #include "ike/msg/msg.h"
-#include "ike/exchange.h"
+#include "ike/exchange/exchange.h"
 #include "ike/path/mobike.h"
 #include "ike/timers.h"
-#include "ike/tasks.h"
+#include "ike/exchange/tasks.h"
 #include "log/log.h"
 
 #define MAX_DELETE_SPIS 64

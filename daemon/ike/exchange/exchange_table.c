@@ -8,7 +8,7 @@
  */
 #include <stddef.h>
 
-#include "ike/exchange.h"
+#include "ike/exchange/exchange.h"
 #include "ike/path/mobike.h"
 
 #define PT EXPECT_PT

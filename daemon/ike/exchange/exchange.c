@@ -8,7 +8,7 @@
 #include "crypto/crypto.h"
 #include "crypto/secret.h"
 #include "ike/child/child.h"
-#include "ike/exchange.h"
+#include "ike/exchange/exchange.h"
 
 struct exchange *exchange_new(struct ike_sa *sa, enum ike_out_kind kind)
 {

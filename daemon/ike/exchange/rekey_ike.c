@@ -21,9 +21,9 @@
 #include "ike/events.h"
 #include "ike/conn/conn.h"
 #include "ike/msg/msg.h"
-#include "ike/exchange.h"
+#include "ike/exchange/exchange.h"
 #include "ike/timers.h"
-#include "ike/tasks.h"
+#include "ike/exchange/tasks.h"
 
 struct rk_out {
 	struct wire_msg m;

@@ -12,7 +12,7 @@
 
 #include "crypto/crypto.h"
 #include "ike/engine.h"
-#include "ike/exchange.h"
+#include "ike/exchange/exchange.h"
 
 /* Any KE transform of any proposal: a proposal lists alternatives. */
 bool prop_list_has_group(const struct ikb_proposal_list *l, uint16_t g)

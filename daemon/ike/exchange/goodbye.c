@@ -7,7 +7,7 @@
  * libreswan and strongSwan send the same Delete when they stop.
  */
 #include "ike/engine.h"
-#include "ike/exchange.h"
+#include "ike/exchange/exchange.h"
 #include "log/log.h"
 
 bool ike_sa_goodbye(struct ike_sa *sa)
