@@ -102,6 +102,13 @@ bool ike_path_equal(const struct ike_path *a, const struct ike_path *b);
 void engine_outcome(struct ike_sa *sa, int rc, const char *why,
 		    const struct child_sa *c);
 
+/*
+ * kernel_events.c: the kernel plugin's events: subscribe to the current
+ * instance (letting go of an earlier one), or let go at teardown.
+ */
+void rekey_events_subscribe(struct ike_engine *e);
+void rekey_events_unsubscribe(struct ike_engine *e);
+
 /* dispatch.c: a message of sa whose header ike_engine_input() checked */
 struct ike_dgram;
 void dispatch_request(struct ike_sa *sa, const struct ike_dgram *dg);

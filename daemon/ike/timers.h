@@ -31,7 +31,7 @@ void engine_clock_detach(struct event_base *base);
 unsigned long long mono_ms(void); /* CLOCK_MONOTONIC, ms */
 time_t wall_s(void); /* the time of day, s */
 
-/* rekey.c: lifetimes, rekey timers, kernel EXPIRE events. */
+/* lifetime.c: lifetimes and rekey timers. */
 /* Lifetimes into life and c's times; arms nothing. */
 void child_lifetime(struct ike_sa *sa, struct child_sa *c,
 		    struct ikb_lifetime *life);
@@ -40,12 +40,6 @@ void child_timer_arm(struct ike_sa *sa, struct child_sa *c);
 void child_timer_retry(struct ike_sa *sa, struct child_sa *c);
 void ike_timer_arm(struct ike_sa *sa);
 void ike_timer_retry(struct ike_sa *sa);
-/*
- * The kernel plugin's events: subscribe to the current instance (letting
- * go of an earlier one), or let go at teardown.
- */
-void rekey_events_subscribe(struct ike_engine *e);
-void rekey_events_unsubscribe(struct ike_engine *e);
 /* conn's rekey= (default yes). */
 bool conn_rekey(const struct ike_engine *e, const char *conn);
 
