@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The engine itself: its tables, the plugins and conns it runs with, and
- * what it tells the outside. The topics have their own headers: conn.h,
- * msg.h, exchange.h, timers.h, tasks.h. Not for use outside daemon/ike/.
+ * what it tells the outside. Each folder of daemon/ike/ has one header
+ * the others include (exchange/exchange.h, msg/msg.h, auth/auth.h,
+ * child/child.h, conn/conn.h, path/path.h, route/route.h,
+ * status/status.h); here, ike_sa.h, events.h and timers.h. Not for use
+ * outside daemon/ike/.
  */
 #ifndef IKB_IKE_ENGINE_H
 #define IKB_IKE_ENGINE_H

@@ -14,12 +14,8 @@
 #include "ike/events.h"
 #include "ike/msg/msg.h"
 #include "ike/exchange/exchange.h"
-#include "ike/msg/frag.h"
-#include "ike/msg/halfopen.h"
-#include "ike/path/mobike.h"
-#include "ike/path/nat.h"
+#include "ike/path/path.h"
 #include "ike/timers.h"
-#include "ike/exchange/tasks.h"
 #include "log/log.h"
 
 static unsigned hash_bytes(const uint8_t *p, size_t n)

@@ -11,9 +11,9 @@
 #include "ike/child/child.h"
 #include "ike/engine.h"
 #include "ike/conn/conn.h"
-#include "ike/path/nat.h"
+#include "ike/path/path.h"
 #include "ike/timers.h"
-#include "ike/exchange/tasks.h"
+#include "ike/exchange/exchange.h"
 #include "ike/route/route.h"
 #include "log/log.h"
 

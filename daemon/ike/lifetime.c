@@ -19,7 +19,7 @@
 #include "ike/engine.h"
 #include "ike/conn/conn.h"
 #include "ike/timers.h"
-#include "ike/exchange/tasks.h"
+#include "ike/exchange/exchange.h"
 
 #define HOUR_MS (3600ULL * 1000)
 

@@ -12,7 +12,7 @@
 #include "ike/engine.h"
 #include "ike/conn/conn.h"
 #include "ike/timers.h"
-#include "ike/exchange/tasks.h"
+#include "ike/exchange/exchange.h"
 
 static void arm(struct ike_sa *sa, unsigned long long ms)
 {

@@ -20,7 +20,6 @@
  */
 #include "ike/engine.h"
 #include "ike/exchange/exchange.h"
-#include "ike/exchange/tasks.h"
 #include "log/log.h"
 #include "util/fifo.h"
 

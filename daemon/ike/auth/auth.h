@@ -4,7 +4,8 @@
  * in exchange_ike_auth*.c: our AUTH payload and the check of the peer's,
  * by PSK on the loop or by signature in one helper-pool job (auth_job.c)
  * that verifies the peer's certificate chain, ID and signature and then
- * signs ours. The exchange finishes in the job's then().
+ * signs ours. The exchange finishes in the job's then(). The header of
+ * daemon/ike/auth/, the one the other folders include.
  */
 #ifndef IKB_IKE_AUTH_H
 #define IKB_IKE_AUTH_H

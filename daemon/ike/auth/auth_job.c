@@ -19,7 +19,7 @@
 #include "crypto/sig.h"
 #include "ike/auth/auth.h"
 #include "ike/exchange/exchange.h"
-#include "ike/status/failure.h"
+#include "ike/status/status.h"
 
 struct auth_job *auth_job_new(void)
 {

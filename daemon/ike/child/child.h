@@ -1,5 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* A Child SA: its negotiation inputs and what it installed in the kernel. */
+/*
+ * A Child SA: its negotiation inputs and what it installed in the kernel.
+ * The header of daemon/ike/child/, the one the other folders include; it
+ * includes ts.h (traffic selectors), pcpu.h and sourceip.h.
+ */
 #ifndef IKB_IKE_CHILD_H
 #define IKB_IKE_CHILD_H
 
@@ -9,6 +13,8 @@
 #include <ikebana/plugin.h>
 
 #include "crypto/secret.h"
+#include "ike/child/pcpu.h"
+#include "ike/child/sourceip.h"
 #include "ike/child/ts.h"
 #include "ike/exchange/task.h"
 #include "ike/prop.h"

@@ -29,7 +29,6 @@
 #include "ike/conn/conn.h"
 #include "ike/msg/msg.h"
 #include "ike/exchange/exchange.h"
-#include "ike/exchange/tasks.h"
 #include "ike/child/pcpu.h"
 #include "log/log.h"
 

@@ -11,7 +11,6 @@
 #include "ike/child/child.h"
 #include "ike/engine.h"
 #include "ike/exchange/exchange.h"
-#include "ike/exchange/tasks.h"
 #include "ike/msg/msg.h"
 #include "ike/timers.h"
 

@@ -15,7 +15,6 @@
 #include "ike/events.h"
 #include "ike/exchange/exchange.h"
 #include "ike/conn/conn.h"
-#include "ike/exchange/tasks.h"
 #include "log/log.h"
 
 static void unlink_child(struct ike_sa *sa, struct child_sa *c)

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Conns as the engine sees them: one end, the view from this host, the
- * responder's match by address and by ID, and the IDs that follow.
- * Not for use outside daemon/ike/.
+ * responder's match by address and by ID, and the IDs that follow. The
+ * header of daemon/ike/conn/, the one the other folders include; it
+ * includes host.h (conns' hosts that are names). conn_check.h is
+ * checkconfig's. Not for use outside daemon/ike/.
  */
 #ifndef IKB_IKE_CONN_H
 #define IKB_IKE_CONN_H
@@ -14,6 +16,7 @@
 
 #include "config/config.h"
 #include "ike/child/ts.h"
+#include "ike/conn/host.h"
 #include "ike/ike.h"
 
 struct ike_engine;

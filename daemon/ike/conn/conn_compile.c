@@ -19,10 +19,10 @@
 #include "config/config.h"
 #include "config/groups.h"
 #include "ike/child/child.h"
-#include "ike/msg/halfopen.h"
+#include "ike/msg/msg.h"
 #include "ike/conn/conn.h"
 #include "ike/engine.h"
-#include "ike/route/ipsec_if.h"
+#include "ike/route/route.h"
 #include "log/log.h"
 #include "plugin/conf_load.h"
 

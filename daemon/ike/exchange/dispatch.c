@@ -13,7 +13,6 @@
 #include "ike/engine.h"
 #include "ike/exchange/exchange.h"
 #include "ike/exchange/tasks.h"
-#include "ike/msg/frag.h"
 #include "ike/msg/msg.h"
 
 /*

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The exchanges: each file's entry points for starting a request and
- * handling a request or a response, and the keys they compute.
- * Not for use outside daemon/ike/.
+ * handling a request or a response, and the keys they compute. The
+ * header of daemon/ike/exchange/, the one the other folders include; it
+ * includes task.h and tasks.h. Not for use outside daemon/ike/.
  */
 #ifndef IKB_IKE_EXCHANGE_H
 #define IKB_IKE_EXCHANGE_H
@@ -14,6 +15,8 @@
 
 #include "crypto/secret.h"
 #include "ike/child/child.h"
+#include "ike/exchange/task.h"
+#include "ike/exchange/tasks.h"
 #include "ike/ike_sa.h"
 #include "wire/wire.h"
 

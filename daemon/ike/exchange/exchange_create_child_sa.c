@@ -22,13 +22,12 @@
 #include "crypto/crypto.h"
 #include "ike/child/child.h"
 #include "ike/engine.h"
-#include "ike/path/nat.h"
+#include "ike/path/path.h"
 #include "ike/conn/conn.h"
 #include "ike/msg/msg.h"
 #include "ike/exchange/exchange.h"
 #include "ike/timers.h"
 #include "ike/exchange/tasks.h"
-#include "ike/child/ts.h"
 
 struct ccs_out *ccs_out_new(void)
 {

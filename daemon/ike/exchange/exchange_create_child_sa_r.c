@@ -17,11 +17,10 @@
 #include "ike/child/child.h"
 #include "ike/conn/conn.h"
 #include "ike/engine.h"
-#include "ike/path/nat.h"
+#include "ike/path/path.h"
 #include "ike/exchange/exchange.h"
 #include "ike/msg/msg.h"
 #include "ike/exchange/tasks.h"
-#include "ike/child/ts.h"
 
 /* The request, from its checks to the answer (across the key exchange). */
 struct ccs_req {

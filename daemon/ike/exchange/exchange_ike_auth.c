@@ -14,13 +14,13 @@
 #include <string.h>
 
 #include "ike/auth/auth.h"
-#include "ike/status/failure.h"
+#include "ike/status/status.h"
 #include "ike/child/child.h"
 #include "ike/conn/conn.h"
 #include "ike/engine.h"
 #include "ike/events.h"
 #include "ike/exchange/exchange.h"
-#include "ike/path/mobike.h"
+#include "ike/path/path.h"
 #include "ike/msg/msg.h"
 #include "ike/exchange/tasks.h"
 

@@ -21,8 +21,8 @@
 #include "ike/exchange/exchange.h"
 #include "ike/exchange/tasks.h"
 #include "ike/msg/msg.h"
-#include "ike/path/mobike.h"
-#include "ike/status/failure.h"
+#include "ike/path/path.h"
+#include "ike/status/status.h"
 
 /* f: the failure as far as the caller knows it, NULL: kind alone */
 static void refuse_why(struct ike_sa *sa, struct ike_failure *f,

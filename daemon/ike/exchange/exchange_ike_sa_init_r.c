@@ -12,14 +12,12 @@
 
 #include "crypto/crypto.h"
 #include "ike/engine.h"
-#include "ike/status/failure.h"
+#include "ike/status/status.h"
 #include "ike/auth/auth.h"
 #include "ike/conn/conn.h"
 #include "ike/msg/msg.h"
 #include "ike/exchange/exchange.h"
-#include "ike/msg/frag.h"
-#include "ike/msg/halfopen.h"
-#include "ike/path/nat.h"
+#include "ike/path/path.h"
 #include "log/log.h"
 
 struct resp_out {

@@ -18,7 +18,7 @@
 #include "ike/conn/conn.h"
 #include "ike/msg/msg.h"
 #include "ike/exchange/exchange.h"
-#include "ike/path/mobike.h"
+#include "ike/path/path.h"
 #include "ike/timers.h"
 #include "ike/exchange/tasks.h"
 #include "log/log.h"

@@ -9,7 +9,7 @@
 #include <stddef.h>
 
 #include "ike/exchange/exchange.h"
-#include "ike/path/mobike.h"
+#include "ike/path/path.h"
 
 #define PT EXPECT_PT
 #define ST EXPECT_STATE

@@ -13,7 +13,7 @@
 #include "ike/child/child.h"
 #include "ike/engine.h"
 #include "ike/exchange/exchange.h"
-#include "ike/path/mobike.h"
+#include "ike/path/path.h"
 #include "ike/timers.h"
 #include "ike/exchange/tasks.h"
 

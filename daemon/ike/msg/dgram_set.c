@@ -11,7 +11,7 @@
 
 #include "ike/engine.h"
 #include "ike/msg/msg.h"
-#include "ike/path/mobike.h"
+#include "ike/path/path.h"
 #include "ike/timers.h"
 
 int dgram_set_add(struct wbuf *set, const uint8_t *d, size_t len)

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Messages: building, protecting, opening and sending them, the
- * retransmission of our requests, COOKIEs and NAT detection.
- * Not for use outside daemon/ike/.
+ * retransmission of our requests, COOKIEs. The header of daemon/ike/msg/,
+ * the one the other folders include; it includes frag.h (IKE
+ * fragmentation) and halfopen.h. Not for use outside daemon/ike/.
  */
 #ifndef IKB_IKE_MSG_H
 #define IKB_IKE_MSG_H
@@ -11,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "ike/ike.h"
+#include "ike/msg/frag.h"
+#include "ike/msg/halfopen.h"
 #include "wire/wire.h"
 
 struct ike_engine;

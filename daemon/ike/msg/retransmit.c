@@ -14,12 +14,11 @@
 #include <event2/event.h>
 
 #include "ike/engine.h"
-#include "ike/status/failure.h"
+#include "ike/status/status.h"
 #include "ike/timers.h"
 #include "ike/conn/conn.h"
-#include "ike/conn/host.h"
 #include "ike/msg/msg.h"
-#include "ike/exchange/tasks.h"
+#include "ike/exchange/exchange.h"
 
 static void arm(struct ike_sa *sa)
 {

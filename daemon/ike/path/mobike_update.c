@@ -20,7 +20,6 @@
 #include "ike/child/child.h"
 #include "ike/engine.h"
 #include "ike/exchange/exchange.h"
-#include "ike/exchange/tasks.h"
 #include "ike/msg/msg.h"
 #include "ike/path/mobike.h"
 #include "ike/path/nat.h"

@@ -14,7 +14,7 @@
 #include "ike/child/child.h"
 #include "ike/conn/conn.h"
 #include "ike/engine.h"
-#include "ike/exchange/tasks.h"
+#include "ike/exchange/exchange.h"
 #include "ike/msg/msg.h"
 #include "ike/path/mobike.h"
 #include "ike/path/nat.h"

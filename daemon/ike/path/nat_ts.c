@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "ike/child/child.h"
-#include "ike/child/ts.h"
 #include "ike/engine.h"
 #include "ike/path/nat.h"
 

@@ -5,8 +5,9 @@
  * their ESP template and no SA: the kernel holds what they select and
  * sends an ACQUIRE, which starts the negotiation. A shunt conn
  * (type=passthrough|drop|reject) is policies without a template that let
- * what they select pass in clear, or drop it. Not for use outside
- * daemon/ike/.
+ * what they select pass in clear, or drop it. The header of
+ * daemon/ike/route/, the one the other folders include; it includes
+ * ipsec_if.h. Not for use outside daemon/ike/.
  */
 #ifndef IKB_IKE_ROUTE_H
 #define IKB_IKE_ROUTE_H
@@ -14,6 +15,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <ikebana/kernel.h>
+
+#include "ike/route/ipsec_if.h"
 
 struct ike_engine;
 struct ike_sa;

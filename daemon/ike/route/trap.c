@@ -22,7 +22,6 @@
 #include "ike/conn/conn.h"
 #include "ike/engine.h"
 #include "ike/exchange/exchange.h"
-#include "ike/exchange/tasks.h"
 #include "ike/msg/msg.h"
 #include "ike/route/route.h"
 #include "log/log.h"

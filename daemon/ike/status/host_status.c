@@ -9,7 +9,6 @@
 #include <json-c/json.h>
 
 #include "ike/conn/conn.h"
-#include "ike/conn/host.h"
 #include "ike/engine.h"
 #include "ike/msg/msg.h"
 

@@ -12,14 +12,12 @@
 
 #include "crypto/cred.h"
 #include "ike/child/child.h"
-#include "ike/conn/host.h"
+#include "ike/conn/conn.h"
 #include "ike/engine.h"
 #include "ike/exchange/exchange.h"
-#include "ike/msg/frag.h"
 #include "ike/msg/msg.h"
-#include "ike/path/mobike.h"
-#include "ike/path/nat.h"
-#include "ike/route/ipsec_if.h"
+#include "ike/path/path.h"
+#include "ike/route/route.h"
 #include "ike/status/status_fmt.h"
 #include "ike/timers.h"
 

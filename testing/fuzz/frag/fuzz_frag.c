@@ -22,7 +22,6 @@
 #include "fuzz_nss.h"
 #include "ike/engine.h"
 #include "ike/ike_sa.h"
-#include "ike/msg/frag.h"
 #include "ike/msg/msg.h"
 #include "log/log.h"
 

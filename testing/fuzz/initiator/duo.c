@@ -15,7 +15,7 @@
 #include "ike/engine.h"
 #include "ike/ike_sa.h"
 #include "ike/msg/msg.h"
-#include "ike/exchange/tasks.h"
+#include "ike/exchange/exchange.h"
 
 static const char *const pfs[DUO_CONFS] = { "yes", "no" };
 

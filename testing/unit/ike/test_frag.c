@@ -19,7 +19,6 @@
 #include "harness.h"
 #include "hclock.h"
 #include "ike/engine.h"
-#include "ike/msg/frag.h"
 #include "ike/msg/msg.h"
 
 #define SETUP "\tike-fragment-size=576\n"

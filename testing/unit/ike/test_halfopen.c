@@ -15,7 +15,7 @@
 
 #include "harness.h"
 #include "ike/engine.h"
-#include "ike/msg/halfopen.h"
+#include "ike/msg/msg.h"
 
 #define SLOW "\tretransmit-interval=20s\n"
 

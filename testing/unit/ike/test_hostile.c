@@ -20,7 +20,7 @@
 
 #include "harness.h"
 #include "ike/engine.h"
-#include "ike/exchange/tasks.h"
+#include "ike/exchange/exchange.h"
 #include "ike/ike_sa.h"
 #include "ike/msg/msg.h"
 

@@ -18,7 +18,7 @@
 #include "control/metrics.h"
 #include "harness.h"
 #include "ike/engine.h"
-#include "ike/status/failure.h"
+#include "ike/status/status.h"
 #include "kernel_mem.h"
 #include "plugin/plugin_set.h"
 

@@ -21,8 +21,8 @@
 #include "harness.h"
 #include "ike/child/child.h"
 #include "ike/engine.h"
-#include "ike/exchange/tasks.h"
-#include "ike/path/mobike.h"
+#include "ike/exchange/exchange.h"
+#include "ike/path/path.h"
 
 #define TUNNEL                                                  \
 	"\tleftsubnet=10.1.0.0/16\n\trightsubnet=10.2.0.0/16\n" \

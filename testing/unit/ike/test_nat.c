@@ -20,8 +20,8 @@
 #include "harness.h"
 #include "ike/child/child.h"
 #include "ike/engine.h"
-#include "ike/exchange/tasks.h"
-#include "ike/path/nat.h"
+#include "ike/exchange/exchange.h"
+#include "ike/path/path.h"
 
 #define TRANSPORT "\ttype=transport\n"
 #define TUNNEL "\tleftsubnet=10.1.0.0/16\n\trightsubnet=10.2.0.0/16\n"

@@ -18,8 +18,7 @@
 #include "harness.h"
 #include "ike/child/child.h"
 #include "ike/engine.h"
-#include "ike/exchange/tasks.h"
-#include "ike/child/pcpu.h"
+#include "ike/exchange/exchange.h"
 
 static void test_notify_codec(void **state)
 {

@@ -18,7 +18,6 @@
 #include "harness.h"
 #include "ike/engine.h"
 #include "ike/exchange/exchange.h"
-#include "ike/exchange/tasks.h"
 #include "ike/msg/msg.h"
 
 #define ROUNDS 3

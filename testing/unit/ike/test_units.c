@@ -14,9 +14,8 @@
 #include "ike/conn/conn.h"
 #include "ike/exchange/exchange.h"
 #include "ike/msg/msg.h"
-#include "ike/path/nat.h"
-#include "ike/exchange/tasks.h"
-#include "ike/child/ts.h"
+#include "ike/path/path.h"
+#include "ike/child/child.h"
 
 static void id_is(const char *conf, int rc, uint8_t type, const char *text)
 {
