@@ -4,8 +4,9 @@
  * in exchange_ike_auth*.c: our AUTH payload and the check of the peer's,
  * by PSK on the loop or by signature in one helper-pool job (auth_job.c)
  * that verifies the peer's certificate chain, ID and signature and then
- * signs ours. The exchange finishes in the job's then(). The header of
- * daemon/ike/auth/, the one the other folders include.
+ * signs ours. The exchange finishes in the job's then(). Also one IKE
+ * SA per peer (unique.c). The header of daemon/ike/auth/, the one the
+ * other folders include.
  */
 #ifndef IKB_IKE_AUTH_H
 #define IKB_IKE_AUTH_H
@@ -114,5 +115,23 @@ void auth_out_id_auth(struct auth_out *o, const struct ike_sa *sa,
 		      const struct conn_view *v, const struct auth_job *j);
 /* "IKE SA established with ID (method, certificate ...)" */
 void ike_auth_log_up(struct ike_sa *sa);
+
+/* auth_psk.c: AUTH payload data, §2.15; *len gets the prf size. */
+int auth_psk_compute(const struct ike_sa *sa, bool for_initiator,
+		     const struct ike_id *id, const uint8_t *psk,
+		     size_t psk_len, uint8_t *out, size_t *len,
+		     struct ikb_error *err);
+/* NULL authentication's AUTH data (RFC 7619 §2.1), the same MIC keyed so. */
+int auth_null_compute(const struct ike_sa *sa, bool for_initiator,
+		      const struct ike_id *id, uint8_t *out, size_t *len,
+		      struct ikb_error *err);
+
+/* unique.c: one IKE SA per peer (uniqueids=, INITIAL_CONTACT, §2.4). */
+struct ike_sa *unique_mark(struct ike_sa *sa, bool initial_contact);
+/* sa lost to the crossed stays: a Delete, and it goes */
+void unique_crossed(struct ike_sa *sa, const struct ike_sa *stays);
+void unique_takeover(struct ike_sa *sa, struct child_sa *c);
+void unique_sweep(struct ike_sa *sa);
+bool unique_initial_contact(const struct ike_sa *sa, const char *rid);
 
 #endif

@@ -43,6 +43,7 @@
 #include "ike/engine.h"
 #include "ike/conn/conn.h"
 #include "ike/exchange/exchange.h"
+#include "ike/auth/auth.h"
 #include "plugin/conf_load.h"
 
 static bool uniqueids(const struct ike_engine *e)

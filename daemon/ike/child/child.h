@@ -334,4 +334,20 @@ int pcpu_settle(struct ike_sa *sa, struct child_sa *c, struct ikb_error *err);
 struct child_sa *pcpu_fallback(struct ike_sa *sa,
 			       const struct ikb_selector *ts);
 
+/* child_pfs.c: the ESP proposals with the PFS rule; *group our KE's. */
+struct conn;
+int child_pfs_list(struct ike_sa *sa, const struct conn *conn,
+		   struct ikb_proposal_list *l, uint16_t *group,
+		   struct ikb_error *err);
+
+/* child_rekey.c: a Child SA rekey's own parts (§2.8). */
+void child_rekey_notify(struct wire_msg *m, uint32_t spi);
+uint16_t child_rekey_old(struct ike_sa *sa, const struct wire_notify *rekey,
+			 struct child_sa **old);
+bool child_rekey_refused(struct ike_sa *sa, const struct wire_notify *n,
+			 struct child_sa *old);
+/* §2.8.1: our rekey c of old is up; the lowest nonce's pair goes. */
+void child_rekey_resolve(struct ike_sa *sa, struct child_sa *c,
+			 struct child_sa *old);
+
 #endif

@@ -20,6 +20,7 @@
 #include "ike/status/status.h"
 #include "ike/timers.h"
 #include "ike/child/ts.h"
+#include "ike/auth/auth.h"
 #include "plugin/plugin_set.h"
 
 int child_out_init(struct child_out *o)

@@ -160,15 +160,6 @@ exchange_row_find(uint8_t exchange, enum expect_use use, bool response);
 /* A test's rows, looked up after the table's (NULL: none). */
 void exchange_rows_extra(const struct exchange_row *rows, size_t n);
 
-/* auth_psk.c: AUTH payload data, §2.15; *len gets the prf size. */
-int auth_psk_compute(const struct ike_sa *sa, bool for_initiator,
-		     const struct ike_id *id, const uint8_t *psk,
-		     size_t psk_len, uint8_t *out, size_t *len,
-		     struct ikb_error *err);
-/* NULL authentication's AUTH data (RFC 7619 §2.1), the same MIC keyed so. */
-int auth_null_compute(const struct ike_sa *sa, bool for_initiator,
-		      const struct ike_id *id, uint8_t *out, size_t *len,
-		      struct ikb_error *err);
 /* keys.c */
 /* Runs on the loop when the job is done; rc != 0: why says why. */
 typedef void ke_then_fn(struct ike_sa *sa, int rc, const char *why);
@@ -248,21 +239,6 @@ int nonce_cmp(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen);
 /* Whether x's lowest nonce is lower than y's: x is the one that goes. */
 bool nonce_pair_lower(const struct nonce_pair *x, const struct nonce_pair *y);
 
-/* child_pfs.c: the ESP proposals with the PFS rule; *group our KE's. */
-struct conn;
-int child_pfs_list(struct ike_sa *sa, const struct conn *conn,
-		   struct ikb_proposal_list *l, uint16_t *group,
-		   struct ikb_error *err);
-
-/* child_rekey.c: a Child SA rekey's own parts (§2.8). */
-void child_rekey_notify(struct wire_msg *m, uint32_t spi);
-uint16_t child_rekey_old(struct ike_sa *sa, const struct wire_notify *rekey,
-			 struct child_sa **old);
-bool child_rekey_refused(struct ike_sa *sa, const struct wire_notify *n,
-			 struct child_sa *old);
-/* §2.8.1: our rekey c of old is up; the lowest nonce's pair goes. */
-void child_rekey_resolve(struct ike_sa *sa, struct child_sa *c,
-			 struct child_sa *old);
 /* rekey_ike.c: IKE SA rekeying (§1.3.2, §2.18). */
 int rekey_ike_start(struct ike_sa *sa);
 /* Responder: the request carries an SA payload for protocol IKE. */
@@ -271,14 +247,6 @@ exchange_request_fn rekey_ike_request;
 exchange_response_fn rekey_ike_response;
 exchange_refused_fn rekey_ike_refused;
 exchange_malformed_fn rekey_ike_malformed;
-
-/* unique.c: one IKE SA per peer (uniqueids=, INITIAL_CONTACT, §2.4). */
-struct ike_sa *unique_mark(struct ike_sa *sa, bool initial_contact);
-/* sa lost to the crossed stays: a Delete, and it goes */
-void unique_crossed(struct ike_sa *sa, const struct ike_sa *stays);
-void unique_takeover(struct ike_sa *sa, struct child_sa *c);
-void unique_sweep(struct ike_sa *sa);
-bool unique_initial_contact(const struct ike_sa *sa, const char *rid);
 
 /* goodbye.c: a Delete the peer hears of at once, not retransmitted. */
 bool ike_sa_goodbye(struct ike_sa *sa);
@@ -339,14 +307,6 @@ typedef void sa_job_then_fn(struct ike_sa *sa, void *arg, int status);
 int sa_job_start(struct ike_sa *sa, sa_job_run_fn *run, sa_job_then_fn *then,
 		 void *arg);
 void sa_jobs_cancel(struct ike_sa *sa);
-
-/* hold.c: messages that wait while a job of sa runs (sa_job.c). */
-struct ike_dgram;
-void hold_msg(struct ike_sa *sa, const struct ike_path *p,
-	      const struct ike_dgram *dg);
-/* The jobs are done: handle them, in order, from the loop. */
-void hold_resume(struct ike_sa *sa);
-void hold_free(struct ike_sa *sa);
 
 /* kex.c: the same on the loop (the helper thread's half). */
 int kex_pair(struct ke **ke, uint16_t group, struct ikb_error *err);

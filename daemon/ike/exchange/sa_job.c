@@ -13,6 +13,7 @@
 #include "crypto/helpers.h"
 #include "ike/engine.h"
 #include "ike/exchange/exchange.h"
+#include "ike/msg/msg.h"
 
 struct sa_job {
 	struct sa_job *next; /* the SA's jobs */

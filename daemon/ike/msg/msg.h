@@ -151,4 +151,11 @@ void msg_add_nonce_ke(struct wire_msg *m, const uint8_t *nonce,
 void msg_respond_notify_sk(struct ike_sa *sa, uint8_t exch, uint16_t type,
 			   uint32_t msgid);
 
+/* hold.c: messages that wait while a job of sa runs (sa_job.c). */
+void hold_msg(struct ike_sa *sa, const struct ike_path *p,
+	      const struct ike_dgram *dg);
+/* The jobs are done: handle them, in order, from the loop. */
+void hold_resume(struct ike_sa *sa);
+void hold_free(struct ike_sa *sa);
+
 #endif
