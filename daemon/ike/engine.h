@@ -112,9 +112,12 @@ void engine_outcome(struct ike_sa *sa, int rc, const char *why,
 void rekey_events_subscribe(struct ike_engine *e);
 void rekey_events_unsubscribe(struct ike_engine *e);
 
-/* dispatch.c: a message of sa whose header ike_engine_input() checked */
-struct ike_dgram;
-void dispatch_request(struct ike_sa *sa, const struct ike_dgram *dg);
-void dispatch_response(struct ike_sa *sa, const struct ike_dgram *dg);
+/* opening.c: pacing of the IKE SAs we initiate (see there). Starts sa's
+ * IKE_SA_INIT now (its result) or queues it (0). */
+int opening_start(struct ike_sa *sa, struct ikb_error *err);
+/* sa's first Child SA is up, it failed, it retransmits or it goes;
+ * resume: start queued ones in its place. */
+void opening_done(struct ike_sa *sa, bool resume);
+void opening_resume(struct ike_engine *e);
 
 #endif

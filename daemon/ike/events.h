@@ -32,8 +32,4 @@ void events_child_down(struct ike_sa *sa, struct child_sa *c);
 /* ike_engine_free(), first: no listener hears the teardown. */
 void events_free(struct ike_engine *e);
 
-/* child_iter.c: c as listeners and ike_engine_foreach_child() see it. */
-void child_info_fill(const struct ike_sa *sa, const struct child_sa *c,
-		     char *alg, size_t alg_len, struct ike_child_info *i);
-
 #endif

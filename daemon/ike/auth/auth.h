@@ -103,19 +103,6 @@ int auth_job_check(struct auth_job *j, struct ike_sa *sa,
  */
 void auth_job_start(struct ike_sa *sa, struct auth_job *j, auth_then_fn *then);
 
-/* exchange_ike_auth.c: what both roles send and log. */
-struct auth_out {
-	struct wire_msg m;
-	struct child_out child;
-};
-struct auth_out *auth_out_new(void);
-void auth_out_free(struct auth_out *o);
-/* IDi or IDr, our CERTs, the initiator's CERTREQ, then j's AUTH. */
-void auth_out_id_auth(struct auth_out *o, const struct ike_sa *sa,
-		      const struct conn_view *v, const struct auth_job *j);
-/* "IKE SA established with ID (method, certificate ...)" */
-void ike_auth_log_up(struct ike_sa *sa);
-
 /* auth_psk.c: AUTH payload data, §2.15; *len gets the prf size. */
 int auth_psk_compute(const struct ike_sa *sa, bool for_initiator,
 		     const struct ike_id *id, const uint8_t *psk,
@@ -133,5 +120,9 @@ void unique_crossed(struct ike_sa *sa, const struct ike_sa *stays);
 void unique_takeover(struct ike_sa *sa, struct child_sa *c);
 void unique_sweep(struct ike_sa *sa);
 bool unique_initial_contact(const struct ike_sa *sa, const char *rid);
+
+/* psk_lookup.c: config/secrets.h stays out of the crypto files. */
+int psk_lookup(const struct ike_engine *e, const char *local_id,
+	       const char *remote_id, const uint8_t **key, size_t *len);
 
 #endif

@@ -7,6 +7,7 @@
 
 #include "ike/engine.h"
 #include "ike/conn/conn.h"
+#include "ike/auth/auth.h"
 #include "plugin/conf_load.h"
 
 int psk_lookup(const struct ike_engine *e, const char *local_id,

@@ -158,15 +158,6 @@ void child_policy_for(const struct ike_sa *ike, const struct child_sa *c,
 /* c's policy for dir, as installed from the IKE SA's path now. */
 void child_policy(const struct ike_sa *ike, const struct child_sa *c,
 		  enum ikb_dir dir, struct ikb_policy *p);
-/*
- * child_move.c: c's SAs and policies, installed on the path old, to the
- * IKE SA's path now (a NAT's new mapping, MOBIKE). 0, or -errno with err.
- */
-struct ike_path;
-int child_sa_move(struct ike_sa *ike, struct child_sa *c,
-		  const struct ike_path *old, struct ikb_error *err);
-/* Every Child SA of ike so, each failure logged (it stays where it was). */
-void child_sa_move_all(struct ike_sa *ike, const struct ike_path *old);
 /* Remove whatever of c is in the kernel (policies, SAs, larval SA). */
 void child_sa_uninstall(struct ike_sa *sa, struct child_sa *c);
 /* Remove from the kernel (whatever was installed) and free. */
@@ -349,5 +340,18 @@ bool child_rekey_refused(struct ike_sa *sa, const struct wire_notify *n,
 /* §2.8.1: our rekey c of old is up; the lowest nonce's pair goes. */
 void child_rekey_resolve(struct ike_sa *sa, struct child_sa *c,
 			 struct child_sa *old);
+
+/* child_iter.c: c as listeners and ike_engine_foreach_child() see it. */
+struct ike_child_info;
+void child_info_fill(const struct ike_sa *sa, const struct child_sa *c,
+		     char *alg, size_t alg_len, struct ike_child_info *i);
+
+/* delete.c */
+/*
+ * Take c out of sa and the kernel, make-before-break: a successor
+ * waiting for this Delete gets its outbound SA first, the policies go to
+ * another Child SA of the same reqid, then c's SAs are removed.
+ */
+void child_remove(struct ike_sa *sa, struct child_sa *c);
 
 #endif

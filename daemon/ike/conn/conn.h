@@ -310,8 +310,4 @@ void id_from_wire(const struct wire_typed *w, struct ike_id *id);
 /* Whether conn end's configured ID (or address) accepts got. */
 bool id_accepts(const struct conn_end *end, const struct ike_id *got);
 
-/* psk_lookup.c: config/secrets.h stays out of the crypto files. */
-int psk_lookup(const struct ike_engine *e, const char *local_id,
-	       const char *remote_id, const uint8_t **key, size_t *len);
-
 #endif

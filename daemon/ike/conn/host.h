@@ -57,11 +57,6 @@ struct host_rec *host_find(const struct ike_engine *e, const char *conn,
 			   int side);
 /* The engine goes: records in flight wait for their answer to free. */
 void hosts_free(struct ike_engine *e);
-/* host_status.c: sa's hosts for its status entry (none: nothing). */
-struct json_object;
-void hosts_put_sa(struct json_object *o, const struct ike_sa *sa);
-/* The same as the line of `ikebana status` (status_text.c). */
-void hosts_text_sa(FILE *f, const struct ike_sa *sa);
 
 /* resolve.c: the IKE_SA_RESOLVE_I step of an initiation. */
 /* sa waits in IKE_SA_RESOLVE_I for fresh answers of its conn's hosts. */

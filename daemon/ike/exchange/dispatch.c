@@ -12,7 +12,7 @@
 
 #include "ike/engine.h"
 #include "ike/exchange/exchange.h"
-#include "ike/exchange/tasks.h"
+#include "ike/exchange/task.h"
 #include "ike/msg/msg.h"
 
 /*

@@ -3,7 +3,7 @@
  * The exchanges: each file's entry points for starting a request and
  * handling a request or a response, and the keys they compute. The
  * header of daemon/ike/exchange/, the one the other folders include; it
- * includes task.h and tasks.h. Not for use outside daemon/ike/.
+ * includes task.h (the tasks). Not for use outside daemon/ike/.
  */
 #ifndef IKB_IKE_EXCHANGE_H
 #define IKB_IKE_EXCHANGE_H
@@ -16,7 +16,6 @@
 #include "crypto/secret.h"
 #include "ike/child/child.h"
 #include "ike/exchange/task.h"
-#include "ike/exchange/tasks.h"
 #include "ike/ike_sa.h"
 #include "wire/wire.h"
 
@@ -160,6 +159,15 @@ exchange_row_find(uint8_t exchange, enum expect_use use, bool response);
 /* A test's rows, looked up after the table's (NULL: none). */
 void exchange_rows_extra(const struct exchange_row *rows, size_t n);
 
+/* dispatch.c: a message of sa whose header ike_engine_input() checked */
+struct ike_dgram;
+void dispatch_request(struct ike_sa *sa, const struct ike_dgram *dg);
+void dispatch_response(struct ike_sa *sa, const struct ike_dgram *dg);
+/* dispatch.c: a decrypted message (msg.h's struct msg_in). */
+void msg_in_free(struct msg_in *in);
+/* Takes *in's message: in is left empty. */
+void msg_in_take(struct msg_in *to, struct msg_in *in);
+
 /* keys.c */
 /* Runs on the loop when the job is done; rc != 0: why says why. */
 typedef void ke_then_fn(struct ike_sa *sa, int rc, const char *why);
@@ -196,6 +204,19 @@ exchange_request_fn ike_auth_request;
 exchange_response_fn ike_auth_response;
 /* The responder refused the IKE SA: n is its error notify. */
 exchange_refused_fn ike_auth_refused;
+/* exchange_ike_auth.c: what both roles send and log. */
+struct auth_job;
+struct auth_out {
+	struct wire_msg m;
+	struct child_out child;
+};
+struct auth_out *auth_out_new(void);
+void auth_out_free(struct auth_out *o);
+/* IDi or IDr, our CERTs, the initiator's CERTREQ, then j's AUTH. */
+void auth_out_id_auth(struct auth_out *o, const struct ike_sa *sa,
+		      const struct conn_view *v, const struct auth_job *j);
+/* "IKE SA established with ID (method, certificate ...)" */
+void ike_auth_log_up(struct ike_sa *sa);
 /* exchange_informational.c: AUTHENTICATION_FAILED and Delete, unanswered. */
 void auth_failed_tell(struct ike_sa *sa);
 

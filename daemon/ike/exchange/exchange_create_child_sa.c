@@ -27,7 +27,7 @@
 #include "ike/msg/msg.h"
 #include "ike/exchange/exchange.h"
 #include "ike/timers.h"
-#include "ike/exchange/tasks.h"
+#include "ike/exchange/task.h"
 
 struct ccs_out *ccs_out_new(void)
 {

@@ -20,7 +20,7 @@
 #include "ike/path/path.h"
 #include "ike/exchange/exchange.h"
 #include "ike/msg/msg.h"
-#include "ike/exchange/tasks.h"
+#include "ike/exchange/task.h"
 
 /* The request, from its checks to the answer (across the key exchange). */
 struct ccs_req {

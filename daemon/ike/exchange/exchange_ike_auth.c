@@ -22,7 +22,7 @@
 #include "ike/exchange/exchange.h"
 #include "ike/path/path.h"
 #include "ike/msg/msg.h"
-#include "ike/exchange/tasks.h"
+#include "ike/exchange/task.h"
 
 struct auth_out *auth_out_new(void)
 {

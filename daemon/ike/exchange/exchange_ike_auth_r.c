@@ -19,7 +19,7 @@
 #include "ike/engine.h"
 #include "ike/events.h"
 #include "ike/exchange/exchange.h"
-#include "ike/exchange/tasks.h"
+#include "ike/exchange/task.h"
 #include "ike/msg/msg.h"
 #include "ike/path/path.h"
 #include "ike/status/status.h"

@@ -20,7 +20,7 @@
 #include "ike/exchange/exchange.h"
 #include "ike/path/path.h"
 #include "ike/timers.h"
-#include "ike/exchange/tasks.h"
+#include "ike/exchange/task.h"
 #include "log/log.h"
 
 #define MAX_DELETE_SPIS 64

@@ -23,7 +23,7 @@
 #include "ike/msg/msg.h"
 #include "ike/exchange/exchange.h"
 #include "ike/timers.h"
-#include "ike/exchange/tasks.h"
+#include "ike/exchange/task.h"
 
 struct rk_out {
 	struct wire_msg m;

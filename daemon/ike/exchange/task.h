@@ -34,4 +34,30 @@ struct ike_task_link {
 	bool queued;
 };
 
+struct ike_sa;
+struct child_sa;
+
+/* task_queue.c: queue a task (task.h) of sa, or of its Child SA c. */
+void task_want(struct ike_sa *sa, enum ike_task t);
+/* Whether sa's own task t waits in its queue. */
+bool task_queued(struct ike_sa *sa, enum ike_task t);
+void task_want_child(struct ike_sa *sa, struct child_sa *c, enum ike_task t);
+/* Out of sa's queue; false: it was not there. */
+struct ike_task_link;
+bool task_unlink(struct ike_sa *sa, struct ike_task_link *l);
+/* The Child SA a task concerns; NULL: the IKE SA's own. */
+struct child_sa *task_child(struct ike_task_link *l);
+/* c goes: its tasks too. */
+void tasks_drop_child(struct ike_sa *sa, struct child_sa *c);
+/* An IKE SA rekey moved from's Child SAs to `to`: their tasks follow. */
+void tasks_move_children(struct ike_sa *to, struct ike_sa *from);
+
+/* tasks.c: the next exchange, when the window is free. */
+void tasks_schedule(struct ike_sa *sa);
+void tasks_run(struct ike_sa *sa);
+/* The outstanding request is answered or given up. */
+void tasks_out_done(struct ike_sa *sa);
+/* After IKE_AUTH: timers, the plan's other Child SAs. */
+void ike_sa_established(struct ike_sa *sa);
+
 #endif

@@ -8,7 +8,7 @@
 #include <stddef.h>
 
 #include "ike/child/child.h"
-#include "ike/exchange/tasks.h"
+#include "ike/exchange/task.h"
 #include "ike/ike_sa.h"
 
 static struct ike_task_link *ike_link(struct ike_sa *sa, enum ike_task t)

@@ -15,7 +15,7 @@
 #include "ike/exchange/exchange.h"
 #include "ike/path/path.h"
 #include "ike/timers.h"
-#include "ike/exchange/tasks.h"
+#include "ike/exchange/task.h"
 
 void tasks_schedule(struct ike_sa *sa)
 {

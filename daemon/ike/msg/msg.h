@@ -85,9 +85,6 @@ struct msg_in {
 	const uint8_t *raw;
 	size_t raw_len;
 };
-void msg_in_free(struct msg_in *in);
-/* Takes *in's message: in is left empty. */
-void msg_in_take(struct msg_in *to, struct msg_in *in);
 int msg_open_sk(struct ike_sa *sa, struct wire_msg *m,
 		const struct ike_dgram *dg, uint8_t **plain);
 /* The body of SK or SKF payload sk of datagram buf, checked and

@@ -12,6 +12,7 @@
 
 #include "ike/child/child.h"
 #include "ike/engine.h"
+#include "ike/path/path.h"
 
 static int move_one(const struct ikb_kernel_ops *k, void *st,
 		    const struct ikb_addr *old_dst, uint32_t spi,

@@ -18,6 +18,7 @@
 #include "ike/msg/msg.h"
 #include "ike/path/mobike.h"
 #include "ike/path/nat.h"
+#include "ike/path/path.h"
 #include "ike/timers.h"
 #include "log/log.h"
 

@@ -11,6 +11,7 @@
 #include "ike/conn/conn.h"
 #include "ike/engine.h"
 #include "ike/msg/msg.h"
+#include "ike/status/status.h"
 
 /* "2026-12-04T18:00:00Z"; NULL for 0 (not yet) */
 static const char *iso_str(char buf[32], time_t t)

@@ -18,6 +18,7 @@
 #include "ike/timers.h"
 #include "ike/exchange/exchange.h"
 #include "ike/status/status_fmt.h"
+#include "ike/status/status.h"
 #include "util/json.h"
 
 static void put_spi(struct json_object *o, const char *k, const uint8_t s[8])

@@ -9,7 +9,17 @@
 #ifndef IKB_IKE_STATUS_H
 #define IKB_IKE_STATUS_H
 
+#include <stdio.h>
+
 #include "ike/status/failure.h"
 #include "ike/status/ike_stats.h"
+
+struct ike_sa;
+
+/* host_status.c: sa's hosts for its status entry (none: nothing). */
+struct json_object;
+void hosts_put_sa(struct json_object *o, const struct ike_sa *sa);
+/* The same as the line of `ikebana status` (status_text.c). */
+void hosts_text_sa(FILE *f, const struct ike_sa *sa);
 
 #endif

@@ -18,6 +18,7 @@
 #include "ike/msg/msg.h"
 #include "ike/path/path.h"
 #include "ike/route/route.h"
+#include "ike/status/status.h"
 #include "ike/status/status_fmt.h"
 #include "ike/timers.h"
 
