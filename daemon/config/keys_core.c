@@ -64,7 +64,7 @@ static const struct core_key core_keys[] = {
 	{ "rekeymargin", IKB_KEY_CONN, check_duration },
 	{ "rekeyfuzz", IKB_KEY_CONN, check_percent },
 	{ "keyingtries", IKB_KEY_CONN, check_keyingtries },
-	/* ike/child_sa.c, trap.c: the kernel policies' priority */
+	/* ike/child/child_sa.c, trap.c: the kernel policies' priority */
 	{ "priority", IKB_KEY_CONN, check_priority },
 	{ "encapsulation", IKB_KEY_CONN, check_encapsulation },
 	{ "nat-keepalive", IKB_KEY_CONN, check_bool },
@@ -82,7 +82,7 @@ static const struct core_key core_keys[] = {
 	{ "negotiationshunt", IKB_KEY_CONN, check_negotiationshunt },
 	{ "failureshunt", IKB_KEY_CONN, check_failureshunt },
 	/* daemon/updown/: the program is checked by cfg_check_updown() */
-	/* ike/ipsec_if.c: an address on the conn's ipsecN */
+	/* ike/route/ipsec_if.c: an address on the conn's ipsecN */
 	{ "leftinterface-ip", IKB_KEY_CONN, check_ifaddr },
 	{ "rightinterface-ip", IKB_KEY_CONN, check_ifaddr },
 	{ "leftupdown", IKB_KEY_CONN, check_any },

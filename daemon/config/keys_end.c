@@ -9,7 +9,7 @@
 #include "config/keys_reasons.h"
 
 const struct cfg_rule cfg_end_rules[] = {
-	/* left=, right=: addresses, names and %defaultroute (ike/host.c) */
+	/* left=, right=: addresses, names, %defaultroute (ike/conn/host.c) */
 	{ "", CORE, NULL, "192.0.2.7", NULL },
 	{ "addresspool", ERROR, NULL, "10.9.0.1-10.9.0.99",
 	  "the IKEv2 Configuration Payload is not implemented by ikebana yet: a client would get no address from the pool and no policy would cover it; give each client its own conn with its address in rightsubnet=" },

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * leftsourceip=: the address this host's own traffic to the peer's
- * subnet leaves with (daemon/ike/sourceip.c routes it). It is only
+ * subnet leaves with (daemon/ike/child/sourceip.c routes it). It is only
  * protected when the Child SA's local selector holds it, so an address
  * outside leftsubnet= is an error: that traffic would go out in clear.
  */

@@ -220,7 +220,7 @@ struct ike_sa {
 	/* INVALID_KE_PAYLOAD to a Child SA's CREATE_CHILD_SA, and to ours
 	 * for the IKE SA: the group the next one uses */
 	struct ke_retry child_ke, rekey_ke;
-	/* tasks.h: what to start once the window is free, in order */
+	/* task.h: what to start once the window is free, in order */
 	struct ike_task_link *tasks;
 	struct ike_task_link task_ike[TASK_IKE_LINKS];
 	bool rekeyed; /* replaced by a new IKE SA: its children moved */

@@ -28,7 +28,7 @@ struct event;
  * A Child SA's life, one value changed only by child_set_state(), which
  * logs each change. What our exchange in flight does to it (a rekey or a
  * Delete of ours is out) is the exchange's (child_rekeying(),
- * child_deleting()); a Delete or a rekey wanted is a task (tasks.h).
+ * child_deleting()); a Delete or a rekey wanted is a task (task.h).
  */
 enum child_state {
 	CHILD_NEGOTIATING, /* its exchange is under way: not in the kernel */

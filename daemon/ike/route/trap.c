@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Routes (trap.h): traps of on-demand conns and shunt conns, one per
+ * Routes (route.h): traps of on-demand conns and shunt conns, one per
  * selector set of the conn's plan. A trap's outbound policy is what its
  * negotiation and failure shunts swap: negotiationshunt=passthrough lets
  * the traffic pass while the conn is negotiated, failureshunt= passes or

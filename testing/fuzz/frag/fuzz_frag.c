@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * IKE fragment reassembly (ike/frag_in.c, RFC 7383). A fragment is only
+ * IKE fragment reassembly (ike/msg/frag_in.c, RFC 7383). A fragment is only
  * kept once its ICV checks, so random bytes would never get past the
  * decryption: this target holds an IKE SA with a fixed AES-GCM key and
  * seals each record's plaintext as a real peer would, with the fragment

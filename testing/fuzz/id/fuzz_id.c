@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * IKE identities (ike/id.c): a peer's ID payload as the engine takes it
+ * IKE identities (ike/conn/id.c): a peer's ID payload as the engine takes it
  * (its text for logs and secrets lookups), a leftid= as the conn compiles
  * it, and whether the one accepts the other. Input: the wire ID type, its
  * length and bytes, a flags octet for the end (bit 0: it has an address,

@@ -613,8 +613,8 @@ static void test_libreswan_real_world(void **state)
 	assert_int_equal(d.errors, 0);
 	/*
 	 * virtual-private and protostack, harmless to ignore; left=
-	 * %defaultroute is taken (ike/host.c). narrowing=yes is what ikebana
-	 * does, fragmentation=yes too.
+	 * %defaultroute is taken (ike/conn/host.c). narrowing=yes is what
+	 * ikebana does, fragmentation=yes too.
 	 */
 	assert_int_equal(d.warnings, 2);
 	char *text = diag_text(&d);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Host names in left=/right= (daemon/ike/host.c, resolve.c) over the
+ * Host names in left=/right= (daemon/ike/conn/host.c, resolve.c) over the
  * harness's fake resolver: an initiation waits in its resolving state,
  * sending nothing; a name that does not resolve fails its conn alone,
  * saying the host and the answer; names are asked again at each

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * leftsourceip= (daemon/ike/sourceip.c) over kernel-mem and the fake
+ * leftsourceip= (daemon/ike/child/sourceip.c) over kernel-mem and the fake
  * routes of hsrcroute.c: the Child SA's coming adds the route to the
  * peer's subnet (and the address, which the host lacks), a rekey keeps
  * it without a gap, and the end removes both.

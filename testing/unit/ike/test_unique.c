@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * One IKE SA per peer (daemon/ike/unique.c): a peer that lost its SAs and
+ * One IKE SA per peer (daemon/ike/auth/unique.c): a peer that lost its SAs and
  * comes back replaces the old IKE SA, its new Child SA takes over the old
  * policies, and a daemon that stops tells its peers.
  */
