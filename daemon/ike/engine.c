@@ -146,7 +146,7 @@ static int engine_path(struct ike_sa *sa, struct ikb_error *err)
 	sa->path.lport = e->ike_port;
 	sa->path.rport = v.remote.ike_port ? v.remote.ike_port : 500;
 	sa->view_side = v.left_is_local;
-	ike_sa_set_state(sa, IKE_SA_INIT_I);
+	ike_sa_set_state(sa, IKE_SA_OPENING_I);
 	return 0;
 }
 

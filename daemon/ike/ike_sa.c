@@ -83,7 +83,7 @@ static struct ike_sa *sa_alloc(struct ike_engine *e, const char *conn,
 	sa->serial = ++e->serial;
 	snprintf(sa->conn, sizeof(sa->conn), "%s", conn);
 	sa->initiator = initiator;
-	sa->state = initiator ? IKE_SA_INIT_I : IKE_SA_INIT_R;
+	sa->state = initiator ? IKE_SA_OPENING_I : IKE_SA_INIT_R;
 	sa->view_side = -1;
 	sa->path = *p;
 	sa->created = wall_s();
@@ -382,12 +382,11 @@ void ike_sa_delete(struct ike_sa *sa, const char *why)
 		why = "no reason given";
 	snprintf(conn, sizeof(conn), "%s", sa->conn);
 	ike_sa_log(sa, IKB_LOG_NOTICE, "deleting IKE SA (%s): %s",
-		   ike_sa_state_name(sa->state), why);
+		   ike_sa_phase(sa), why);
 	halfopen_drop(sa);
 	opening_done(sa, false);
 	if (sa->initiator &&
-	    (sa->state == IKE_SA_RESOLVE_I || sa->state == IKE_SA_INIT_I ||
-	     sa->state == IKE_SA_AUTH_I))
+	    (sa->state == IKE_SA_RESOLVE_I || sa->state == IKE_SA_OPENING_I))
 		retry_after_failure(sa, why);
 	retire(sa);
 	engine_outcome(sa, -ECONNABORTED, why, NULL);
@@ -443,18 +442,24 @@ const char *ike_sa_state_name(enum ike_sa_state st)
 	switch (st) {
 	case IKE_SA_RESOLVE_I:
 		return "resolving";
-	case IKE_SA_INIT_I:
-		return "IKE_SA_INIT sent";
+	case IKE_SA_OPENING_I:
+		return "opening";
 	case IKE_SA_INIT_R:
 		return "half-open";
-	case IKE_SA_AUTH_I:
-		return "IKE_AUTH sent";
 	case IKE_SA_ESTABLISHED:
 		return "established";
 	case IKE_SA_DELETING:
 		return "deleting";
 	}
 	return "?";
+}
+
+const char *ike_sa_phase(const struct ike_sa *sa)
+{
+	if (sa->state != IKE_SA_OPENING_I)
+		return ike_sa_state_name(sa->state);
+	return exchange_kind(sa) == OUT_AUTH ? "IKE_AUTH sent" :
+					       "IKE_SA_INIT sent";
 }
 
 void ike_sa_log(const struct ike_sa *sa, int level, const char *fmt, ...)

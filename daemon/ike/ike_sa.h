@@ -31,9 +31,13 @@ struct ike_sa_keys;
 enum ike_sa_state {
 	/* initiator: waits for its conn's names (resolve.c), sends nothing */
 	IKE_SA_RESOLVE_I,
-	IKE_SA_INIT_I, /* initiator: IKE_SA_INIT request sent */
+	/*
+	 * initiator: IKE_SA_INIT, then IKE_AUTH, under way; which one is
+	 * the exchange's to say (exchange_kind(): OUT_INIT, OUT_AUTH), not
+	 * a state of its own, and ike_sa_phase() names it
+	 */
+	IKE_SA_OPENING_I,
 	IKE_SA_INIT_R, /* responder: IKE_SA_INIT answered, half-open */
-	IKE_SA_AUTH_I, /* initiator: IKE_AUTH request sent */
 	IKE_SA_ESTABLISHED,
 	/*
 	 * Going away: our Delete is outstanding, or the SA is kept only to
@@ -53,7 +57,7 @@ struct ke_retry {
 enum ike_out_kind {
 	OUT_NONE,
 	/* IKE_SA_INIT: no exchange object yet; its state is the IKE SA's
-	 * (IKE_SA_INIT_I), exchange_kind() gives it */
+	 * (IKE_SA_OPENING_I without one), exchange_kind() gives it */
 	OUT_INIT,
 	OUT_AUTH, /* IKE_AUTH with the first Child SA */
 	OUT_CHILD, /* CREATE_CHILD_SA: a new Child SA */
@@ -300,6 +304,8 @@ struct ike_sa *ike_sa_first_peer(struct ike_engine *e, const char *rid);
 void ike_sa_set_conn(struct ike_sa *sa, const char *conn);
 void ike_sa_set_state(struct ike_sa *sa, enum ike_sa_state st);
 const char *ike_sa_state_name(enum ike_sa_state st);
+/* The state's name, or of an opening SA its exchange's ("IKE_AUTH sent"). */
+const char *ike_sa_phase(const struct ike_sa *sa);
 void ike_sa_free_all(struct ike_engine *e);
 
 /* Log with the SA's conn name and serial: "conn west #3: ..." */

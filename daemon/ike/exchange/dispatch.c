@@ -187,7 +187,7 @@ void dispatch_response(struct ike_sa *sa, const struct ike_dgram *dg)
 	} else {
 		snprintf(why, sizeof(why), "unexpected %s response (%s)",
 			 wire_exchange_name(h->exchange) ?: "unknown",
-			 ike_sa_state_name(sa->state));
+			 ike_sa_phase(sa));
 		log_wire_drop(&sa->path, why, NULL);
 	}
 }
@@ -218,7 +218,7 @@ void dispatch_request(struct ike_sa *sa, const struct ike_dgram *dg)
 	} else {
 		snprintf(why, sizeof(why), "unexpected %s request (%s)",
 			 wire_exchange_name(h->exchange) ?: "unknown",
-			 ike_sa_state_name(sa->state));
+			 ike_sa_phase(sa));
 		log_wire_drop(&sa->path, why, NULL);
 	}
 }

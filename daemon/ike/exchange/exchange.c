@@ -46,7 +46,7 @@ enum ike_out_kind exchange_kind(const struct ike_sa *sa)
 {
 	if (sa->x)
 		return sa->x->kind;
-	return sa->state == IKE_SA_INIT_I ? OUT_INIT : OUT_NONE;
+	return sa->state == IKE_SA_OPENING_I ? OUT_INIT : OUT_NONE;
 }
 
 struct child_sa *exchange_take_child(struct ike_sa *sa)

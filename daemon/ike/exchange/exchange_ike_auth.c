@@ -173,7 +173,7 @@ int ike_auth_start(struct ike_sa *sa)
 		auth_job_free(j);
 		return rc;
 	}
-	ike_sa_set_state(sa, IKE_SA_AUTH_I);
+	/* IKE_AUTH is under way: recorded by its exchange (OUT_AUTH) */
 	auth_job_start(sa, j, signed_request);
 	return 0;
 }

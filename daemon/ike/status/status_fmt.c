@@ -76,8 +76,7 @@ void fmt_mark(char buf[24], uint32_t mark, uint32_t mask)
 
 const char *status_sa_state(const struct ike_sa *sa)
 {
-	return sa->opening == IKE_OPENING_QUEUED ? "queued" :
-						   ike_sa_state_name(sa->state);
+	return sa->opening == IKE_OPENING_QUEUED ? "queued" : ike_sa_phase(sa);
 }
 
 const char *status_child_state(const struct child_sa *c)

@@ -163,7 +163,8 @@ static void test_auth_refused_fragments(void **state)
 static struct ike_sa *init_waiting(struct net *n)
 {
 	for (struct ike_sa *sa = n->p[WEST].e->all; sa; sa = sa->next_all)
-		if (sa->initiator && sa->state == IKE_SA_INIT_I && sa->rtx.req)
+		if (sa->initiator && exchange_kind(sa) == OUT_INIT &&
+		    sa->rtx.req)
 			return sa;
 	return NULL;
 }
