@@ -33,12 +33,13 @@ static struct wire_msg *open_msg(struct ike_sa *sa, const struct ike_dgram *dg,
 
 /* A request that lacks a payload is answered, and not handled. */
 static bool request_ok(struct ike_sa *sa, const struct wire_msg *m,
-		       enum expect_use use, uint32_t msgid)
+		       const struct exchange_row *r, uint32_t msgid)
 {
 	char why[96];
 	uint16_t n;
 
-	if (expect_ok(m, false, use, &n, why, sizeof(why)))
+	/* the row on_request() found: no second search of the table */
+	if (expect_request_row(m, r, &n, why, sizeof(why)))
 		return true;
 	ike_sa_log(sa, IKB_LOG_WARNING, "%s: answering %s", why,
 		   wire_notify_name(n) ?: "an error");
@@ -102,7 +103,7 @@ static void on_request(struct ike_sa *sa, const struct exchange_row *r,
 				      WIRE_N_TEMPORARY_FAILURE, msgid);
 	else if (!r)
 		log_wire_drop(&sa->path, "a request no exchange takes", NULL);
-	else if (request_ok(sa, m, use, msgid))
+	else if (request_ok(sa, m, r, msgid))
 		r->request(sa, &in, msgid);
 	msg_in_free(&in);
 }

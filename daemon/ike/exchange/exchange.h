@@ -63,6 +63,10 @@ struct child_sa *exchange_take_child(struct ike_sa *sa);
 enum expect_use { EXPECT_ANY, EXPECT_CHILD, EXPECT_IKE };
 bool expect_ok(const struct wire_msg *m, bool response, enum expect_use use,
 	       uint16_t *notify, char *why, size_t len);
+/* The same for a request whose row the dispatcher has found already. */
+struct exchange_row;
+bool expect_request_row(const struct wire_msg *m, const struct exchange_row *r,
+			uint16_t *notify, char *why, size_t len);
 
 /*
  * A response to our request is one of three things, and only the first

@@ -46,21 +46,32 @@ static void say_lacks(const struct wire_msg *m, bool response, uint8_t t,
 		 wire_payload_name(t) ?: "?");
 }
 
+bool expect_request_row(const struct wire_msg *m, const struct exchange_row *r,
+			uint16_t *notify, char *why, size_t len)
+{
+	uint8_t t = 0;
+
+	for (size_t i = 0; r && !t && i < 2; i++)
+		if ((t = lacks(m, r->req_need[i].payloads)))
+			*notify = r->req_need[i].notify;
+	if (!t)
+		return true;
+	say_lacks(m, false, t, why, len);
+	return false;
+}
+
 bool expect_ok(const struct wire_msg *m, bool response, enum expect_use use,
 	       uint16_t *notify, char *why, size_t len)
 {
 	const struct exchange_row *r =
 		exchange_row_find(m->hdr.exchange, use, response);
-	uint8_t t = 0;
+	uint8_t t;
 
-	if (r && response)
-		t = lacks(m, r->resp_need);
-	for (size_t i = 0; r && !response && !t && i < 2; i++)
-		if ((t = lacks(m, r->req_need[i].payloads)))
-			*notify = r->req_need[i].notify;
-	if (!t)
+	if (!response)
+		return expect_request_row(m, r, notify, why, len);
+	if (!r || !(t = lacks(m, r->resp_need)))
 		return true;
-	say_lacks(m, response, t, why, len);
+	say_lacks(m, true, t, why, len);
 	return false;
 }
 
