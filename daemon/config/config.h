@@ -54,6 +54,13 @@ struct cfg {
 	/* policy group files (groups.h), once conf_load read them */
 	size_t ngroups;
 	struct cfg_group *groups;
+	/*
+	 * A composed configuration (compose.c) points into the arenas of the
+	 * configurations it was made of: it holds a reference to each.
+	 */
+	unsigned refs; /* 0: one owner */
+	size_t nheld;
+	struct cfg **held;
 };
 
 /*
@@ -63,6 +70,29 @@ struct cfg {
  */
 int cfg_parse_file(const char *path, struct cfg **out, struct ikb_diag *d);
 void cfg_free(struct cfg *c);
+/* One more owner: cfg_free() frees the configuration after the last. */
+struct cfg *cfg_ref(struct cfg *c);
+
+/*
+ * A conn added, replaced or deleted by name while the daemon runs (ipsec
+ * auto --add/--replace/--delete): the conn `name` as `src` resolves it,
+ * or, with src NULL, no conn of that name.
+ */
+struct cfg_edit {
+	const char *name;
+	struct cfg *src;
+};
+
+/*
+ * The configuration `file` with the edits applied, in order: setup and
+ * %default as the file has them; a replaced conn keeps its place, an added
+ * one goes last. The result holds references to file and to each src
+ * (compose.c). Returns 0, or -1 when src lacks its conn (out is NULL).
+ */
+int cfg_compose(struct cfg *file, const struct cfg_edit *ed, size_t n,
+		struct cfg **out);
+/* Whether two resolved conns have the same keys with the same values. */
+bool cfg_conn_same(const struct ikb_section *a, const struct ikb_section *b);
 /*
  * The same from memory; `name` stands for the file in messages, and
  * include paths are relative to its directory.

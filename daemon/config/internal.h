@@ -40,6 +40,9 @@ void parse_path(struct parse_ctx *p, const char *path, const char *from,
 
 /* resolve.c: %default and also= into cfg->conns. */
 void cfg_resolve(struct parse_ctx *p);
+/* The name -> conns[i] table of c's n conns (names unique). */
+struct cfg_index *cfg_index_build(struct cfg_arena *a,
+				  const struct ikb_section *conns, size_t n);
 
 /* keys_core.c: the name several spellings share (salifetime -> ipsec-lifetime). */
 const char *cfg_canonical_key(const char *key);

@@ -289,6 +289,16 @@ const struct ikb_value *cfg_get(const struct ikb_section *s, const char *key)
 	return NULL;
 }
 
+struct cfg_index *cfg_index_build(struct cfg_arena *a,
+				  const struct ikb_section *conns, size_t n)
+{
+	struct cfg_index *ix = index_new(a, n);
+
+	for (size_t i = 0; i < n; i++)
+		*index_slot(ix, conns, conns[i].name) = (long)i;
+	return ix;
+}
+
 const struct ikb_section *cfg_conn_find(const struct cfg *c, const char *name)
 {
 	if (!c || !c->conn_index)
@@ -298,10 +308,24 @@ const struct ikb_section *cfg_conn_find(const struct cfg *c, const char *name)
 	return i >= 0 ? &c->conns[i] : NULL;
 }
 
+struct cfg *cfg_ref(struct cfg *c)
+{
+	if (c)
+		c->refs++;
+	return c;
+}
+
 void cfg_free(struct cfg *c)
 {
 	if (!c)
 		return;
+	if (c->refs) {
+		c->refs--;
+		return;
+	}
+	for (size_t i = 0; i < c->nheld; i++)
+		cfg_free(c->held[i]);
+	free(c->held);
 	arena_free(c->arena);
 	free(c);
 }
