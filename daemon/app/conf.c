@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "app/conn_edit.h"
 #include "app/daemon.h"
 #include "app/ike_glue.h"
 #include "app/keylog.h"
@@ -69,16 +70,40 @@ static void keep_running_plugins(struct ikbd *d, struct loaded_conf *next)
 	d->conf.plugins = fresh;
 }
 
+/*
+ * next in place of the running configuration: the SAs of removed conns go
+ * while the configuration they were made with is still there; the engine
+ * sees next before the old one is freed. shared: next runs with the
+ * running plugins and secrets (a conn edit), which the old one then
+ * leaves alone.
+ */
+void ikbd_conf_swap(struct ikbd *d, struct loaded_conf *next, bool shared)
+{
+	struct loaded_conf old;
+
+	ikbd_nssdb_open(d, next); /* before the conns compile */
+	ikbd_engine_before_reload(d, next);
+	old = d->conf;
+	d->conf = *next;
+	ikbd_engine_after_reload(d);
+	if (shared) {
+		old.plugins = NULL;
+		old.secrets = NULL;
+	}
+	conf_unload(&old);
+}
+
 int ikbd_reload(struct ikbd *d, struct ikb_diag *diag)
 {
-	struct loaded_conf next = { 0 }, old;
+	struct loaded_conf next = { 0 };
 	char status[PATH_MAX + 64];
 
 	notify_reloading();
 	/* first: logrotate sends SIGHUP, and the reload may fail */
 	ikbd_log_conf(d, true);
 	log_notice("reloading %s", d->opts->config);
-	if (ikbd_conf_load(d, &next, diag) < 0) {
+	if (ikbd_conf_load(d, &next, diag) < 0 ||
+	    ikbd_conn_edits_compose(d, &next, diag) < 0) {
 		ikbd_log_diag(d, diag);
 		log_err("reload failed with %u error(s); the previous "
 			"configuration stays in use",
@@ -88,14 +113,8 @@ int ikbd_reload(struct ikbd *d, struct ikb_diag *diag)
 		return -1;
 	}
 	ikbd_log_diag(d, diag);
-	ikbd_nssdb_open(d, &next); /* before the conns compile */
-	ikbd_engine_before_reload(d, &next);
 	keep_running_plugins(d, &next);
-	old = d->conf;
-	d->conf = next;
-	/* The engine must see the new conf before the old one is freed. */
-	ikbd_engine_after_reload(d);
-	conf_unload(&old);
+	ikbd_conf_swap(d, &next, false);
 	ikbd_log_conf(d, false); /* logfile= and plutodebug= may be new */
 	keylog_start(d); /* plutodebug=private may be new */
 	ikbd_metrics_conf(d); /* metrics-file= may be new, or gone */

@@ -44,6 +44,14 @@ struct ikbd {
 	struct metrics_file *metrics; /* metrics_file.c; NULL: none */
 	/* Diagnostics straight to stderr ("FILE:LINE: error: ...") */
 	bool diag_to_stderr;
+	/*
+	 * Conns added, replaced or deleted by name (conn_edit.c), and the
+	 * file's configuration they apply to (a reference), NULL while there
+	 * is none: conf.cfg is then the file's.
+	 */
+	struct cfg_edit *edits;
+	size_t nedits;
+	struct cfg *file_cfg;
 };
 
 /* conf.c: load the configuration files named by the options. */
@@ -55,6 +63,7 @@ int ikbd_conf_load(struct ikbd *d, struct loaded_conf *out,
  * and tells systemd. Returns 0 or -1.
  */
 int ikbd_reload(struct ikbd *d, struct ikb_diag *diag);
+void ikbd_conf_swap(struct ikbd *d, struct loaded_conf *next, bool shared);
 
 
 /* Seconds since start. */

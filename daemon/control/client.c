@@ -14,11 +14,23 @@
 
 int ctl_connect(const char *rundir)
 {
+	char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
+
+	if (ctl_socket_path(rundir, path, sizeof(path)) < 0)
+		return -1;
+	return ctl_connect_path(path);
+}
+
+int ctl_connect_path(const char *path)
+{
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	int fd, e;
 
-	if (ctl_socket_path(rundir, sa.sun_path, sizeof(sa.sun_path)) < 0)
+	if (strlen(path) >= sizeof(sa.sun_path)) {
+		errno = ENAMETOOLONG;
 		return -1;
+	}
+	memcpy(sa.sun_path, path, strlen(path) + 1);
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		return -1;

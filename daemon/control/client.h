@@ -7,6 +7,8 @@ struct json_object;
 
 /* Connect to RUNDIR/ikebana.ctl; -1 with errno. */
 int ctl_connect(const char *rundir);
+/* The same for a socket at path (ikebanad --ctlsocket). */
+int ctl_connect_path(const char *path);
 
 /*
  * Send req and wait up to timeout_ms for the response. Returns 0, or -1

@@ -8,6 +8,7 @@
 #include <json-c/json.h>
 
 #include "app/daemon.h"
+#include "config/diag.h"
 #include "control/commands.h"
 #include "control/proto.h"
 #include "control/server.h"
@@ -50,6 +51,19 @@ const char *req_conn(struct json_object *req, const char *cmd,
 	return NULL;
 }
 
+struct json_object *diag_lines(const struct ikb_diag *diag, bool all)
+{
+	struct json_object *a = json_object_new_array();
+	char line[1024];
+
+	for (size_t i = 0; i < diag->n; i++)
+		if (all || diag->msgs[i].sev != IKB_SEV_ERROR)
+			json_object_array_add(
+				a, json_object_new_string(diag_format(
+					   diag, i, line, sizeof(line))));
+	return a;
+}
+
 struct json_object *conn_done(const char *conn, const char *what)
 {
 	struct json_object *o = json_object_new_object();
@@ -77,6 +91,9 @@ static const struct {
 	{ "route", cmd_route, true },
 	{ "unroute", cmd_unroute, true },
 	{ "reload", cmd_reload, true },
+	{ "add", cmd_add, true },
+	{ "delete", cmd_delete, true },
+	{ "rereadsecrets", cmd_rereadsecrets, true },
 	{ "version", cmd_version, false },
 	{ "explain", cmd_explain, false },
 	{ "metrics", cmd_metrics, false },

@@ -12,6 +12,7 @@
 #include <stddef.h>
 
 struct ikbd;
+struct ikb_diag;
 struct json_object;
 
 /* A ctl_handler_fn; ctx is the struct ikbd. */
@@ -25,6 +26,10 @@ struct json_object *cmd_down(struct ikbd *d, struct json_object *req);
 struct json_object *cmd_route(struct ikbd *d, struct json_object *req);
 struct json_object *cmd_unroute(struct ikbd *d, struct json_object *req);
 struct json_object *cmd_reload(struct ikbd *d, struct json_object *req);
+/* conn_edit.c: one conn added, replaced or deleted; the secrets file */
+struct json_object *cmd_add(struct ikbd *d, struct json_object *req);
+struct json_object *cmd_delete(struct ikbd *d, struct json_object *req);
+struct json_object *cmd_rereadsecrets(struct ikbd *d, struct json_object *req);
 struct json_object *cmd_version(struct ikbd *d, struct json_object *req);
 struct json_object *cmd_explain(struct ikbd *d, struct json_object *req);
 struct json_object *cmd_metrics(struct ikbd *d, struct json_object *req);
@@ -36,6 +41,8 @@ bool req_bool(struct json_object *req, const char *key);
 /* The conn name of an up/down request, or NULL after setting *err. */
 const char *req_conn(struct json_object *req, const char *cmd,
 		     struct json_object **err);
+/* diag's lines as strings: every one when all, else all but errors */
+struct json_object *diag_lines(const struct ikb_diag *diag, bool all);
 /* {"conn": conn, "result": what} */
 struct json_object *conn_done(const char *conn, const char *what);
 /*

@@ -4,7 +4,6 @@
  * removed conns and start new auto=start ones); on failure the running
  * configuration stays, and the answer carries every diagnostic line.
  */
-#include <stdbool.h>
 #include <json-c/json.h>
 
 #include "app/daemon.h"
@@ -12,20 +11,6 @@
 #include "config/diag.h"
 #include "control/commands.h"
 #include "control/proto.h"
-
-/* Every line when all, else the non-errors (warnings and notices). */
-static struct json_object *diag_lines(const struct ikb_diag *diag, bool all)
-{
-	struct json_object *a = json_object_new_array();
-	char line[1024];
-
-	for (size_t i = 0; i < diag->n; i++)
-		if (all || diag->msgs[i].sev != IKB_SEV_ERROR)
-			json_object_array_add(
-				a, json_object_new_string(diag_format(
-					   diag, i, line, sizeof(line))));
-	return a;
-}
 
 struct json_object *cmd_reload(struct ikbd *d, struct json_object *req)
 {

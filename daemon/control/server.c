@@ -286,7 +286,7 @@ fail:
 	return -1;
 }
 
-struct ctl_server *ctl_server_open(struct event_base *base, const char *rundir,
+struct ctl_server *ctl_server_open(struct event_base *base, const char *path,
 				   ctl_handler_fn fn, void *ctx)
 {
 	struct ctl_server *srv = calloc(1, sizeof(*srv));
@@ -294,8 +294,11 @@ struct ctl_server *ctl_server_open(struct event_base *base, const char *rundir,
 
 	if (!srv)
 		return NULL;
-	if (ctl_socket_path(rundir, srv->path, sizeof(srv->path)) < 0)
+	if (strlen(path) >= sizeof(srv->path)) {
+		errno = ENAMETOOLONG;
 		goto fail;
+	}
+	snprintf(srv->path, sizeof(srv->path), "%s", path);
 	srv->base = base;
 	limits_default(&srv->limits);
 	srv->rl = (struct log_ratelimit){ .per_sec = 5,

@@ -23,10 +23,11 @@ typedef struct json_object *(*ctl_handler_fn)(void *ctx, const char *cmd,
 					      struct json_object *req);
 
 /*
- * Bind and listen. Any existing socket file is replaced: the caller must
- * already own RUNDIR (the pid file). Returns NULL with errno.
+ * Bind and listen at path (ctl_socket_path(), or ikebanad --ctlsocket).
+ * Any existing socket file is replaced: the caller must already own its
+ * run directory (the pid file). Returns NULL with errno.
  */
-struct ctl_server *ctl_server_open(struct event_base *base, const char *rundir,
+struct ctl_server *ctl_server_open(struct event_base *base, const char *path,
 				   ctl_handler_fn fn, void *ctx);
 /* Close every client and the listener, and remove the socket file. */
 void ctl_server_close(struct ctl_server *srv);

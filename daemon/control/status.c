@@ -8,7 +8,9 @@
  * answer is the text itself (status_text.h).
  */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 #include <json-c/json.h>
@@ -202,9 +204,26 @@ static struct json_object *text_answer(const struct ikbd *d, bool private_keys)
 	return text_response("status", text, len);
 }
 
+/* {"text": libreswan's whack --status shape} (status_lsw.c) */
+static struct json_object *lsw_answer(const struct ikbd *d)
+{
+	size_t len = 0;
+	char *text = NULL;
+	FILE *f = open_memstream(&text, &len);
+
+	if (!f)
+		return text_response("status", NULL, 0);
+	ike_engine_status_lsw(d->engine, f);
+	if (fclose(f)) {
+		free(text);
+		text = NULL;
+	}
+	return text_response("status", text, len);
+}
+
 struct json_object *cmd_status(struct ikbd *d, struct json_object *req)
 {
-	struct json_object *o;
+	struct json_object *o, *v;
 
 	if (req_bool(req, "private") && !keylog_enabled(d))
 		return ctl_response_error(
@@ -212,6 +231,10 @@ struct json_object *cmd_status(struct ikbd *d, struct json_object *req)
 			"--debug-private or plutodebug=private");
 	if (req_bool(req, "text"))
 		return text_answer(d, req_bool(req, "private"));
+	if (json_object_object_get_ex(req, "format", &v) &&
+	    json_object_is_type(v, json_type_string) &&
+	    !strcmp(json_object_get_string(v), "libreswan"))
+		return lsw_answer(d);
 	o = status_json(d);
 	if (req_bool(req, "private")) {
 		log_notice("control: status --private: showing Child SA keys");

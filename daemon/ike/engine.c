@@ -232,15 +232,15 @@ void engine_outcome(struct ike_sa *sa, int rc, const char *why,
 		events_ike_up(sa, rc ? NULL : c, NULL);
 }
 
-int ike_engine_down(struct ike_engine *e, const char *name,
-		    struct ikb_error *err)
+static int conn_down(struct ike_engine *e, const char *name, bool again,
+		     struct ikb_error *err)
 {
 	struct ike_sa *sa = ike_sa_find_conn(e, name, NULL), *next;
 	unsigned n = retry_cancel(e, name);
 
 	for (; sa; sa = next, n++) {
 		next = ike_sa_find_conn(e, name, sa);
-		sa->reinit = false;
+		sa->reinit = again; /* engine_reinit: auto=start only */
 		sa->auto_try = false;
 		if (sa->state == IKE_SA_ESTABLISHED) {
 			/* a Delete, once the window is free */
@@ -254,6 +254,18 @@ int ike_engine_down(struct ike_engine *e, const char *name,
 		return 0;
 	snprintf(err->msg, sizeof(err->msg), "conn %s has no IKE SA", name);
 	return -ENOENT;
+}
+
+int ike_engine_down(struct ike_engine *e, const char *name,
+		    struct ikb_error *err)
+{
+	return conn_down(e, name, false, err);
+}
+
+int ike_engine_redo(struct ike_engine *e, const char *name,
+		    struct ikb_error *err)
+{
+	return conn_down(e, name, true, err);
 }
 
 void ike_engine_start_auto(struct ike_engine *e)

@@ -172,6 +172,12 @@ int ike_engine_up_auto(struct ike_engine *e, const char *conn,
  */
 int ike_engine_down(struct ike_engine *e, const char *conn,
 		    struct ikb_error *err);
+/*
+ * The same for a conn whose definition changed (a conn edit): once its
+ * SAs are gone, an auto=start conn is initiated again, as it now reads.
+ */
+int ike_engine_redo(struct ike_engine *e, const char *conn,
+		    struct ikb_error *err);
 /* ike_engine_up_auto() on every auto=start conn that has no IKE SA. */
 void ike_engine_start_auto(struct ike_engine *e);
 /*
@@ -193,6 +199,8 @@ void ike_engine_reload(struct ike_engine *e, const struct loaded_conf *lc);
  * *_in_s keys are absent when nothing is scheduled (rekey=no).
  */
 struct json_object *ike_engine_status(const struct ike_engine *e);
+/* libreswan's whack --status shape, for the tools that parse it */
+void ike_engine_status_lsw(const struct ike_engine *e, FILE *f);
 /*
  * conn's hosts that are names or %defaultroute: [{side, host, family,
  * addr, resolved_at, error, resolving, lookups}] (addr, resolved_at and

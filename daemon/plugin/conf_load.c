@@ -24,8 +24,7 @@ static int load_plugins(const struct conf_load_opts *o, struct loaded_conf *lc,
 			       o->plugindir, plugin_host(o->base), d);
 }
 
-static int check_all(const struct conf_load_opts *o, struct loaded_conf *lc,
-		     struct ikb_diag *d)
+int conf_check(struct loaded_conf *lc, struct ikb_diag *d)
 {
 	int rc = 0;
 
@@ -37,6 +36,14 @@ static int check_all(const struct conf_load_opts *o, struct loaded_conf *lc,
 		rc = -1;
 	if (plugin_set_check(lc->plugins, lc->cfg, d) < 0)
 		rc = -1;
+	return rc;
+}
+
+static int check_all(const struct conf_load_opts *o, struct loaded_conf *lc,
+		     struct ikb_diag *d)
+{
+	int rc = conf_check(lc, d);
+
 	if (o->secrets && secrets_load(o->secrets, &lc->secrets, d) < 0)
 		rc = -1;
 	return rc;

@@ -28,5 +28,10 @@ struct conf_load_opts {
 int conf_load(const struct conf_load_opts *o, struct loaded_conf *out,
 	      struct ikb_diag *d);
 void conf_unload(struct loaded_conf *lc);
+/*
+ * The stages after the plugins are loaded, secrets aside, on lc->cfg with
+ * lc->plugins: for a configuration composed while the daemon runs.
+ */
+int conf_check(struct loaded_conf *lc, struct ikb_diag *d);
 
 #endif

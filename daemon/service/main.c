@@ -23,7 +23,9 @@
 #include "service/caps.h"
 #include "control/commands.h"
 #include "config/diag.h"
+#include "control/proto.h"
 #include "control/server.h"
+#include "app/conn_edit.h"
 #include "app/daemon.h"
 #include "service/detach.h"
 #include "ike/ike.h"
@@ -96,12 +98,30 @@ static int load_config(struct ikbd *d)
 	return r;
 }
 
+/* RUNDIR/ikebana.ctl, or --ctlsocket, whose directory is made if missing */
 static int open_control(struct ikbd *d)
 {
-	d->ctl = ctl_server_open(d->base, d->opts->rundir, commands_handle, d);
+	char path[sizeof(d->opts->ctlsocket)], dir[sizeof(path)], *slash;
+
+	if (d->opts->ctlsocket[0]) {
+		snprintf(path, sizeof(path), "%s", d->opts->ctlsocket);
+		snprintf(dir, sizeof(dir), "%s", path);
+		slash = strrchr(dir, '/');
+		if (slash && slash != dir) {
+			*slash = '\0';
+			if (mkdir(dir, 0755) < 0 && errno != EEXIST)
+				log_warn("cannot make %s: %s", dir,
+					 strerror(errno));
+		}
+	} else if (ctl_socket_path(d->opts->rundir, path, sizeof(path)) < 0) {
+		log_err("the run directory %s is too long for a socket path",
+			d->opts->rundir);
+		return -1;
+	}
+	d->ctl = ctl_server_open(d->base, path, commands_handle, d);
 	if (!d->ctl) {
-		log_err("cannot open the control socket in %s: %s",
-			d->opts->rundir, strerror(errno));
+		log_err("cannot open the control socket %s: %s", path,
+			strerror(errno));
 		return -1;
 	}
 	return 0;
@@ -159,6 +179,7 @@ static void stop(struct ikbd *d)
 	keylog_free(d);
 	if (d->conf.cfg)
 		conf_unload(&d->conf);
+	ikbd_conn_edits_free(d);
 	pidfile_release(&d->pid);
 	if (d->base)
 		event_base_free(d->base);

@@ -9,12 +9,13 @@
 #include "log/log.h"
 #include "service/opts.h"
 
-enum { OPT_SYSLOG = 256, OPT_LOG_LEVEL, OPT_DEBUG_PRIVATE };
+enum { OPT_SYSLOG = 256, OPT_LOG_LEVEL, OPT_DEBUG_PRIVATE, OPT_CTLSOCKET };
 
 static const struct option long_opts[] = {
 	{ "config", required_argument, NULL, 'c' },
 	{ "secrets", required_argument, NULL, 's' },
 	{ "rundir", required_argument, NULL, 'r' },
+	{ "ctlsocket", required_argument, NULL, OPT_CTLSOCKET },
 	{ "plugindir", required_argument, NULL, 'p' },
 	{ "nssdir", required_argument, NULL, 'N' },
 	{ "nofork", no_argument, NULL, 'n' },
@@ -36,6 +37,9 @@ static void usage(FILE *f, const char *prog)
 		"  -s, --secrets FILE    secrets (default ikebana.secrets next to\n"
 		"                        the configuration, if it exists)\n"
 		"  -r, --rundir DIR      pid file and control socket (default %s)\n"
+		"      --ctlsocket PATH  the control socket there instead of\n"
+		"                        RUNDIR/ikebana.ctl (pluto's option:\n"
+		"                        /run/pluto/pluto.ctl for the ipsec command)\n"
 		"  -p, --plugindir DIR   where plugins are loaded from\n"
 		"  -N, --nssdir DIR      the NSS database of certificates and\n"
 		"                        keys (default: nssdir=, else %s)\n"
@@ -98,6 +102,16 @@ static int parse_one(struct daemon_opts *o, int c, const char *arg, FILE *err)
 		return set_path(o->rundir, arg, "--rundir", err);
 	case 'p':
 		return set_path(o->plugindir, arg, "--plugindir", err);
+	case OPT_CTLSOCKET:
+		if (*arg == '/' && strlen(arg) < sizeof(o->ctlsocket)) {
+			snprintf(o->ctlsocket, sizeof(o->ctlsocket), "%s", arg);
+			return 0;
+		}
+		fprintf(err,
+			"ikebanad: --ctlsocket %s: expected an absolute path "
+			"of at most %zu characters\n",
+			arg, sizeof(o->ctlsocket) - 1);
+		return -1;
 	case 'N':
 		return set_path(o->nssdir, arg, "--nssdir", err);
 	case 'n':

@@ -13,6 +13,8 @@ struct daemon_opts {
 	char secrets[PATH_MAX];
 	bool secrets_given; /* else: the default, used only if it exists */
 	char rundir[PATH_MAX];
+	/* the control socket: RUNDIR/ikebana.ctl, or --ctlsocket (pluto's) */
+	char ctlsocket[108];
 	char plugindir[PATH_MAX]; /* empty: automatic */
 	char nssdir[PATH_MAX]; /* empty: nssdir=, else the default */
 	bool nofork;

@@ -80,7 +80,10 @@ static int setup(void **state)
 	assert_non_null(mkdtemp(f->rundir));
 	f->base = event_base_new();
 	f->later = evtimer_new(f->base, on_later, f);
-	f->srv = ctl_server_open(f->base, f->rundir, handler, f);
+	char path[256];
+
+	assert_int_equal(ctl_socket_path(f->rundir, path, sizeof(path)), 0);
+	f->srv = ctl_server_open(f->base, path, handler, f);
 	assert_non_null(f->srv);
 	/* outside a handler there is nothing to defer */
 	assert_null(ctl_server_defer(f->srv, on_gone, f));

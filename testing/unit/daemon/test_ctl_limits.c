@@ -74,7 +74,10 @@ static int setup(void **state)
 	strcpy(f->rundir, "/tmp/ikb-ctl-limits-XXXXXX");
 	assert_non_null(mkdtemp(f->rundir));
 	f->base = event_base_new();
-	f->srv = ctl_server_open(f->base, f->rundir, handler, f);
+	char path[256];
+
+	assert_int_equal(ctl_socket_path(f->rundir, path, sizeof(path)), 0);
+	f->srv = ctl_server_open(f->base, path, handler, f);
 	assert_non_null(f->srv);
 	/* other uids must reach the socket: the tests that switch uid */
 	snprintf(sock, sizeof(sock), "%s/%s", f->rundir, CTL_SOCKET_NAME);
