@@ -27,7 +27,9 @@ static void unreachable(const struct cli *c, int err)
 {
 	char path[256];
 
-	if (ctl_socket_path(c->rundir, path, sizeof(path)) < 0)
+	if (c->ctlsocket)
+		snprintf(path, sizeof(path), "%s", c->ctlsocket);
+	else if (ctl_socket_path(c->rundir, path, sizeof(path)) < 0)
 		snprintf(path, sizeof(path), "%s/%s", c->rundir,
 			 CTL_SOCKET_NAME);
 	/* The daemon runs; this user may not talk to it. */
@@ -54,7 +56,9 @@ struct json_object *cli_call_req(const struct cli *c, const char *cmd,
 {
 	struct json_object *resp = NULL;
 	const char *why = "";
-	int fd = ctl_connect(c->rundir), r;
+	int fd = c->ctlsocket ? ctl_connect_path(c->ctlsocket) :
+				ctl_connect(c->rundir),
+	    r;
 
 	if (fd < 0) {
 		unreachable(c, errno);

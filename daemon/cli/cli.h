@@ -11,6 +11,7 @@ struct json_object;
 struct cli {
 	const char *prog;
 	const char *rundir;
+	const char *ctlsocket; /* NULL: RUNDIR/ikebana.ctl (the ipsec command) */
 };
 
 /* Exit codes: also in ikebana(8). */

@@ -1,0 +1,275 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The ipsec command against a real ikebanad (kernel-mem): conns added,
+ * replaced and deleted one at a time, a bad conn failing alone, the
+ * status lines ovs-monitor-ipsec matches (its regular expressions, in
+ * POSIX form: \d is [0-9]), libreswan's version line, usage errors.
+ */
+#include <regex.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include "control/client.h"
+#include "harness.h"
+
+/* ovs-monitor-ipsec (openvswitch/ovs ipsec/ovs-monitor-ipsec.in) */
+#define OVS_LOADED "\"(.*)\": [0-9a-f]+.*(===|\\.\\.\\.).*"
+#define OVS_ACTIVE_31 "#[0-9]+: \"(.*)\".*"
+#define OVS_TOTAL "Total IPsec connections: loaded ([0-9]+), active ([0-9]+)"
+#define OVS_VERSION "^Libreswan v?([0-9]+)"
+
+struct fx {
+	char *dir, *conf, *more, *sock;
+	struct proc d;
+};
+
+static const char conf_more[] = "conn %default\n"
+				"\tauthby=secret\n"
+				"\n"
+				"conn beta\n"
+				"\tleft=127.0.0.1\n"
+				"\tright=192.0.2.3\n"
+				"\tleftsubnet=10.0.1.0/24\n"
+				"\trightsubnet=10.0.2.0/24\n"
+				"\tauto=route\n"
+				"\n"
+				"conn bad\n"
+				"\tleft=127.0.0.1\n"
+				"\tright=192.0.2.4\n"
+				"\trekeymargin=banana\n"
+				"\n"
+				"conn gamma-out-1\n"
+				"\tleft=127.0.0.1\n"
+				"\tright=192.0.2.5\n"
+				"\tleftprotoport=udp\n"
+				"\trightprotoport=udp/6081\n"
+				"\ttype=transport\n";
+
+/* The daemon answers at --ctlsocket (the directory made by it). */
+static bool answers(void *arg)
+{
+	struct fx *f = arg;
+	int fd = ctl_connect_path(f->sock);
+
+	if (fd < 0)
+		return false;
+	close(fd);
+	return true;
+}
+
+static int setup(void **state)
+{
+	struct fx *f = calloc(1, sizeof(*f));
+	char rundir[512];
+
+	f->dir = h_tmpdir();
+	f->conf = h_write_conf(f->dir, "ikebana.conf",
+			       "config setup\n"
+			       "\tplugins=kernel-mem\n"
+			       "\n"
+			       "conn alpha\n"
+			       "\tleft=127.0.0.1\n"
+			       "\tright=192.0.2.2\n"
+			       "\tleftid=@a\n"
+			       "\trightid=@b\n"
+			       "\tauthby=secret\n");
+	f->more = h_write(f->dir, "more.conf", 0644, conf_more);
+	snprintf(rundir, sizeof(rundir), "%s/run", f->dir);
+	if (asprintf(&f->sock, "%s/pluto/pluto.ctl", f->dir) < 0)
+		return -1;
+	char *argv[] = { (char *)h_env("IKEBANAD"), "--nofork", "--rundir",
+			 rundir, "--config", f->conf, "--ctlsocket", f->sock,
+			 NULL };
+
+	if (h_spawn(&f->d, f->dir, argv) < 0 ||
+	    !h_wait_for(answers, f, H_DEADLINE_MS)) {
+		char *err = h_slurp(f->d.err);
+
+		fprintf(stderr, "ikebanad did not come up:\n%s\n", err);
+		free(err);
+		return -1;
+	}
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fx *f = *state;
+
+	kill(f->d.pid, SIGTERM);
+	assert_int_equal(h_wait(&f->d, H_DEADLINE_MS), 0);
+	h_rmrf(f->dir);
+	free(f->sock);
+	free(f->more);
+	free(f->conf);
+	free(f->dir);
+	free(f);
+	return 0;
+}
+
+/* ipsec ARGS... with --ctlsocket prepended; the exit code */
+static int ipsec(struct fx *f, char **out, char **err, ...)
+{
+	char *argv[16] = { (char *)h_env("IPSEC"), "--ctlsocket", f->sock };
+	size_t n = 3;
+	va_list ap;
+
+	va_start(ap, err);
+	while (n < 15 && (argv[n] = va_arg(ap, char *)))
+		n++;
+	va_end(ap);
+	argv[n] = NULL;
+	return h_run(f->dir, out, err, argv);
+}
+
+/* Whether some line of text matches the extended regex re. */
+static bool line_matches(const char *text, const char *re, const char *want1)
+{
+	regex_t rx;
+	regmatch_t m[2];
+	bool found = false;
+	char *copy = strdup(text), *save = NULL;
+
+	assert_int_equal(regcomp(&rx, re, REG_EXTENDED), 0);
+	for (char *l = strtok_r(copy, "\n", &save); l && !found;
+	     l = strtok_r(NULL, "\n", &save))
+		found = !regexec(&rx, l, 2, m, 0) &&
+			(!want1 ||
+			 ((size_t)(m[1].rm_eo - m[1].rm_so) == strlen(want1) &&
+			  !strncmp(l + m[1].rm_so, want1, strlen(want1))));
+	regfree(&rx);
+	free(copy);
+	return found;
+}
+
+static void test_add_one_at_a_time(void **state)
+{
+	struct fx *f = *state;
+	char *out, *err;
+
+	assert_int_equal(ipsec(f, &out, &err, "auto", "--config", f->more,
+			       "--add", "beta", NULL),
+			 0);
+	assert_non_null(strstr(out, "\"beta\": added"));
+	free(out), free(err);
+	/* the same again: nothing changes (its SAs would stay) */
+	assert_int_equal(ipsec(f, &out, &err, "auto", "--config", f->more,
+			       "--add", "beta", NULL),
+			 0);
+	assert_non_null(strstr(out, "\"beta\": unchanged"));
+	free(out), free(err);
+	/* one bad conn fails alone, named with its file and line */
+	assert_int_equal(ipsec(f, &out, &err, "add", "--config", f->more,
+			       "bad", NULL),
+			 1);
+	assert_non_null(strstr(err, "more.conf:14: error: conn bad: "
+				    "rekeymargin=banana"));
+	free(out), free(err);
+	/* libreswan 5's form as ovs-monitor-ipsec writes it */
+	assert_int_equal(ipsec(f, &out, &err, "--config", f->more, "--add",
+			       "gamma-out-1", NULL),
+			 0);
+	free(out), free(err);
+	assert_int_equal(ipsec(f, &out, &err, "status", NULL), 0);
+	assert_true(line_matches(out, OVS_LOADED, "alpha"));
+	assert_true(line_matches(out, OVS_LOADED, "beta"));
+	assert_true(line_matches(out, OVS_LOADED, "gamma-out-1"));
+	assert_false(line_matches(out, OVS_LOADED, "bad"));
+	assert_false(line_matches(out, OVS_ACTIVE_31, NULL));
+	assert_true(line_matches(out, OVS_TOTAL, "3"));
+	free(out), free(err);
+}
+
+static void test_replace_stdin_and_delete(void **state)
+{
+	struct fx *f = *state;
+	char *out, *err, *cmd;
+	char *sh[] = { "/bin/sh", "-c", NULL, NULL };
+
+	assert_true(asprintf(&cmd,
+			     "printf 'conn delta\\n\\tleft=127.0.0.1\\n"
+			     "\\tright=192.0.2.7\\n\\tauthby=secret\\n' | "
+			     "%s auto --ctlsocket %s --replace --config - delta",
+			     h_env("IPSEC"), f->sock) > 0);
+	sh[2] = cmd;
+	assert_int_equal(h_run(f->dir, &out, &err, sh), 0);
+	assert_non_null(strstr(out, "\"delta\": added"));
+	free(out), free(err);
+	free(cmd);
+	/* the same name, another peer: replaced */
+	assert_true(asprintf(&cmd,
+			     "printf 'conn delta\\n\\tleft=127.0.0.1\\n"
+			     "\\tright=192.0.2.8\\n\\tauthby=secret\\n' | "
+			     "%s --ctlsocket %s replace --config - delta",
+			     h_env("IPSEC"), f->sock) > 0);
+	sh[2] = cmd;
+	assert_int_equal(h_run(f->dir, &out, &err, sh), 0);
+	assert_non_null(strstr(out, "\"delta\": replaced"));
+	free(out), free(err);
+	assert_int_equal(ipsec(f, &out, &err, "status", NULL), 0);
+	assert_non_null(strstr(out, "\"delta\": 127.0.0.1...192.0.2.8;"));
+	free(out), free(err);
+	assert_int_equal(ipsec(f, &out, &err, "auto", "--delete", "delta",
+			       NULL),
+			 0);
+	assert_non_null(strstr(out, "\"delta\": deleted"));
+	free(out), free(err);
+	assert_int_equal(ipsec(f, &out, &err, "auto", "--delete", "delta",
+			       NULL),
+			 0);
+	assert_non_null(strstr(out, "\"delta\": absent"));
+	free(out), free(err);
+	/* a conn of the daemon's own file goes the same way */
+	assert_int_equal(ipsec(f, &out, &err, "delete", "alpha", NULL), 0);
+	free(out), free(err);
+	assert_int_equal(ipsec(f, &out, &err, "status", NULL), 0);
+	assert_false(line_matches(out, OVS_LOADED, "alpha"));
+	assert_false(line_matches(out, OVS_LOADED, "delta"));
+	free(out), free(err);
+	assert_int_equal(ipsec(f, &out, &err, "auto", "--rereadsecrets", NULL),
+			 0);
+	free(out), free(err);
+	free(cmd);
+}
+
+static void test_version_and_usage(void **state)
+{
+	struct fx *f = *state;
+	char *out, *err;
+
+	assert_int_equal(ipsec(f, &out, &err, "--version", NULL), 0);
+	assert_true(line_matches(out, OVS_VERSION, "4"));
+	assert_non_null(strstr(out, "ikebana"));
+	free(out), free(err);
+	assert_int_equal(ipsec(f, &out, &err, "auto", "--add", NULL), 2);
+	assert_non_null(strstr(err, "needs a conn name"));
+	free(out), free(err);
+	assert_int_equal(ipsec(f, &out, &err, "auto", "--frobnicate", "x",
+			       NULL),
+			 2);
+	assert_non_null(strstr(err, "unknown option '--frobnicate'"));
+	free(out), free(err);
+	assert_int_equal(ipsec(f, &out, &err, "--up", "a", "--down", "b",
+			       NULL),
+			 2);
+	free(out), free(err);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_add_one_at_a_time),
+		cmocka_unit_test(test_replace_stdin_and_delete),
+		cmocka_unit_test(test_version_and_usage),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
