@@ -76,6 +76,7 @@ bool check_retransmit_interval(const char *v, char *why, size_t len);
 bool check_retransmit_timeout(const char *v, char *why, size_t len);
 bool check_percent(const char *v, char *why, size_t len);
 bool check_keyingtries(const char *v, char *why, size_t len);
+bool check_dpdaction(const char *v, char *why, size_t len);
 bool check_priority(const char *v, char *why, size_t len);
 bool check_encapsulation(const char *v, char *why, size_t len);
 bool check_fragmentation(const char *v, char *why, size_t len);
@@ -142,7 +143,8 @@ const struct cfg_rule *cfg_libreswan_rule(const char *key,
 
 /* keys_libreswan.c: values that the rows single out. */
 cfg_when_fn when_off, when_on, when_updown_off, when_zero, when_secret,
-	when_none, when_esp, when_hold, when_pass, when_fallback, when_never;
+	when_none, when_esp, when_hold, when_not_hold, when_pass, when_fallback,
+	when_never;
 /* keys_limits.c: values of core keys that ikebana does not implement. */
 cfg_when_fn when_nexthop_addr, when_auto_up, when_auto_keep, when_relative;
 

@@ -69,6 +69,7 @@ static const struct core_key core_keys[] = {
 	{ "encapsulation", IKB_KEY_CONN, check_encapsulation },
 	{ "nat-keepalive", IKB_KEY_CONN, check_bool },
 	{ "mobike", IKB_KEY_CONN, check_bool },
+	{ "dpdaction", IKB_KEY_CONN, check_dpdaction },
 	{ "dpddelay", IKB_KEY_CONN, check_duration },
 	{ "dpdtimeout", IKB_KEY_CONN, check_duration },
 	{ "mark", IKB_KEY_CONN, check_mark },

@@ -68,6 +68,11 @@ bool when_hold(const char *v)
 	return is(v, "hold");
 }
 
+bool when_not_hold(const char *v)
+{
+	return !is(v, "hold");
+}
+
 /* a shunt that lets the traffic pass, which is what no shunt does */
 bool when_pass(const char *v)
 {

@@ -274,6 +274,19 @@ bool check_priority(const char *v, char *why, size_t len)
 	FAIL("expected a policy priority 0..4294967295 (lower wins; 0: ikebana's own, by selector)");
 }
 
+/*
+ * dpdaction=: hold keeps the conn's trap once a dead peer's SAs are gone
+ * (the engine routes the conn if it was not), so that its traffic waits
+ * for new SAs; restart and clear: keys_conn.c's warning.
+ */
+bool check_dpdaction(const char *v, char *why, size_t len)
+{
+	if (!strcasecmp(v, "hold") || !strcasecmp(v, "restart") ||
+	    !strcasecmp(v, "clear"))
+		return true;
+	FAIL("expected hold, restart or clear");
+}
+
 bool check_encapsulation(const char *v, char *why, size_t len)
 {
 	bool b;

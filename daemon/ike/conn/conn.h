@@ -125,6 +125,7 @@ struct conn {
 	bool ignored; /* auto=ignore */
 	bool auto_start; /* auto=start */
 	bool auto_route; /* auto=route|ondemand: its trap from the load on */
+	bool dpd_hold; /* dpdaction=hold: routed once a dead peer's SAs go */
 	/* type=passthrough|drop|reject: a shunt, never negotiated; IPSEC: not */
 	enum ikb_policy_action shunt;
 	bool neg_pass; /* negotiationshunt=passthrough (default hold) */
@@ -238,6 +239,7 @@ unsigned conn_inst_count(const struct ike_engine *e);
 const struct conn *engine_conn(const struct ike_engine *e, const char *name);
 /* auto=start, of the conn of that name now (reload keeps the name). */
 bool conn_auto_start(const struct ike_engine *e, const char *conn);
+bool conn_dpd_hold(const struct ike_engine *e, const char *conn);
 /* Initiator: the view whose local side is ours, by io->is_local. */
 int conn_view_local(const struct ike_engine *e, const struct conn *c,
 		    struct conn_view *v, struct ikb_error *err);

@@ -181,6 +181,8 @@ static void compile_values(const struct ikb_section *s, struct conn *c)
 	c->margin_ms = ms(s, "rekeymargin", 540000);
 	c->dpd_delay_ms = ms(s, "dpddelay", 0);
 	c->dpd_timeout_ms = ms(s, "dpdtimeout", 0);
+	c->dpd_hold = value(s, "dpdaction") &&
+		      !strcasecmp(value(s, "dpdaction"), "hold");
 	c->keyingtries =
 		!t || !strcmp(t, "%forever") ? 0 : strtoul(t, NULL, 10);
 	conn_parse_timing(s, &c->rtx_interval_ms, &c->rtx_timeout_ms);
@@ -463,6 +465,13 @@ bool conn_auto_start(const struct ike_engine *e, const char *conn)
 	const struct conn *c = engine_conn(e, conn);
 
 	return c && c->auto_start;
+}
+
+bool conn_dpd_hold(const struct ike_engine *e, const char *conn)
+{
+	const struct conn *c = engine_conn(e, conn);
+
+	return c && c->dpd_hold;
 }
 
 static bool ours(const struct ike_engine *e, const struct conn *c, int side)

@@ -19,6 +19,8 @@
 #include "ike/conn/conn.h"
 #include "ike/msg/msg.h"
 #include "ike/exchange/exchange.h"
+#include "ike/route/route.h"
+#include "log/log.h"
 
 static void arm(struct ike_sa *sa)
 {
@@ -42,11 +44,33 @@ static void no_answer(struct ike_sa *sa, const char *why)
 	failure_file(sa->e, &f);
 }
 
+/*
+ * dpdaction=hold: the dead peer's Child SAs are gone with their policies;
+ * a conn that was not routed is now, so that its traffic is held by the
+ * trap (and brings new SAs on its first packet) rather than sent in clear.
+ */
+static void dpd_hold(struct ike_engine *e, const char *conn)
+{
+	struct ikb_error err = { "" };
+
+	if (trap_routed(e, conn))
+		return;
+	if (trap_route(e, conn, &err))
+		log_warn("conn %s: dpdaction=hold: cannot route it: %s", conn,
+			 err.msg);
+	else
+		log_notice("conn %s: dpdaction=hold: routed; its traffic "
+			   "waits for new SAs",
+			   conn);
+}
+
 static void fire(evutil_socket_t fd, short what, void *arg)
 {
 	struct ike_sa *sa = arg;
+	struct ike_engine *e = sa->e;
 	struct ike_rtx *r = &sa->rtx;
-	char why[128];
+	char why[128], conn[sizeof(sa->conn)];
+	bool hold;
 
 	r->spent_ms += r->next_ms;
 	if (r->spent_ms >= r->timeout_ms) {
@@ -64,7 +88,12 @@ static void fire(evutil_socket_t fd, short what, void *arg)
 		else
 			no_answer(sa, why);
 		sa->e->stats.dpd_deaths += sa->state == IKE_SA_ESTABLISHED;
+		hold = sa->state == IKE_SA_ESTABLISHED &&
+		       conn_dpd_hold(sa->e, sa->conn);
+		snprintf(conn, sizeof(conn), "%s", sa->conn);
 		ike_sa_delete(sa, why);
+		if (hold)
+			dpd_hold(e, conn);
 		return;
 	}
 	ike_sa_log(sa, IKB_LOG_INFO, "retransmitting message %u (%llu ms)",

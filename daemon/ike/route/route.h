@@ -48,6 +48,8 @@ bool trap_claim(struct ike_sa *sa, struct child_sa *c);
 /* fn for the conn name of every route, in order (conn_inst.c's sweep). */
 void trap_each_route(const struct ike_engine *e,
 		     void (*fn)(const char *conn, void *arg), void *arg);
+/* Whether conn has a route (a trap or a shunt) in the kernel. */
+bool trap_routed(const struct ike_engine *e, const char *conn);
 /* The routes, for status: [{conn, kind, action, policies, ...}]. */
 struct json_object *traps_status(const struct ike_engine *e);
 

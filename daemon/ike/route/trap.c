@@ -757,6 +757,15 @@ void trap_each_route(const struct ike_engine *e,
 		fn(r->conn, arg);
 }
 
+bool trap_routed(const struct ike_engine *e, const char *conn)
+{
+	for (struct ike_route *r = e->traps ? e->traps->head : NULL; r;
+	     r = r->next)
+		if (!strcmp(r->conn, conn))
+			return true;
+	return false;
+}
+
 struct json_object *traps_status(const struct ike_engine *e)
 {
 	struct json_object *a = json_object_new_array();

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <cmocka.h>
+#include <json-c/json.h>
 
 #include "crypto/crypto.h"
 #include "harness.h"
@@ -435,6 +436,38 @@ static void test_dpd_dead(void **state)
 	net_free(n);
 }
 
+static bool west_held(struct net *n)
+{
+	return log_has("peer is dead") &&
+	       log_has("dpdaction=hold: routed") &&
+	       ike_sa_count(n, WEST, NULL) == 0;
+}
+
+/*
+ * dpdaction=hold on a conn that was not routed: once the dead peer's SAs
+ * are gone, its trap holds the traffic (policies, no SA) instead of none.
+ */
+static void test_dpd_hold(void **state)
+{
+	struct net *n = up("\tauto=add\n\tdpdaction=hold\n\tdpddelay=100ms\n"
+			   "\tretransmit-interval=20\n"
+			   "\tretransmit-timeout=200ms\n",
+			   "\tauto=add\n");
+	struct json_object *routes;
+	struct kdump w;
+
+	assert_true(net_run(n, both_up, 5000));
+	n->filter = drop_all;
+	assert_true(net_run(n, west_held, 5000));
+	kernel_dump(n, WEST, &w);
+	assert_int_equal(w.nsa, 0);
+	assert_true(w.npol > 0);
+	routes = ike_engine_routes(n->p[WEST].e);
+	assert_int_equal(json_object_array_length(routes), 1);
+	json_object_put(routes);
+	net_free(n);
+}
+
 /* East's AUTHENTICATION_FAILED is lost once: its cache answers again. */
 /* east's first IKE_AUTH response is lost */
 static unsigned drop_east_auth(struct net *n, int from, unsigned seq,
@@ -487,6 +520,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_delete_child, net_cleanup),
 		cmocka_unit_test_teardown(test_liveness, net_cleanup),
 		cmocka_unit_test_teardown(test_dpd_dead, net_cleanup),
+		cmocka_unit_test_teardown(test_dpd_hold, net_cleanup),
 		cmocka_unit_test_teardown(test_auth_failed_resent, net_cleanup),
 	};
 
