@@ -15,6 +15,7 @@
 
 #include "app/conn_edit.h"
 #include "app/daemon.h"
+#include "app/log_conf.h"
 #include "config/config.h"
 #include "config/diag.h"
 #include "ike/ike.h"
@@ -177,6 +178,8 @@ int ikbd_conn_add(struct ikbd *d, const char *name,
 		rc = apply(d, ed, n, have ? name : NULL, diag);
 	}
 	cfg_free(src);
+	if (rc < 0)
+		ikbd_log_diag(d, diag);
 	if (rc == 0)
 		log_notice("conn %s: %s from %s", name, *result,
 			   s->text ? (s->name ? s->name : "<stdin>") :
@@ -200,8 +203,10 @@ int ikbd_conn_delete(struct ikbd *d, const char *name, const char **result,
 		return -1;
 	}
 	*result = "deleted";
-	if (apply(d, ed, n, NULL, diag) < 0)
+	if (apply(d, ed, n, NULL, diag) < 0) {
+		ikbd_log_diag(d, diag);
 		return -1;
+	}
 	log_notice("conn %s: deleted", name);
 	return 0;
 }

@@ -94,6 +94,7 @@ static const struct {
 	{ "add", cmd_add, true },
 	{ "delete", cmd_delete, true },
 	{ "rereadsecrets", cmd_rereadsecrets, true },
+	{ "shutdown", cmd_shutdown, true },
 	{ "version", cmd_version, false },
 	{ "explain", cmd_explain, false },
 	{ "metrics", cmd_metrics, false },

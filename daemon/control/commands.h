@@ -30,6 +30,7 @@ struct json_object *cmd_reload(struct ikbd *d, struct json_object *req);
 struct json_object *cmd_add(struct ikbd *d, struct json_object *req);
 struct json_object *cmd_delete(struct ikbd *d, struct json_object *req);
 struct json_object *cmd_rereadsecrets(struct ikbd *d, struct json_object *req);
+struct json_object *cmd_shutdown(struct ikbd *d, struct json_object *req);
 struct json_object *cmd_version(struct ikbd *d, struct json_object *req);
 struct json_object *cmd_explain(struct ikbd *d, struct json_object *req);
 struct json_object *cmd_metrics(struct ikbd *d, struct json_object *req);

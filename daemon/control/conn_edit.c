@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * add, delete, rereadsecrets: one conn changed without a whole reload
+ * add, delete, rereadsecrets, shutdown: one conn changed without a whole reload
  * (app/conn_edit.c), as ipsec auto --add/--replace/--delete and whack
  * --rereadsecrets do. An error answers with every diagnostic line, which
  * names the conn and where it was read.
@@ -9,7 +9,10 @@
  * the daemon's file), {"conn": NAME, "text": CONF, "name": LABEL} from
  * the text (a client's standard input).
  */
+#include <errno.h>
+#include <signal.h>
 #include <string.h>
+#include <unistd.h>
 #include <json-c/json.h>
 
 #include "app/conn_edit.h"
@@ -84,6 +87,19 @@ struct json_object *cmd_delete(struct ikbd *d, struct json_object *req)
 	diag_init(&diag);
 	rc = ikbd_conn_delete(d, conn, &result, &diag);
 	return answer("delete", conn, rc, result, &diag);
+}
+
+/*
+ * shutdown (whack --shutdown): the way SIGTERM goes, so that the SAs are
+ * deleted and the daemon exits 0 as it does on a signal.
+ */
+struct json_object *cmd_shutdown(struct ikbd *d, struct json_object *req)
+{
+	(void)d;
+	(void)req;
+	if (kill(getpid(), SIGTERM) < 0)
+		return ctl_response_error("shutdown: %s", strerror(errno));
+	return ctl_response_ok(json_object_new_object());
 }
 
 struct json_object *cmd_rereadsecrets(struct ikbd *d, struct json_object *req)

@@ -16,6 +16,7 @@
 #include "build-config.h"
 #include "cli/cli.h"
 #include "ipsec/args.h"
+#include "ipsec/whack.h"
 
 /* libreswan's major version decides a tool's path: 4 is the one we speak */
 #define LSW_VERSION "4.10"
@@ -245,11 +246,91 @@ static int run(const struct cli *c, const struct ipsec_args *a)
 	return CLI_USAGE;
 }
 
+/* whack's operations, in whack's order */
+static int whack_run(const struct cli *c, const struct whack_args *w)
+{
+	struct json_object *req;
+	int rc = CLI_OK;
+
+	if (w->ops & WHACK_DELETE)
+		rc |= conn_call(c, "delete", w->name, NULL);
+	if (!rc && (w->ops & WHACK_ADD)) {
+		req = json_object_new_object();
+		json_object_object_add(req, "text", json_object_new_string(w->conn));
+		json_object_object_add(req, "name", json_object_new_string("<whack>"));
+		rc |= conn_call(c, "add", w->name, req);
+	}
+	if (!rc && (w->ops & WHACK_ROUTE))
+		rc |= conn_call(c, "route", w->name, NULL);
+	if (!rc && (w->ops & WHACK_INITIATE)) {
+		struct ipsec_args a = { .name = w->name, .async = w->async };
+
+		rc |= up(c, &a);
+	}
+	if (!rc && (w->ops & WHACK_TERMINATE))
+		rc |= conn_call(c, "down", w->name, NULL);
+	if (!rc && (w->ops & WHACK_UNROUTE))
+		rc |= conn_call(c, "unroute", w->name, NULL);
+	if (!rc && (w->ops & WHACK_REREADSECRETS))
+		rc |= simple(c, "rereadsecrets");
+	if (!rc && (w->ops & WHACK_LISTEN))
+		rc |= simple(c, "version");
+	if (!rc && (w->ops & WHACK_STATUS))
+		rc |= lsw_status(c, false);
+	if (!rc && (w->ops & WHACK_SHOWSTATES))
+		rc |= lsw_status(c, true);
+	if (!rc && (w->ops & WHACK_TRAFFICSTATUS))
+		rc |= trafficstatus(c);
+	if (!rc && (w->ops & WHACK_SHUTDOWN))
+		rc |= simple(c, "shutdown");
+	return rc ? CLI_FAIL : CLI_OK;
+}
+
+static int whack_main(struct cli *c, int argc, char **argv)
+{
+	static struct whack_args w;
+	char why[256];
+
+	if (whack_parse(argc, argv, &w, why, sizeof(why)) < 0) {
+		fprintf(stderr, "ipsec %s\n", why);
+		return CLI_USAGE;
+	}
+	c->ctlsocket = w.ctlsocket;
+	return whack_run(c, &w);
+}
+
+/* The index of the word "whack" when it is the command, else 0. */
+static int whack_word(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--ctlsocket")) {
+			i++;
+			continue;
+		}
+		if (argv[i][0] == '-')
+			continue;
+		return strcmp(argv[i], "whack") ? 0 : i;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct ipsec_args a;
 	struct cli c = { .prog = "ipsec", .rundir = IKB_DEFAULT_RUNDIR };
 	char why[256];
+
+	int w = whack_word(argc, argv);
+
+	if (w > 0) {
+		/* whack with the options before it after it: whack's own */
+		char *wv[argc];
+
+		wv[0] = argv[w];
+		memcpy(wv + 1, argv + 1, (size_t)(w - 1) * sizeof(*wv));
+		memcpy(wv + w, argv + w + 1, (size_t)(argc - w - 1) * sizeof(*wv));
+		return whack_main(&c, argc - 1, wv);
+	}
 
 	if (ipsec_args_parse(argc, argv, &a, why, sizeof(why)) < 0) {
 		fprintf(stderr, "ipsec: %s\n", why);

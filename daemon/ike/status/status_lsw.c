@@ -16,28 +16,32 @@
 #include "ike/conn/conn.h"
 #include "ike/engine.h"
 #include "ike/msg/msg.h"
+#include "ike/route/route.h"
 #include "ike/status/status.h"
 #include "ike/timers.h"
 
-/* "192.0.2.0/24===" or "", then "192.0.2.1[@east]" */
-static void end_text(FILE *f, const struct conn_end *e, bool local)
+/* "192.0.2.1[@east]" and its protocol/port */
+static void lsw_host(FILE *f, const struct conn_end *e)
 {
-	char a[64], n[64];
-	const char *host = e->addr.family ? addr_str(&e->addr, a, sizeof(a)) :
-					    "%any";
+	char a[64];
 
-	if (e->net_set && !local)
-		fprintf(f, "%s===", host);
-	if (e->net_set)
-		fprintf(f, "%s/%u", addr_str(&e->net, n, sizeof(n)), e->plen);
-	else
-		fputs(host, f);
-	if (e->proto)
-		fprintf(f, ":%u/%u", e->proto, e->port);
-	if (e->net_set && local)
-		fprintf(f, "===%s", host);
+	fputs(e->addr.family ? addr_str(&e->addr, a, sizeof(a)) : "%any", f);
 	if (e->id)
 		fprintf(f, "[%s]", e->id);
+	if (e->proto)
+		fprintf(f, ":%u/%u", e->proto, e->port);
+}
+
+/* libreswan's order: LNET===LHOST[LID]...RHOST[RID]===RNET */
+static void end_text(FILE *f, const struct conn_end *e, bool local)
+{
+	char n[64];
+
+	if (e->net_set && local)
+		fprintf(f, "%s/%u===", addr_str(&e->net, n, sizeof(n)), e->plen);
+	lsw_host(f, e);
+	if (e->net_set && !local)
+		fprintf(f, "===%s/%u", addr_str(&e->net, n, sizeof(n)), e->plen);
 }
 
 /* The first established Child SA of conn, and its IKE SA's serial. */
@@ -75,9 +79,8 @@ static bool conn_line(FILE *f, const struct ike_engine *e,
 		fprintf(f, "; erouted; eroute owner: #%lu\n", serial);
 	else
 		fprintf(f, "; %s; eroute owner: #0\n",
-			c->auto_route || c->shunt != IKB_POLICY_IPSEC ?
-				"prospective erouted" :
-				"unrouted");
+			trap_routed(e, c->name) ? "prospective erouted" :
+						  "unrouted");
 	return child != NULL;
 }
 

@@ -118,12 +118,12 @@ static int teardown(void **state)
 /* ipsec ARGS... with --ctlsocket prepended; the exit code */
 static int ipsec(struct fx *f, char **out, char **err, ...)
 {
-	char *argv[16] = { (char *)h_env("IPSEC"), "--ctlsocket", f->sock };
+	char *argv[48] = { (char *)h_env("IPSEC"), "--ctlsocket", f->sock };
 	size_t n = 3;
 	va_list ap;
 
 	va_start(ap, err);
-	while (n < 15 && (argv[n] = va_arg(ap, char *)))
+	while (n < 47 && (argv[n] = va_arg(ap, char *)))
 		n++;
 	va_end(ap);
 	argv[n] = NULL;
@@ -240,6 +240,53 @@ static void test_replace_stdin_and_delete(void **state)
 	free(cmd);
 }
 
+/* Submariner's vectors (pkg/cable/libreswan/libreswan.go), DPD aside */
+static void test_whack_submariner(void **state)
+{
+	struct fx *f = *state;
+	char *out, *err;
+
+	assert_int_equal(ipsec(f, &out, &err, "whack", "--listen", NULL), 0);
+	free(out), free(err);
+	assert_int_equal(ipsec(f, &out, &err, "whack", "--psk", "--encrypt",
+			       "--encaps=auto", "--name", "cable-v4-0-0",
+			       "--ipv4", "--id", "127.0.0.1", "--host",
+			       "127.0.0.1", "--client", "10.0.1.0/24", "--to",
+			       "--id", "192.0.2.9", "--host", "192.0.2.9",
+			       "--client", "10.0.2.0/24", "--dpddelay", "30",
+			       NULL),
+			 0);
+	assert_non_null(strstr(out, "\"cable-v4-0-0\": added"));
+	free(out), free(err);
+	assert_int_equal(ipsec(f, &out, &err, "whack", "--route", "--name",
+			       "cable-v4-0-0", NULL),
+			 0);
+	free(out), free(err);
+	assert_int_equal(ipsec(f, &out, &err, "whack", "--status", NULL), 0);
+	assert_non_null(strstr(out, "\"cable-v4-0-0\": 10.0.1.0/24===127.0.0.1"
+				    "[127.0.0.1]...192.0.2.9[192.0.2.9]===10.0.2.0/24; "
+				    "prospective erouted"));
+	free(out), free(err);
+	/* a value that would change the conn text is refused */
+	assert_int_equal(ipsec(f, &out, &err, "whack", "--psk", "--name", "x",
+			       "--host", "127.0.0.1", "--to", "--host",
+			       "192.0.2.9\n\tauthby=never", NULL),
+			 2);
+	assert_non_null(strstr(err, "not taken in a value"));
+	free(out), free(err);
+	assert_int_equal(ipsec(f, &out, &err, "whack", "--delete", "--name",
+			       "cable-v4-0-0", NULL),
+			 0);
+	assert_non_null(strstr(out, "\"cable-v4-0-0\": deleted"));
+	free(out), free(err);
+	assert_int_equal(ipsec(f, &out, &err, "whack", "--trafficstatus", NULL),
+			 0);
+	free(out), free(err);
+	assert_int_equal(ipsec(f, &out, &err, "whack", "--initiate", NULL), 2);
+	assert_non_null(strstr(err, "needs --name"));
+	free(out), free(err);
+}
+
 static void test_version_and_usage(void **state)
 {
 	struct fx *f = *state;
@@ -268,6 +315,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_add_one_at_a_time),
 		cmocka_unit_test(test_replace_stdin_and_delete),
+		cmocka_unit_test(test_whack_submariner),
 		cmocka_unit_test(test_version_and_usage),
 	};
 
