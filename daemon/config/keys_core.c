@@ -231,6 +231,13 @@ static void check_lists(const struct ikb_section *s, const struct ikb_value *v,
 			"several subnets need type=tunnel: in transport mode the selectors are the hosts");
 }
 
+/* type=drop|reject|pass|passthrough: policies only, never negotiated */
+static bool is_shunt(const struct ikb_value *type)
+{
+	return type && strcasecmp(type->value, "tunnel") &&
+	       strcasecmp(type->value, "transport");
+}
+
 static void check_ends(const struct ikb_section *s, struct ikb_diag *d)
 {
 	const struct ikb_value *l = cfg_get(s, "left"),
@@ -239,8 +246,14 @@ static void check_ends(const struct ikb_section *s, struct ikb_diag *d)
 
 	char why[200];
 
+	/*
+	 * A shunt has no peer: one end may be absent, the other end of its
+	 * selectors is then any address (ovs-monitor-ipsec's
+	 * prevent_unencrypted_* conns name left= and leftprotoport= only).
+	 */
 	if (a && strcasecmp(a->value, "ignore") &&
-	    check_auto(a->value, why, sizeof(why)) && (!l || !r))
+	    check_auto(a->value, why, sizeof(why)) &&
+	    (is_shunt(cfg_get(s, "type")) ? !l && !r : !l || !r))
 		diag_report(
 			d, s, a, IKB_SEV_ERROR,
 			"needs left= and right=, but %s= is set neither in the conn, its also= conns nor conn %%default",
@@ -292,12 +305,6 @@ static void check_margin(const struct ikb_section *s, struct ikb_diag *d,
 		diag_report(d, s, m, IKB_SEV_ERROR,
 			    "must be shorter than %s=%s (%s:%u)", lv->key,
 			    lv->value, lv->file, lv->line);
-}
-
-static bool is_shunt(const struct ikb_value *type)
-{
-	return type && strcasecmp(type->value, "tunnel") &&
-	       strcasecmp(type->value, "transport");
 }
 
 /*

@@ -248,6 +248,23 @@ static void tell_auth_error(const struct ike_engine *e,
 		 s->file, s->line, msg);
 }
 
+/*
+ * A shunt without a peer (right= absent or %any, no rightsubnet=): its
+ * other end is every address of the local end's family, 0.0.0.0/0.
+ */
+static void shunt_any_peer(const struct ikb_section *s, struct conn_view *v)
+{
+	struct conn_end *r = &v->remote;
+
+	if (shunt_word(value(s, "type")) == IKB_POLICY_IPSEC ||
+	    r->addr.family || r->net_set)
+		return;
+	r->net = (struct ikb_addr){ .family = v->local.addr.family ?: AF_INET };
+	r->plen = 0;
+	r->nnets = 1;
+	r->nets[0] = (struct ts_net){ .a = r->net, .plen = 0 };
+}
+
 static int compile_view(const struct ike_engine *e, const struct ikb_section *s,
 			bool left_is_local, struct conn_view *v,
 			struct ikb_error *err)
@@ -257,6 +274,7 @@ static int compile_view(const struct ike_engine *e, const struct ikb_section *s,
 
 	if (rc)
 		return rc;
+	shunt_any_peer(s, v);
 	rc = conn_auth_compile(v, &aerr);
 	if (rc) {
 		snprintf(err->msg, sizeof(err->msg), "conn %s: %s", s->name,
@@ -478,9 +496,11 @@ static bool ours(const struct ike_engine *e, const struct conn *c, int side)
 {
 	const struct conn_view *v = &c->view[side];
 
+	/* a shunt needs no peer: right= may be absent (%any) */
 	return !c->view_rc[side] && v->local.addr.family &&
 	       e->io.is_local(e->io.ctx, &v->local.addr) &&
-	       (v->remote.addr.family || v->remote.host.kind == IKE_HOST_GROUP);
+	       (v->remote.addr.family || v->remote.host.kind == IKE_HOST_GROUP ||
+		c->shunt != IKB_POLICY_IPSEC);
 }
 
 int conn_view_local(const struct ike_engine *e, const struct conn *c,

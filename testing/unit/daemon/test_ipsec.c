@@ -50,7 +50,14 @@ static const char conf_more[] = "conn %default\n"
 				"\tright=192.0.2.5\n"
 				"\tleftprotoport=udp\n"
 				"\trightprotoport=udp/6081\n"
-				"\ttype=transport\n";
+				"\ttype=transport\n"
+				"\n"
+				"conn prevent_unencrypted_geneve\n"
+				"\ttype=drop\n"
+				"\tleft=127.0.0.1\n"
+				"\tleftprotoport=udp/6081\n"
+				"\tmark=1/1\n"
+				"\tauto=route\n";
 
 /* The daemon answers at --ctlsocket (the directory made by it). */
 static bool answers(void *arg)
@@ -178,13 +185,22 @@ static void test_add_one_at_a_time(void **state)
 			       "gamma-out-1", NULL),
 			 0);
 	free(out), free(err);
+	/* ovs-monitor-ipsec's shunt: no right=, routed at add */
+	assert_int_equal(ipsec(f, &out, &err, "auto", "--config", f->more,
+			       "--add", "--asynchronous",
+			       "prevent_unencrypted_geneve", NULL),
+			 0);
+	free(out), free(err);
 	assert_int_equal(ipsec(f, &out, &err, "status", NULL), 0);
+	assert_non_null(strstr(out, "\"prevent_unencrypted_geneve\": "
+				    "127.0.0.1:17/6081...%any; prospective "
+				    "erouted"));
 	assert_true(line_matches(out, OVS_LOADED, "alpha"));
 	assert_true(line_matches(out, OVS_LOADED, "beta"));
 	assert_true(line_matches(out, OVS_LOADED, "gamma-out-1"));
 	assert_false(line_matches(out, OVS_LOADED, "bad"));
 	assert_false(line_matches(out, OVS_ACTIVE_31, NULL));
-	assert_true(line_matches(out, OVS_TOTAL, "3"));
+	assert_true(line_matches(out, OVS_TOTAL, "4"));
 	free(out), free(err);
 }
 
