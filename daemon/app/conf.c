@@ -26,6 +26,7 @@ int ikbd_conf_load(struct ikbd *d, struct loaded_conf *out,
 	struct conf_load_opts lo = {
 		.config = o->config,
 		.secrets = opts_secrets(o),
+		.secrets_flags = o->lsw_paths ? SECRETS_MODE_WARN : 0,
 		.plugindir = o->plugindir[0] ? o->plugindir : NULL,
 		.base = d->base,
 	};

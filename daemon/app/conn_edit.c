@@ -251,7 +251,8 @@ int ikbd_secrets_reload(struct ikbd *d, struct ikb_diag *diag)
 		log_info("no secrets file %s: none to read", d->opts->secrets);
 		return 0;
 	}
-	if (secrets_load(path, &s, diag) < 0) {
+	if (secrets_load_ex(path, d->opts->lsw_paths ? SECRETS_MODE_WARN : 0,
+			    &s, diag) < 0) {
 		if (s)
 			secrets_free(s);
 		return -1;

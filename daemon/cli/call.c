@@ -42,8 +42,10 @@ static void unreachable(const struct cli *c, int err)
 	}
 	fprintf(stderr,
 		"%s: cannot reach ikebanad at %s: %s — is it running? "
-		"(for a daemon with its own run directory: %s --rundir DIR)\n",
-		c->prog, path, strerror(err), c->prog);
+		"(for a daemon elsewhere: %s %s)\n",
+		c->prog, path, strerror(err), c->prog,
+		c->ctlsocket || !strcmp(c->prog, "ipsec") ? "--ctlsocket PATH" :
+							   "--rundir DIR");
 }
 
 struct json_object *cli_call(const struct cli *c, const char *cmd)

@@ -30,6 +30,7 @@
 
 struct sctx {
 	struct secrets *out;
+	unsigned flags; /* SECRETS_* */
 	size_t cap;
 	struct ikb_diag *d;
 	struct incfiles inc; /* the files read so far */
@@ -366,7 +367,7 @@ static bool may_load(struct sctx *c, const struct stat *st, int fd,
 		     const char *path, const char *from, unsigned line)
 {
 	/* keys are read only from files no one else can read */
-	if (st->st_mode & 077)
+	if ((st->st_mode & 077) && !(c->flags & SECRETS_MODE_WARN))
 		path_error(c, path, from, line,
 			   "mode %04o is group- or world-accessible; run "
 			   "chmod 600 %s",
@@ -378,8 +379,17 @@ static bool may_load(struct sctx *c, const struct stat *st, int fd,
 			   "user (uid %u): that user could change its keys; "
 			   "run chown root %s",
 			   (unsigned)st->st_uid, (unsigned)geteuid(), path);
-	else if (incfiles_enter(&c->inc, st, path, from, line, c->d))
+	else if (incfiles_enter(&c->inc, st, path, from, line, c->d)) {
+		if (st->st_mode & 077)
+			diag_at(c->d, IKB_SEV_WARNING, from ? from : path,
+				from ? line : 0,
+				"%s: mode %04o is group- or world-accessible; "
+				"loaded all the same under libreswan's paths "
+				"(an orchestrator writes it so): run chmod 600 "
+				"%s",
+				path, (unsigned)(st->st_mode & 07777), path);
 		return true;
+	}
 	close(fd);
 	return false;
 }
@@ -416,13 +426,19 @@ static void load_path(struct sctx *c, const char *path, const char *from,
 
 int secrets_load(const char *path, struct secrets **out, struct ikb_diag *d)
 {
+	return secrets_load_ex(path, 0, out, d);
+}
+
+int secrets_load_ex(const char *path, unsigned flags, struct secrets **out,
+		    struct ikb_diag *d)
+{
 	struct secrets *s = calloc(1, sizeof(*s));
 	unsigned before = d->errors;
 
 	if (!s)
 		abort();
 	s->arena = arena_new();
-	struct sctx c = { .out = s, .d = d };
+	struct sctx c = { .out = s, .flags = flags, .d = d };
 
 	load_path(&c, path, NULL, 0);
 	incfiles_free(&c.inc);

@@ -40,6 +40,14 @@ struct secrets {
  * world-readable is refused with its mode in the message.
  */
 int secrets_load(const char *path, struct secrets **out, struct ikb_diag *d);
+/*
+ * SECRETS_MODE_WARN: a group- or world-readable file is loaded with a
+ * warning naming it and its mode (libreswan's paths, which orchestrators
+ * write with their umask: refusing would only break their tunnels).
+ */
+#define SECRETS_MODE_WARN 1u
+int secrets_load_ex(const char *path, unsigned flags, struct secrets **out,
+		    struct ikb_diag *d);
 void secrets_free(struct secrets *s);
 /* secrets_match.c: e->keys from e->selectors, in a's memory. */
 struct cfg_arena;

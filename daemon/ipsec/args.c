@@ -23,6 +23,8 @@ static const struct {
 	{ "trafficstatus", IPSEC_TRAFFICSTATUS },
 	{ "showstates", IPSEC_SHOWSTATES },
 	{ "version", IPSEC_VERSION },
+	{ "stop", IPSEC_DAEMON_STOP },
+	{ "restart", IPSEC_DAEMON_RESTART },
 	{ "help", IPSEC_HELP },
 };
 
@@ -110,9 +112,18 @@ static int word(const char *arg, struct ipsec_args *a, char *why, size_t len)
 {
 	enum ipsec_verb v = a->verb == IPSEC_NONE ? verb_of(arg) : IPSEC_NONE;
 
-	/* libreswan 4's ipsec auto, after options or before them */
-	if (a->verb == IPSEC_NONE && !strcmp(arg, "auto"))
+	/* libreswan 4's ipsec auto and ipsec setup, anywhere before the verb */
+	if (a->verb == IPSEC_NONE &&
+	    (!strcmp(arg, "auto") || !strcmp(arg, "setup")))
 		return 0;
+	/* the word start: the daemon, or with a name, the conn (add, up) */
+	if (a->verb == IPSEC_NONE && !strcmp(arg, "start"))
+		return set_verb(a, IPSEC_DAEMON_START, arg, why, len);
+	if (a->verb == IPSEC_DAEMON_START && !a->name) {
+		a->verb = IPSEC_START;
+		a->name = arg;
+		return 0;
+	}
 	if (v != IPSEC_NONE)
 		return set_verb(a, v, arg, why, len);
 	if (!ipsec_verb_named(a->verb)) {

@@ -29,6 +29,10 @@ enum ipsec_verb {
 	IPSEC_STATUS,
 	IPSEC_TRAFFICSTATUS,
 	IPSEC_SHOWSTATES,
+	/* the daemon itself: ipsec start|stop|restart, ipsec setup VERB */
+	IPSEC_DAEMON_START,
+	IPSEC_DAEMON_STOP,
+	IPSEC_DAEMON_RESTART,
 };
 
 struct ipsec_args {

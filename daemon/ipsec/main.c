@@ -16,6 +16,7 @@
 #include "build-config.h"
 #include "cli/cli.h"
 #include "ipsec/args.h"
+#include "ipsec/daemon.h"
 #include "ipsec/whack.h"
 
 /* libreswan's major version decides a tool's path: 4 is the one we speak */
@@ -31,6 +32,9 @@ static void usage(FILE *f)
 		"  --up, --down, --route, --unroute CONN\n"
 		"  --rereadsecrets, --ready, --status\n"
 		"  status, trafficstatus, showstates, --version\n"
+		"  start, stop, restart (the daemon; ipsec setup VERB too)\n"
+		"  whack [--name N] --route|--initiate|--delete|... and a conn\n"
+		"        on the command line (--psk --id --host --client --to ...)\n"
 		"(the same as words: ipsec add CONN, ipsec up CONN, ...)\n");
 }
 
@@ -240,10 +244,24 @@ static int run(const struct cli *c, const struct ipsec_args *a)
 	case IPSEC_HELP:
 		usage(stdout);
 		return CLI_OK;
+	case IPSEC_DAEMON_START:
+	case IPSEC_DAEMON_STOP:
+	case IPSEC_DAEMON_RESTART:
+		return ipsec_daemon(c, a->verb);
 	case IPSEC_NONE:
 		break;
 	}
 	return CLI_USAGE;
+}
+
+/*
+ * pluto's socket where ikebanad runs with libreswan's paths, else
+ * ikebana's own (NULL: the run directory's).
+ */
+static const char *default_socket(void)
+{
+	return access(IPSEC_LSW_CTLSOCKET, F_OK) == 0 ? IPSEC_LSW_CTLSOCKET :
+							 NULL;
 }
 
 /* whack's operations, in whack's order */
@@ -295,7 +313,7 @@ static int whack_main(struct cli *c, int argc, char **argv)
 		fprintf(stderr, "ipsec %s\n", why);
 		return CLI_USAGE;
 	}
-	c->ctlsocket = w.ctlsocket;
+	c->ctlsocket = w.ctlsocket ? w.ctlsocket : default_socket();
 	return whack_run(c, &w);
 }
 
@@ -337,6 +355,6 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return CLI_USAGE;
 	}
-	c.ctlsocket = a.ctlsocket;
+	c.ctlsocket = a.ctlsocket ? a.ctlsocket : default_socket();
 	return run(&c, &a);
 }

@@ -44,7 +44,8 @@ static int check_all(const struct conf_load_opts *o, struct loaded_conf *lc,
 {
 	int rc = conf_check(lc, d);
 
-	if (o->secrets && secrets_load(o->secrets, &lc->secrets, d) < 0)
+	if (o->secrets && secrets_load_ex(o->secrets, o->secrets_flags,
+					  &lc->secrets, d) < 0)
 		rc = -1;
 	return rc;
 }

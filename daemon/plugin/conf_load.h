@@ -20,6 +20,7 @@ struct loaded_conf {
 struct conf_load_opts {
 	const char *config;    /* path */
 	const char *secrets;   /* path, or NULL to skip */
+	unsigned secrets_flags; /* SECRETS_* (secrets.h) */
 	const char *plugindir; /* NULL: automatic */
 	struct event_base *base; /* NULL outside the daemon */
 };

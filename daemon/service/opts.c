@@ -9,13 +9,24 @@
 #include "log/log.h"
 #include "service/opts.h"
 
-enum { OPT_SYSLOG = 256, OPT_LOG_LEVEL, OPT_DEBUG_PRIVATE, OPT_CTLSOCKET };
+enum {
+	OPT_SYSLOG = 256,
+	OPT_LOG_LEVEL,
+	OPT_DEBUG_PRIVATE,
+	OPT_CTLSOCKET,
+	OPT_LSW_PATHS,
+	OPT_STDERRLOG,
+};
 
 static const struct option long_opts[] = {
 	{ "config", required_argument, NULL, 'c' },
 	{ "secrets", required_argument, NULL, 's' },
 	{ "rundir", required_argument, NULL, 'r' },
 	{ "ctlsocket", required_argument, NULL, OPT_CTLSOCKET },
+	{ "libreswan-paths", no_argument, NULL, OPT_LSW_PATHS },
+	/* pluto's spellings */
+	{ "secretsfile", required_argument, NULL, 's' },
+	{ "stderrlog", no_argument, NULL, OPT_STDERRLOG },
 	{ "plugindir", required_argument, NULL, 'p' },
 	{ "nssdir", required_argument, NULL, 'N' },
 	{ "nofork", no_argument, NULL, 'n' },
@@ -37,6 +48,12 @@ static void usage(FILE *f, const char *prog)
 		"  -s, --secrets FILE    secrets (default ikebana.secrets next to\n"
 		"                        the configuration, if it exists)\n"
 		"  -r, --rundir DIR      pid file and control socket (default %s)\n"
+		"      --libreswan-paths libreswan's: /etc/ipsec.conf, /etc/ipsec.secrets\n"
+		"                        (loaded, with a warning, when others can\n"
+		"                        read it), /var/lib/ipsec/nss, /run/pluto,\n"
+		"                        /run/pluto/pluto.ctl (the default when run\n"
+		"                        as pluto); --secretsfile and --stderrlog\n"
+		"                        are taken as pluto's\n"
 		"      --ctlsocket PATH  the control socket there instead of\n"
 		"                        RUNDIR/ikebana.ctl (pluto's option:\n"
 		"                        /run/pluto/pluto.ctl for the ipsec command)\n"
@@ -102,6 +119,9 @@ static int parse_one(struct daemon_opts *o, int c, const char *arg, FILE *err)
 		return set_path(o->rundir, arg, "--rundir", err);
 	case 'p':
 		return set_path(o->plugindir, arg, "--plugindir", err);
+	case OPT_LSW_PATHS: /* applied before the others: lsw_defaults() */
+	case OPT_STDERRLOG: /* --nofork logs to stderr already */
+		return 0;
 	case OPT_CTLSOCKET:
 		if (*arg == '/' && strlen(arg) < sizeof(o->ctlsocket)) {
 			snprintf(o->ctlsocket, sizeof(o->ctlsocket), "%s", arg);
@@ -141,6 +161,30 @@ static int parse_one(struct daemon_opts *o, int c, const char *arg, FILE *err)
 	return -1;
 }
 
+/* Run as pluto, or given --libreswan-paths anywhere on the line. */
+static bool wants_lsw(int argc, char **argv)
+{
+	const char *base = strrchr(argv[0], '/');
+
+	if (!strcmp(base ? base + 1 : argv[0], "pluto"))
+		return true;
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--libreswan-paths"))
+			return true;
+	return false;
+}
+
+/* libreswan's defaults, which the options given may still override */
+static void lsw_defaults(struct daemon_opts *o, FILE *err)
+{
+	o->lsw_paths = true;
+	set_path(o->config, "/etc/ipsec.conf", "config", err);
+	set_path(o->secrets, "/etc/ipsec.secrets", "secrets", err);
+	set_path(o->rundir, "/run/pluto", "rundir", err);
+	set_path(o->nssdir, "/var/lib/ipsec/nss", "nssdir", err);
+	snprintf(o->ctlsocket, sizeof(o->ctlsocket), "/run/pluto/pluto.ctl");
+}
+
 enum opts_result opts_parse(struct daemon_opts *o, int argc, char **argv,
 			    FILE *out, FILE *err)
 {
@@ -150,6 +194,8 @@ enum opts_result opts_parse(struct daemon_opts *o, int argc, char **argv,
 	o->log_level = IKB_LOG_INFO;
 	set_path(o->config, IKB_DEFAULT_CONFIG, "config", err);
 	set_path(o->rundir, IKB_DEFAULT_RUNDIR, "rundir", err);
+	if (argc > 0 && wants_lsw(argc, argv))
+		lsw_defaults(o, err);
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":c:s:r:p:N:ndVh", long_opts,
@@ -178,7 +224,7 @@ enum opts_result opts_parse(struct daemon_opts *o, int argc, char **argv,
 		usage(err, argv[0]);
 		return OPTS_EXIT_USAGE;
 	}
-	if (!o->secrets_given)
+	if (!o->secrets_given && !o->lsw_paths)
 		default_secrets(o);
 	return OPTS_RUN;
 }

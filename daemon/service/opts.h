@@ -23,6 +23,11 @@ struct daemon_opts {
 	bool log_level_given; /* --log-level or --debug: plutodebug= yields */
 	/* Log and show Child SA keys (interop proofs); never by default. */
 	bool debug_private;
+	/*
+	 * libreswan's paths (--libreswan-paths, or run as pluto): its
+	 * defaults, and a secrets file others can read loads with a warning.
+	 */
+	bool lsw_paths;
 };
 
 enum opts_result { OPTS_RUN, OPTS_EXIT_OK, OPTS_EXIT_USAGE };

@@ -208,6 +208,18 @@ static void test_include_and_perms(void **state)
 	assert_int_equal(s->n, 0);
 	secrets_free(s);
 	diag_free(&d);
+	/* under libreswan's paths: loaded, with a warning naming it */
+	diag_init(&d);
+	assert_int_equal(secrets_load_ex(path, SECRETS_MODE_WARN, &s, &d), 0);
+	assert_int_equal(s->n, 1);
+	assert_int_equal(d.errors, 0);
+	assert_non_null(strstr(diag_format(&d, 0, buf, sizeof(buf)),
+			       "warning: "));
+	assert_non_null(strstr(buf, "mode 0644 is group- or world-accessible; "
+				    "loaded all the same"));
+	assert_non_null(strstr(buf, path));
+	secrets_free(s);
+	diag_free(&d);
 	assert_int_equal(chmod(path, 0600), 0);
 	diag_init(&d);
 	assert_int_equal(secrets_load(path, &s, &d), 0);

@@ -49,6 +49,43 @@ static void test_defaults(void **state)
 	assert_string_equal(o.plugindir, "");
 }
 
+/* --libreswan-paths, and pluto's name: libreswan's defaults and options */
+static void test_libreswan_paths(void **state)
+{
+	struct daemon_opts o;
+	char err[512] = "";
+	char *argv[] = { "/usr/libexec/ipsec/pluto", "--nofork", "--stderrlog",
+			 "--secretsfile", "/etc/ipsec.d/s.secrets", NULL };
+	FILE *e = fmemopen(err, sizeof(err), "w"), *out = fopen("/dev/null", "w");
+
+	assert_int_equal(parse(&o, err, sizeof(err), "--libreswan-paths",
+			       NULL),
+			 OPTS_RUN);
+	assert_true(o.lsw_paths);
+	assert_string_equal(o.config, "/etc/ipsec.conf");
+	assert_string_equal(o.secrets, "/etc/ipsec.secrets");
+	assert_string_equal(o.nssdir, "/var/lib/ipsec/nss");
+	assert_string_equal(o.rundir, "/run/pluto");
+	assert_string_equal(o.ctlsocket, "/run/pluto/pluto.ctl");
+	/* an option given still wins */
+	assert_int_equal(parse(&o, err, sizeof(err), "--config", "/x/a.conf",
+			       "--libreswan-paths", NULL),
+			 OPTS_RUN);
+	assert_string_equal(o.config, "/x/a.conf");
+	/* run as pluto, with pluto's spellings */
+	assert_int_equal(opts_parse(&o, 5, argv, out, e), OPTS_RUN);
+	fclose(e);
+	fclose(out);
+	assert_true(o.lsw_paths);
+	assert_true(o.nofork);
+	assert_string_equal(o.secrets, "/etc/ipsec.d/s.secrets");
+	assert_true(o.secrets_given);
+	/* without either: ikebana's own */
+	assert_int_equal(parse(&o, err, sizeof(err), NULL), OPTS_RUN);
+	assert_false(o.lsw_paths);
+	assert_string_equal(o.ctlsocket, "");
+}
+
 static void test_all_options(void **state)
 {
 	struct daemon_opts o;
@@ -128,6 +165,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_defaults),
 		cmocka_unit_test(test_all_options),
+		cmocka_unit_test(test_libreswan_paths),
 		cmocka_unit_test(test_relative_paths),
 		cmocka_unit_test(test_errors),
 	};
