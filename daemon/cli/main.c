@@ -49,9 +49,11 @@ static const struct {
 static void usage(FILE *f, const char *prog)
 {
 	fprintf(f,
-		"Usage: %s [--rundir DIR] COMMAND [ARGS]\n"
+		"Usage: %s [--rundir DIR | --ctlsocket PATH] COMMAND [ARGS]\n"
 		"Control ikebanad, the IKEv2 keying daemon.\n\n"
-		"  --rundir DIR   the daemon's run directory (default %s)\n\n"
+		"  --rundir DIR   the daemon's run directory (default %s)\n"
+		"  --ctlsocket PATH  the daemon's control socket, for ikebanad\n"
+		"                 --ctlsocket (/run/pluto/pluto.ctl: --libreswan-paths)\n\n"
 		"Commands:\n",
 		prog, IKB_DEFAULT_RUNDIR);
 	for (size_t i = 0; i < NSUB; i++)
@@ -85,6 +87,9 @@ int main(int argc, char **argv)
 		} else if (!strncmp(argv[i], "--rundir=", 9)) {
 			c.rundir = argv[i] + 9;
 			i++;
+		} else if (!strcmp(argv[i], "--ctlsocket") && i + 1 < argc) {
+			c.ctlsocket = argv[i + 1];
+			i += 2;
 		} else {
 			fprintf(stderr, "%s: unknown option '%s'\n", c.prog,
 				argv[i]);
