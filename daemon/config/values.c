@@ -176,11 +176,13 @@ bool check_type(const char *v, char *why, size_t len)
 
 bool check_negotiationshunt(const char *v, char *why, size_t len)
 {
-	static const char *const ok[] = { "hold", "passthrough", "pass", NULL };
+	/* libreswan 5.4: drop, its default, and hold, drop's alias */
+	static const char *const ok[] = { "drop",	 "hold", "passthrough",
+					  "pass", NULL };
 
 	if (values_one_of(v, ok))
 		return true;
-	FAIL("expected hold or passthrough");
+	FAIL("expected drop (hold), or passthrough");
 }
 
 bool check_failureshunt(const char *v, char *why, size_t len)
@@ -191,7 +193,7 @@ bool check_failureshunt(const char *v, char *why, size_t len)
 
 	if (values_one_of(v, ok))
 		return true;
-	FAIL("expected none, passthrough, drop, reject or hold (as none)");
+	FAIL("expected none, passthrough, drop, reject or hold (as drop)");
 }
 
 bool cfg_parse_bool(const char *s, bool *out)

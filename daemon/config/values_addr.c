@@ -88,6 +88,19 @@ bool check_addr(const char *v, char *why, size_t len)
 	FAIL("expected an IP address");
 }
 
+/* "user@domain": something printable before the last @, a name after */
+static bool rfc822_ok(const char *v, char *why, size_t len)
+{
+	const char *at = strrchr(v, '@');
+
+	for (const char *p = v; p < at; p++)
+		if ((unsigned char)*p <= ' ' || (unsigned char)*p >= 0x7f)
+			FAIL("expected user@domain without white space or control characters before the @");
+	if (!dns_name(at + 1))
+		FAIL("expected user@domain with a domain name after the @");
+	return true;
+}
+
 bool check_id(const char *v, char *why, size_t len)
 {
 	if (!strcmp(v, "%fromcert"))
@@ -116,9 +129,12 @@ bool check_id(const char *v, char *why, size_t len)
 	/* a DN: "C=CH, O=Example, CN=west" */
 	if (strchr(v, '=') && isalpha((unsigned char)v[0]))
 		return true;
+	/* user@domain: ID_RFC822_ADDR (libreswan 5 reads it so too) */
+	if (strchr(v, '@') && v[0] != '@')
+		return rfc822_ok(v, why, len);
 	if (dns_name(v))
 		return true;
-	FAIL("expected @FQDN, @[KEY-ID], an IP address, a DN like \"C=CH, O=Example, CN=west\" or %%any");
+	FAIL("expected @FQDN, user@domain, @[KEY-ID], an IP address, a DN like \"C=CH, O=Example, CN=west\" or %%any");
 }
 
 /* "ADDR/BITS" or a bare address; *host_bits set if bits beyond BITS. */

@@ -284,4 +284,17 @@ check "the restarted daemon answers" ikebana status
 
 systemctl stop ikebana
 check "systemctl stop: inactive" test "$(prop ActiveState)" = inactive
+
+# 9. ikebana-libreswan-compat: ipsec.service with libreswan's paths,
+# driven by the ipsec command as the orchestrators drive libreswan.
+lsw_status() { ipsec status | grep -q 'Total IPsec connections: loaded 0, active 0'; }
+check "ipsec start: systemctl starts ipsec.service" ipsec start
+if poll_for 20 lsw_status; then
+	ok "ipsec status answers from /run/pluto/pluto.ctl"
+else
+	not_ok "ipsec status answers" "$(ipsec status 2>&1)" "$(journalctl -u ipsec -b --no-pager | tail -n 10)"
+fi
+check "ipsec.service runs ikebanad --libreswan-paths" \
+	test "$(systemctl show -p ActiveState --value ipsec.service)" = active
+check "ipsec stop: inactive" sh -c 'ipsec stop && test "$(systemctl show -p ActiveState --value ipsec.service)" = inactive'
 finish

@@ -153,7 +153,11 @@ static void compile_shunts(const struct ikb_section *s, struct conn *c)
 	c->shunt = shunt_word(value(s, "type"));
 	c->neg_pass =
 		shunt_word(value(s, "negotiationshunt")) == IKB_POLICY_PASS;
-	c->fail_shunt = shunt_word(value(s, "failureshunt"));
+	/* libreswan 5.4: failureshunt=hold means drop */
+	c->fail_shunt = value(s, "failureshunt") &&
+				!strcasecmp(value(s, "failureshunt"), "hold") ?
+				IKB_POLICY_BLOCK :
+				shunt_word(value(s, "failureshunt"));
 }
 
 static void compile_values(const struct ikb_section *s, struct conn *c)

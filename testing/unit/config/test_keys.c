@@ -292,7 +292,15 @@ static void test_ids(void **state)
 	core_expect(
 		"conn a\n\tleftid=\"what ever\"\n",
 		E(2, "a", "leftid=what ever",
-		  "expected @FQDN, @[KEY-ID], an IP address, a DN like \"C=CH, O=Example, CN=west\" or %any"));
+		  "expected @FQDN, user@domain, @[KEY-ID], an IP address, a DN like \"C=CH, O=Example, CN=west\" or %any"));
+	/* libreswan 5: user@domain without a leading @ is ID_RFC822_ADDR */
+	core_expect("conn a\n\tleftid=alice@example.com\n", "");
+	core_expect("conn a\n\tleftid=\"al ice@example.com\"\n",
+		    E(2, "a", "leftid=al ice@example.com",
+		      "expected user@domain without white space or control characters before the @"));
+	core_expect("conn a\n\tleftid=alice@\n",
+		    E(2, "a", "leftid=alice@",
+		      "expected user@domain with a domain name after the @"));
 }
 
 static void test_enums(void **state)
