@@ -76,18 +76,22 @@ static bool host_is_any(const struct ikb_value *v)
 
 /*
  * leftikeport=, rightikeport=: the engine initiates to the remote end's
- * port, but sends and listens on config setup's ikeport= only. An end
- * whose port differs can thus only be the peer's: an error when it must
- * be this host's, that is when the other end is %any (never local) or
- * names another port too.
+ * port, but sends and listens on config setup's ikeport= and
+ * nat-ikeport= only (an end on the NAT-T port starts IKE there, with the
+ * non-ESP marker, as Submariner's conns do). An end whose port is
+ * neither can thus only be the peer's: an error when it must be this
+ * host's, that is when the other end is %any (never local) or names
+ * another port too.
  */
 void cfg_check_ikeports(const struct cfg *c, const struct ikb_section *s,
 			struct ikb_diag *d)
 {
 	static const char *const side[2] = { "left", "right" };
 	const struct ikb_value *ike = cfg_get(&c->setup, "ikeport");
+	const struct ikb_value *natt = cfg_get(&c->setup, "nat-ikeport");
 	const struct ikb_value *port[2], *host[2];
 	unsigned long own = ike ? port_of(ike) : 500;
+	unsigned long own_natt = natt ? port_of(natt) : 4500;
 	bool off[2];
 
 	if (!own)
@@ -99,19 +103,20 @@ void cfg_check_ikeports(const struct cfg *c, const struct ikb_section *s,
 		host[i] = cfg_get(s, k);
 		strcat(k, "ikeport");
 		port[i] = cfg_get(s, k);
-		off[i] = port_of(port[i]) && port_of(port[i]) != own;
+		off[i] = port_of(port[i]) && port_of(port[i]) != own &&
+			 port_of(port[i]) != own_natt;
 	}
 	if (off[0] && off[1]) {
 		diag_report(
 			d, s, port[1], IKB_SEV_ERROR,
-			"per-conn IKE ports are not implemented yet: ikebana sends and listens on ikeport= (%lu); one end is this host's, and leftikeport=%s (%s:%u) differs too",
-			own, port[0]->value, port[0]->file, port[0]->line);
+			"per-conn IKE ports are not implemented yet: ikebana sends and listens on ikeport= (%lu) and nat-ikeport= (%lu); one end is this host's, and leftikeport=%s (%s:%u) differs too",
+			own, own_natt, port[0]->value, port[0]->file, port[0]->line);
 		return;
 	}
 	for (int i = 0; i < 2; i++)
 		if (off[i] && host_is_any(host[1 - i]))
 			diag_report(
 				d, s, port[i], IKB_SEV_ERROR,
-				"per-conn IKE ports are not implemented yet: ikebana sends and listens on ikeport= (%lu); with %s=%s this end is this host's",
-				own, host[1 - i]->key, host[1 - i]->value);
+				"per-conn IKE ports are not implemented yet: ikebana sends and listens on ikeport= (%lu) and nat-ikeport= (%lu); with %s=%s this end is this host's",
+				own, own_natt, host[1 - i]->key, host[1 - i]->value);
 }

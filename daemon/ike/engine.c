@@ -133,17 +133,19 @@ static int engine_path(struct ike_sa *sa, struct ikb_error *err)
 	rc = conn_view_local(e, conn, &v, err);
 	if (rc)
 		return rc;
-	if (v.local.ike_port && v.local.ike_port != e->ike_port) {
+	/* the NAT-T port too: IKE may start there (RFC 7296 2.23, Submariner) */
+	if (v.local.ike_port && v.local.ike_port != e->ike_port &&
+	    v.local.ike_port != e->conns->natt_port) {
 		snprintf(
 			err->msg, sizeof(err->msg),
-			"conn %s: %sikeport=%u, but the daemon listens on ikeport=%u",
+			"conn %s: %sikeport=%u, but the daemon listens on ikeport=%u and nat-ikeport=%u",
 			sa->conn, v.left_is_local ? "left" : "right",
-			v.local.ike_port, e->ike_port);
+			v.local.ike_port, e->ike_port, e->conns->natt_port);
 		return -EINVAL;
 	}
 	sa->path.local = v.local.addr;
 	sa->path.remote = v.remote.addr;
-	sa->path.lport = e->ike_port;
+	sa->path.lport = v.local.ike_port ? v.local.ike_port : e->ike_port;
 	sa->path.rport = v.remote.ike_port ? v.remote.ike_port : 500;
 	sa->view_side = v.left_is_local;
 	ike_sa_set_state(sa, IKE_SA_OPENING_I);

@@ -110,20 +110,24 @@ static void test_ikeport(void **state)
 		"\tleftikeport=4600\n\trightikeport=4601\n",
 		E(5, "a", "rightikeport=4601",
 		  IKEPORT
-		  "(500); one end is this host's, and leftikeport=4600 (t.conf:4) differs too"));
+		  "(500) and nat-ikeport= (4500); one end is this host's, and leftikeport=4600 (t.conf:4) differs too"));
 	core_expect(
 		"config setup\n\tikeport=4501\n"
 		"conn %default\n\tleftikeport=500\n"
 		"conn a\n\tleft=192.0.2.1\n\tright=192.0.2.2\n"
 		"\trightikeport=500\n",
 		"t.conf:8: error: conn a: rightikeport=500: " IKEPORT
-		"(4501); one end is this host's, and leftikeport=500 (t.conf:4) differs too\n");
+		"(4501) and nat-ikeport= (4500); one end is this host's, and leftikeport=500 (t.conf:4) differs too\n");
+	/* the NAT-T port at both ends: IKE starts there (Submariner) */
+	core_expect("conn a\n\tleft=192.0.2.1\n\tright=192.0.2.2\n"
+		    "\tleftikeport=4500\n\trightikeport=4500\n",
+		    "");
 	/* the other end is %any, so this end is this host's */
 	core_expect("conn a\n\tleft=192.0.2.1\n\tright=%any\n"
 		    "\tleftikeport=4600\n",
 		    E(4, "a", "leftikeport=4600",
 		      IKEPORT
-		      "(500); with right=%any this end is this host's"));
+		      "(500) and nat-ikeport= (4500); with right=%any this end is this host's"));
 	core_expect("conn a\n\tleft=%any\n\tright=192.0.2.2\n"
 		    "\tleftikeport=4600\n",
 		    "");

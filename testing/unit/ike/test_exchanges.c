@@ -361,8 +361,29 @@ static void test_local_ike_port(void **state)
 	assert_int_equal(ike_engine_up(n->p[WEST].e, "test", &err), -EINVAL);
 	assert_string_equal(
 		err.msg,
-		"conn test: leftikeport=4600, but the daemon listens on ikeport=500");
+		"conn test: leftikeport=4600, but the daemon listens on ikeport=500 and nat-ikeport=4500");
 	assert_int_equal(ike_sa_count(n, WEST, NULL), 0);
+	net_free(n);
+}
+
+/*
+ * leftikeport= the NAT-T port, as Submariner's conns have it: IKE starts
+ * there, to the peer's NAT-T port, and stays (no NAT, no float).
+ */
+static void test_natt_port_start(void **state)
+{
+	struct net *n = net_new("\tleftikeport=4500\n\trightikeport=4500\n",
+				"\tleftikeport=4500\n\trightikeport=4500\n",
+				NULL, NULL, NULL);
+	struct ikb_error err = { "" };
+
+	assert_int_equal(ike_engine_up(n->p[WEST].e, "test", &err), 0);
+	assert_true(net_run(n, both_up, 5000));
+	assert_true(n->nrec > 0);
+	for (unsigned i = 0; i < n->nrec; i++) {
+		assert_int_equal(n->rec[i].sport, 4500);
+		assert_int_equal(n->rec[i].dport, 4500);
+	}
 	net_free(n);
 }
 
@@ -370,6 +391,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(test_tunnel, net_cleanup),
+		cmocka_unit_test_teardown(test_natt_port_start, net_cleanup),
 		cmocka_unit_test_teardown(test_remote_ike_port, net_cleanup),
 		cmocka_unit_test_teardown(test_local_ike_port, net_cleanup),
 		cmocka_unit_test_teardown(test_fragmentation_offer,
