@@ -298,12 +298,16 @@ const struct conn *conn_match_addr(const struct ike_engine *e,
 /*
  * After IKE_AUTH: the conn whose remote ID accepts peer's; NULL if none.
  * Of those, one that allows the peer's AUTH method (auth_method, RFC 7296
- * §3.8) wins, as libreswan and strongSwan switch conns on it.
+ * §3.8) wins, as libreswan and strongSwan switch conns on it; then one
+ * whose selectors take the request's TSi and TSr (NULL: none) as offered.
  */
+struct wire_ts_pld;
 const struct conn *conn_match_id(const struct ike_engine *e,
 				 const struct ike_path *p,
 				 const struct ike_id *peer, uint8_t auth_method,
-				 const char *current, struct conn_view *v);
+				 const char *current, const struct wire_ts_pld *tsi,
+				 const struct wire_ts_pld *tsr,
+				 struct conn_view *v);
 
 /* id.c */
 int id_local(const struct conn_end *end, struct ike_id *id,

@@ -6,7 +6,12 @@
  * %any), then, once IKE_AUTH reveals the peer's ID, by that ID among the
  * conns that match the addresses as well, preferring one that allows the
  * way the peer authenticated (a conn for anonymous peers beside one for
- * peers with certificates, say).
+ * peers with certificates, say), and then one whose traffic selectors
+ * take the peer's TSi and TSr as offered: conns between the same hosts
+ * that differ in their protocol and port alone (ovs-monitor-ipsec's
+ * NAME-in-N and NAME-out-N, udp/6081 at one end or the other) are told
+ * apart by the TS of the request, as libreswan switches to the conn the
+ * traffic selectors fit.
  */
 #include <string.h>
 #include <strings.h>
@@ -14,6 +19,7 @@
 #include "crypto/sig.h"
 #include "ike/engine.h"
 #include "config/groups.h"
+#include "ike/child/ts.h"
 #include "ike/conn/conn.h"
 
 /*
@@ -96,9 +102,33 @@ struct pick {
 	const struct ike_id *peer;
 	uint8_t method;
 	const char *prefer;
+	const struct wire_ts_pld *tsi, *tsr; /* the request's, or NULL */
 	const struct conn *found;
 	int top, at;
 };
+
+/*
+ * Whether one of the Child SAs the view plans takes the request's TSi and
+ * TSr exactly as offered (our side is TSr's). A view with several
+ * subnets per side is not compared: it only scores as before.
+ */
+static bool ts_fit(const struct conn *c, int side, const struct pick *k)
+{
+	const struct conn_plan *plan = &c->plan[side];
+	struct ikb_selector out;
+
+	if (c->plan_rc[side] || c->view[side].local.nnets > 1 ||
+	    c->view[side].remote.nnets > 1)
+		return false;
+	for (unsigned i = 0; i < plan->n; i++) {
+		struct ikb_selector ours = plan->c[i].ts;
+
+		ts_fill_dynamic(&ours, k->p);
+		if (!ts_select(&ours, k->tsr, k->tsi, true, &out))
+			return true;
+	}
+	return false;
+}
 
 /* One view, against the best so far. */
 static void try_view(struct pick *k, const struct conn *c, int side)
@@ -113,6 +143,9 @@ static void try_view(struct pick *k, const struct conn *c, int side)
 	/* the conn chosen at IKE_SA_INIT wins a tie */
 	if (sc && k->prefer && is_or_has(c, k->prefer))
 		sc += 2;
+	/* over that, one whose selectors take the request's as offered */
+	if (sc && k->tsi && k->tsr && ts_fit(c, side, k))
+		sc += 4;
 	/* over both, a conn that takes the peer's AUTH */
 	if (sc && k->method &&
 	    (c->view[side].remote.auth.methods & authm_of(k->method)))
@@ -129,10 +162,12 @@ static void try_view(struct pick *k, const struct conn *c, int side)
 static const struct conn *best(const struct ike_engine *e,
 			       const struct ike_path *p,
 			       const struct ike_id *peer, uint8_t method,
-			       const char *prefer, struct conn_view *out)
+			       const char *prefer, const struct wire_ts_pld *tsi,
+			       const struct wire_ts_pld *tsr,
+			       struct conn_view *out)
 {
 	const struct conn_set *set = e->conns;
-	struct pick k = { p, peer, method, prefer, NULL, 0, 0 };
+	struct pick k = { p, peer, method, prefer, tsi, tsr, NULL, 0, 0 };
 	const struct conn_index_ent *x;
 	const struct conn *found;
 	size_t n;
@@ -162,13 +197,15 @@ const struct conn *conn_match_addr(const struct ike_engine *e,
 				   const struct ike_path *p,
 				   struct conn_view *v)
 {
-	return best(e, p, NULL, 0, NULL, v);
+	return best(e, p, NULL, 0, NULL, NULL, NULL, v);
 }
 
 const struct conn *conn_match_id(const struct ike_engine *e,
 				 const struct ike_path *p,
 				 const struct ike_id *peer, uint8_t auth_method,
-				 const char *current, struct conn_view *v)
+				 const char *current, const struct wire_ts_pld *tsi,
+				 const struct wire_ts_pld *tsr,
+				 struct conn_view *v)
 {
-	return best(e, p, peer, auth_method, current, v);
+	return best(e, p, peer, auth_method, current, tsi, tsr, v);
 }

@@ -62,13 +62,16 @@ static int authenticate(struct ike_sa *sa, const struct wire_msg *m,
 {
 	const struct wire_payload *idi = wire_find(m, WIRE_PT_IDI);
 	const struct wire_payload *auth = wire_find(m, WIRE_PT_AUTH);
+	const struct wire_payload *tsi = wire_find(m, WIRE_PT_TSI);
+	const struct wire_payload *tsr = wire_find(m, WIRE_PT_TSR);
 	const struct conn *conn;
 	struct ike_id peer;
 
 	/* there: request_ok() answered a request without them */
 	id_from_wire(&idi->u.id, &peer);
 	conn = conn_match_id(sa->e, &sa->path, &peer, auth->u.auth.type,
-			     sa->conn, v);
+			     sa->conn, tsi && tsr ? &tsi->u.ts : NULL,
+			     tsi && tsr ? &tsr->u.ts : NULL, v);
 	if (!conn) {
 		snprintf(err->msg, sizeof(err->msg),
 			 "no conn accepts peer ID %.100s", peer.text);

@@ -366,6 +366,46 @@ static void test_local_ike_port(void **state)
 	net_free(n);
 }
 
+/* The conn of p's only IKE SA, or "" (none, or several). */
+static const char *only_sa_conn(struct net *n, int who)
+{
+	const struct ike_sa *sa = ike_engine_next_sa(n->p[who].e, NULL);
+	struct ike_sa_info info;
+
+	if (!sa || ike_engine_next_sa(n->p[who].e, sa))
+		return "";
+	ike_sa_get_info(sa, &info);
+	return info.conn;
+}
+
+/*
+ * Two conns between the same hosts and IDs that differ in the protocol
+ * port alone (ovs-monitor-ipsec's NAME-in-N and NAME-out-N): the
+ * responder takes the one whose selectors the request's TS fit, not the
+ * first by address and ID, which would narrow them to neither.
+ */
+static void ts_switch(const char *initiate, const char *want)
+{
+	const char *conns = "\tleftprotoport=udp/6081\n\trightprotoport=udp\n"
+			    "\ttype=transport\n\n"
+			    "conn test-out\n\talso=test\n"
+			    "\tleftprotoport=udp\n\trightprotoport=udp/6081\n";
+	struct net *n = net_new(conns, conns, NULL, NULL, NULL);
+	struct ikb_error err = { "" };
+
+	assert_int_equal(ike_engine_up(n->p[EAST].e, initiate, &err), 0);
+	assert_true(net_run(n, both_up, 5000));
+	assert_string_equal(only_sa_conn(n, EAST), initiate);
+	assert_string_equal(only_sa_conn(n, WEST), want);
+	net_free(n);
+}
+
+static void test_ts_switch(void **state)
+{
+	ts_switch("test-out", "test-out");
+	ts_switch("test", "test");
+}
+
 /*
  * leftikeport= the NAT-T port, as Submariner's conns have it: IKE starts
  * there, to the peer's NAT-T port, and stays (no NAT, no float).
@@ -392,6 +432,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(test_tunnel, net_cleanup),
 		cmocka_unit_test_teardown(test_natt_port_start, net_cleanup),
+		cmocka_unit_test_teardown(test_ts_switch, net_cleanup),
 		cmocka_unit_test_teardown(test_remote_ike_port, net_cleanup),
 		cmocka_unit_test_teardown(test_local_ike_port, net_cleanup),
 		cmocka_unit_test_teardown(test_fragmentation_offer,
