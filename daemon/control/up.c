@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * up {"conn": NAME, "wait": SECONDS}: initiate conn, and with wait answer
- * once its IKE SA is up or failed. A conn has at most one
+ * up {"conn": NAME, "wait": SECONDS, "already_ok": BOOL}: initiate conn,
+ * and with wait answer once its IKE SA is up or failed. A conn has at most one
  * IKE SA being initiated (ike_engine_up refuses a second), so the next
  * outcome for a conn, the IKE_UP (with its first Child SA) or FAILED of
  * an IKE SA we initiated, answers every request waiting on that conn.
@@ -184,6 +184,14 @@ struct json_object *cmd_up(struct ikbd *d, struct json_object *req)
 					  "loaded (see ikebana status)",
 					  conn);
 	rc = ike_engine_up(d->engine, conn, &err);
+	/*
+	 * {"already_ok": true}, the ipsec command's: orchestrators initiate
+	 * again and again (Submariner after each --route, ovs-monitor-ipsec
+	 * on each refresh); an IKE SA there is what they asked for, and a
+	 * second would be the duplicate libreswan's users see.
+	 */
+	if (rc == -EALREADY && req_bool(req, "already_ok"))
+		return conn_done(conn, "already up");
 	if (rc == -EALREADY)
 		return ctl_response_error("up: %s (ikebana down %.64s first)",
 					  err.msg, conn);

@@ -135,6 +135,7 @@ static int up(const struct cli *c, const struct ipsec_args *a)
 
 	if (!a->async)
 		json_object_object_add(req, "wait", json_object_new_int(60));
+	json_object_object_add(req, "already_ok", json_object_new_boolean(1));
 	rc = conn_call(c, "up", a->name, req);
 	/* the words ovs-monitor-ipsec and others look for on stdout */
 	if (rc)
@@ -156,7 +157,7 @@ static int lsw_status(const struct cli *c, bool states_only)
 		nl = strchr(s, '\n');
 		if (!nl)
 			break;
-		if (!states_only || s[0] == '#')
+		if (!states_only || !strncmp(s, "000 #", 5))
 			fwrite(s, 1, (size_t)(nl - s + 1), stdout);
 	}
 	return CLI_OK;
@@ -184,7 +185,8 @@ static int trafficstatus(const struct cli *c)
 	for (size_t i = 0; i < json_object_array_length(a); i++) {
 		e = json_object_array_get_idx(a, i);
 		json_object_object_get_ex(e, "conn", &v);
-		printf("#%lld: \"%s\", type=ESP, add_time=%lld, inBytes=%lld, "
+		/* 006: whack's reply code, as libreswan 4 prints it */
+		printf("006 #%lld: \"%s\", type=ESP, add_time=%lld, inBytes=%lld, "
 		       "outBytes=%lld, maxBytes=2^63B",
 		       num(e, NULL, "ike_serial"), json_object_get_string(v),
 		       num(e, NULL, "add_time"), num(e, "in", "bytes"),

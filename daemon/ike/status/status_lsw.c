@@ -7,6 +7,10 @@
  *   #N: "NAME" ... esp.SPI@ADDRESS
  * and reads "Total IPsec connections: loaded N, active M". Child SAs
  * have no serial of their own here: their lines carry their IKE SA's.
+ *
+ * Every line starts with libreswan 4's "000 " (whack's reply code), and
+ * none is empty: ovs-monitor-ipsec 3.1 stops reading at the first empty
+ * line, which libreswan 4 never prints ("000  " stands for one).
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -19,6 +23,8 @@
 #include "ike/route/route.h"
 #include "ike/status/status.h"
 #include "ike/timers.h"
+
+#define LSW "000 " /* whack's reply code of a status line */
 
 /* "192.0.2.1[@east]" and its protocol/port */
 static void lsw_host(FILE *f, const struct conn_end *e)
@@ -71,7 +77,7 @@ static bool conn_line(FILE *f, const struct ike_engine *e,
 
 	if (conn_view_local(e, c, &v, &err))
 		v = c->view[1]; /* as written: left first */
-	fprintf(f, "\"%s\": ", c->name);
+	fprintf(f, LSW "\"%s\": ", c->name);
 	end_text(f, &v.local, true);
 	fputs("...", f);
 	end_text(f, &v.remote, false);
@@ -90,7 +96,8 @@ static void sa_lines(FILE *f, const struct ike_sa *sa)
 
 	addr_str(&sa->path.local, l, sizeof(l));
 	addr_str(&sa->path.remote, r, sizeof(r));
-	fprintf(f, "#%lu: \"%s\":%u %s (%s IKE SA);", (unsigned long)sa->serial,
+	fprintf(f, LSW "#%lu: \"%s\":%u %s (%s IKE SA);",
+		(unsigned long)sa->serial,
 		sa->conn, sa->path.rport,
 		sa->state == IKE_SA_ESTABLISHED ? "STATE_V2_ESTABLISHED_IKE_SA" :
 						  "STATE_V2_IKE_SA_NEGOTIATING",
@@ -101,7 +108,8 @@ static void sa_lines(FILE *f, const struct ike_sa *sa)
 	for (const struct child_sa *c = sa->children; c; c = c->next) {
 		if (!c->sa_in_done || !c->sa_out_done)
 			continue;
-		fprintf(f, "#%lu: \"%s\" esp.%08" PRIx32 "@%s esp.%08" PRIx32 "@%s",
+		fprintf(f, LSW "#%lu: \"%s\" esp.%08" PRIx32 "@%s esp.%08" PRIx32
+			   "@%s",
 			(unsigned long)sa->serial, sa->conn, c->spi_out, r,
 			c->spi_in, l);
 		if (c->mode == IKB_MODE_TUNNEL)
@@ -121,7 +129,7 @@ void ike_engine_status_lsw(const struct ike_engine *e, FILE *f)
 		loaded++;
 		active += conn_line(f, e, &set->conns[i]);
 	}
-	fprintf(f, "Total IPsec connections: loaded %zu, active %zu\n", loaded,
+	fprintf(f, LSW "Total IPsec connections: loaded %zu, active %zu\n", loaded,
 		active);
 	for (const struct ike_sa *sa = e ? e->all : NULL; sa; sa = sa->next_all) {
 		nike++;
@@ -129,10 +137,10 @@ void ike_engine_status_lsw(const struct ike_engine *e, FILE *f)
 		for (const struct child_sa *c = sa->children; c; c = c->next)
 			nchild += c->sa_in_done && c->sa_out_done;
 	}
-	fprintf(f, "\nIKE SAs: total(%zu), half-open(%zu), open(0), "
+	fprintf(f, LSW " \n" LSW "IKE SAs: total(%zu), half-open(%zu), open(0), "
 		   "authenticated(%zu), anonymous(0)\n",
 		nike, nike - est, est);
-	fprintf(f, "IPsec SAs: total(%zu), authenticated(%zu), anonymous(0)\n\n",
+	fprintf(f, LSW "IPsec SAs: total(%zu), authenticated(%zu), anonymous(0)\n" LSW " \n",
 		nchild, nchild);
 	for (const struct ike_sa *sa = e ? e->all : NULL; sa; sa = sa->next_all)
 		sa_lines(f, sa);
