@@ -1,0 +1,148 @@
+# Open vSwitch with its IPsec monitor, ikebana under it (ovs-* scenarios):
+# per host, ovsdb-server and ovs-vswitchd in the host's namespace, and
+# Debian's ovs-monitor-ipsec run unchanged with --ike-daemon=libreswan and
+# --root-prefix, as OVS's own tests run it, pointed at the host's
+# libreswan prefix (lswpaths.sh).
+# shellcheck shell=sh
+
+OVS_MONITOR=$IKB_CACHE/ovs-ipsec-root/usr/share/openvswitch/scripts/ovs-monitor-ipsec
+
+# shellcheck source=lswpaths.sh
+. "$IKB_UML/lib/scenario/lswpaths.sh"
+
+_ovs_dir() { echo "$HOSTS/$1/ovs"; }
+
+# _ovs HOST CMD...: an OVS tool in HOST's namespace, with HOST's run dir.
+_ovs() {
+	_oh=$1
+	shift
+	_od=$(_ovs_dir "$_oh")
+	t 30 ip netns exec "$_oh" env OVS_RUNDIR="$_od" OVS_LOGDIR="$_od" \
+		OVS_DBDIR="$_od" "$@"
+}
+
+vsctl() {
+	_vh=$1
+	shift
+	_ovs "$_vh" ovs-vsctl --db="unix:$(_ovs_dir "$_vh")/db.sock" "$@"
+}
+
+# ovs_prepare: the kernel modules, once, before anything else runs. An
+# ovs-vswitchd that starts while its datapath's conntrack modules load
+# was seen to set up no flow at all (its upcall handlers counted 0).
+ovs_prepare() {
+	[ -x "$OVS_MONITOR" ] || skip "no ovs-monitor-ipsec at $OVS_MONITOR (testing/uml/fetch-ovs-ipsec)"
+	command -v ovs-vswitchd >/dev/null || skip "openvswitch-switch is not installed"
+	modprobe -q -a openvswitch vxlan geneve ip_gre nf_conntrack nf_nat \
+		nf_defrag_ipv4 nf_defrag_ipv6 2>/dev/null
+	return 0
+}
+
+_vswitchd() {
+	_ovs "$1" ovs-vswitchd "unix:$(_ovs_dir "$1")/db.sock" \
+		--pidfile="$(_ovs_dir "$1")/ovs-vswitchd.pid" \
+		--unixctl="$(_ovs_dir "$1")/ovs-vswitchd.ctl" \
+		--log-file="$HOSTS/$1/log/ovs-vswitchd.log" --detach ||
+		fail "ovs-vswitchd on $1"
+}
+
+# ovs_start HOST OVERLAY_ADDR/LEN: ovsdb-server, ovs-vswitchd, bridge
+# br-ipsec with the overlay address.
+ovs_start() {
+	_d=$(_ovs_dir "$1")
+	mkdir -p "$_d"
+	t 30 ovsdb-tool create "$_d/conf.db" /usr/share/openvswitch/vswitch.ovsschema ||
+		fail "ovsdb-tool create on $1"
+	_ovs "$1" ovsdb-server "$_d/conf.db" --remote="punix:$_d/db.sock" \
+		--pidfile="$_d/ovsdb-server.pid" --unixctl="$_d/ovsdb-server.ctl" \
+		--log-file="$HOSTS/$1/log/ovsdb-server.log" --detach ||
+		fail "ovsdb-server on $1"
+	vsctl "$1" --no-wait init || fail "ovs-vsctl init on $1"
+	_vswitchd "$1"
+	vsctl "$1" add-br br-ipsec || fail "add-br on $1"
+	# In UML (one CPU, per-CPU upcall dispatch), the first ovs-vswitchd of
+	# a boot was seen to count 0 upcall handlers ("Overriding
+	# n-handler-threads to 0") and then set up no flow at all, whatever
+	# other_config says: such a one is started again, once.
+	if grep -q 'n-handler-threads to 0' "$HOSTS/$1/log/ovs-vswitchd.log"; then
+		log "ovs-vswitchd on $1 counted no upcall handler: starting it again"
+		_ovs "$1" ovs-appctl -t "$_d/ovs-vswitchd.ctl" exit
+		# it removes its pid file on its way out (a zombie would still
+		# answer kill -0)
+		wait_for 15 "ovs-vswitchd on $1 gone" test ! -e "$_d/ovs-vswitchd.pid"
+		mv "$HOSTS/$1/log/ovs-vswitchd.log" "$HOSTS/$1/log/ovs-vswitchd.first.log"
+		_vswitchd "$1"
+		wait_for 15 "ovs-vswitchd on $1 with its bridge" \
+			vsctl "$1" br-exists br-ipsec
+	fi
+	ip -n "$1" addr add "$2" dev br-ipsec &&
+		ip -n "$1" link set br-ipsec up || fail "br-ipsec address on $1"
+	log "Open vSwitch running on $1 (br-ipsec $2)"
+}
+
+# ovs_monitor HOST: ovs-monitor-ipsec, unchanged, in the foreground of a
+# background job (its pid file names it for the dump).
+ovs_monitor() {
+	_d=$(_ovs_dir "$1")
+	ip netns exec "$1" env OVS_RUNDIR="$_d" OVS_LOGDIR="$_d" OVS_DBDIR="$_d" \
+		/usr/bin/python3 "$OVS_MONITOR" --root-prefix="$(lsw_prefix "$1")" \
+		--ike-daemon=libreswan --no-restart-ike-daemon \
+		--log-file="$HOSTS/$1/log/ovs-monitor-ipsec.log" \
+		--pidfile="$_d/ovs-monitor-ipsec.pid" "unix:$_d/db.sock" \
+		>>"$HOSTS/$1/log/ovs-monitor-ipsec.out" 2>&1 &
+	echo "$!" >"$HOSTS/$1/ovs-monitor-ipsec.jobpid"
+	wait_for 15 "ovs-monitor-ipsec on $1" test -e "$_d/ovs-monitor-ipsec.pid"
+	log "ovs-monitor-ipsec running on $1"
+}
+
+# ovs_tunnel HOST PORT TYPE LOCAL REMOTE PSK: an encrypted tunnel port.
+ovs_tunnel() {
+	vsctl "$1" add-port br-ipsec "$2" -- set interface "$2" type="$3" \
+		options:local_ip="$4" options:remote_ip="$5" options:psk="$6" ||
+		fail "add-port $2 on $1"
+}
+
+# ovs_appctl HOST CMD...: the monitor's unixctl commands (tunnels/show).
+ovs_appctl() {
+	_d=$(_ovs_dir "$1")
+	_h=$1
+	shift
+	_ovs "$_h" ovs-appctl -t "$_d/ovs-monitor-ipsec.$(cat "$_d/ovs-monitor-ipsec.pid").ctl" "$@"
+}
+
+# ovs_monitor_quiet HOST: no warning or error in the monitor's log.
+ovs_monitor_quiet() {
+	_bad=$(grep -E '\| (WARN|ERR|EMER) \|' "$HOSTS/$1/log/ovs-monitor-ipsec.log" |
+		grep -v 'could not create unixctl' | head -n 5)
+	[ -z "$_bad" ] || fail "ovs-monitor-ipsec on $1 warned: $_bad"
+	log "ok: no warning in ovs-monitor-ipsec's log on $1"
+}
+
+# _ike_sas HOST CONN: the established IKE SAs of CONN in ipsec status.
+_ike_sas() {
+	lsw_ipsec "$1" status |
+		grep -c "^000 #[0-9]*: \"$2\":[0-9]* STATE_V2_ESTABLISHED_IKE_SA" || true
+}
+
+# ovs_one_sa HOST CONN...: exactly one IKE SA and one Child SA pair per conn.
+ovs_one_sa() {
+	_h=$1
+	shift
+	for _c; do
+		_n=$(_ike_sas "$_h" "$_c")
+		[ "$_n" = 1 ] || fail "$_h has $_n IKE SAs of $_c, not one"
+		_k=$(lsw_ipsec "$_h" status | grep -c "^000 #[0-9]*: \"$_c\" esp\." || true)
+		[ "$_k" = 1 ] || fail "$_h has $_k Child SAs of $_c, not one"
+	done
+	log "ok: $_h has one IKE SA and one Child SA of each of $*"
+}
+
+# ovs_stop HOST: the monitor, ovs-vswitchd, ovsdb-server, by their pids.
+ovs_stop() {
+	_d=$(_ovs_dir "$1")
+	for _f in "$HOSTS/$1/ovs-monitor-ipsec.jobpid" "$_d/ovs-vswitchd.pid" \
+		"$_d/ovsdb-server.pid"; do
+		[ -e "$_f" ] && kill "$(cat "$_f")" 2>/dev/null
+	done
+	return 0
+}
