@@ -91,11 +91,13 @@ static int conn_call(const struct cli *c, const char *cmd, const char *name,
 		return CLI_FAIL;
 	print_diag(resp);
 	data = cli_response_data(c, resp);
-	if (!data)
-		return CLI_FAIL;
-	json_object_object_get_ex(data, "result", &v);
-	printf("\"%s\": %s\n", name, v ? json_object_get_string(v) : "done");
-	return CLI_OK;
+	if (data) {
+		json_object_object_get_ex(data, "result", &v);
+		printf("\"%s\": %s\n", name,
+		       v ? json_object_get_string(v) : "done");
+	}
+	json_object_put(resp);
+	return data ? CLI_OK : CLI_FAIL;
 }
 
 static int add(const struct cli *c, const struct ipsec_args *a)
@@ -151,8 +153,10 @@ static int lsw_status(const struct cli *c, bool states_only)
 	json_object_object_add(req, "format", json_object_new_string("libreswan"));
 	resp = cli_call_req(c, "status", req);
 	data = resp ? cli_response_data(c, resp) : NULL;
-	if (!data || !json_object_object_get_ex(data, "text", &t))
+	if (!data || !json_object_object_get_ex(data, "text", &t)) {
+		json_object_put(resp);
 		return CLI_FAIL;
+	}
 	for (s = json_object_get_string(t); *s; s = nl + 1) {
 		nl = strchr(s, '\n');
 		if (!nl)
@@ -160,6 +164,7 @@ static int lsw_status(const struct cli *c, bool states_only)
 		if (!states_only || !strncmp(s, "000 #", 5))
 			fwrite(s, 1, (size_t)(nl - s + 1), stdout);
 	}
+	json_object_put(resp);
 	return CLI_OK;
 }
 
@@ -180,8 +185,10 @@ static int trafficstatus(const struct cli *c)
 			   *v;
 
 	data = resp ? cli_response_data(c, resp) : NULL;
-	if (!data || !json_object_object_get_ex(data, "child_sas", &a))
+	if (!data || !json_object_object_get_ex(data, "child_sas", &a)) {
+		json_object_put(resp);
 		return CLI_FAIL;
+	}
 	for (size_t i = 0; i < json_object_array_length(a); i++) {
 		e = json_object_array_get_idx(a, i);
 		json_object_object_get_ex(e, "conn", &v);
@@ -195,17 +202,21 @@ static int trafficstatus(const struct cli *c)
 			printf(", id='%s'", json_object_get_string(v));
 		putchar('\n');
 	}
+	json_object_put(resp);
 	return CLI_OK;
 }
 
 static int simple(const struct cli *c, const char *cmd)
 {
 	struct json_object *resp = cli_call(c, cmd);
+	int rc;
 
 	if (!resp)
 		return CLI_FAIL;
 	print_diag(resp);
-	return cli_response_data(c, resp) ? CLI_OK : CLI_FAIL;
+	rc = cli_response_data(c, resp) ? CLI_OK : CLI_FAIL;
+	json_object_put(resp);
+	return rc;
 }
 
 static int run(const struct cli *c, const struct ipsec_args *a)
