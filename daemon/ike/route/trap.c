@@ -355,6 +355,31 @@ static bool routes_same(const struct ike_engine *e, const char *conn,
 	return !r && i == n;
 }
 
+/*
+ * A Child SA of the conn up already with r's selectors (the peer
+ * initiated before the conn was routed, as it may between Submariner's
+ * whack of the conn and its --route): r takes its reqid, so that the
+ * policies route_install updates in place still lead to its SAs, and
+ * holds them from now on, as if the Child SA had claimed the trap.
+ * 0: none, a new reqid then.
+ */
+static uint32_t adopt_child(struct ike_engine *e, const struct ike_route *r)
+{
+	if (r->kind != IKB_POLICY_IPSEC || r->pair || r->has_set)
+		return 0;
+	for (struct ike_sa *sa = ike_sa_find_conn(e, r->conn, NULL); sa;
+	     sa = ike_sa_find_conn(e, r->conn, sa))
+		for (struct child_sa *c = sa->children; c; c = c->next) {
+			if (c->trap_pols || !c->npol || c->cpu >= 0 || c->tsx ||
+			    !ike_sel_equal(&r->sel, &c->ts))
+				continue;
+			c->trap_pols = true;
+			c->npol = 0; /* the route's now */
+			return c->reqid;
+		}
+	return 0;
+}
+
 /* conn's routes as its configuration says now; 0 or -errno with err. */
 static int route_conn(struct ike_engine *e, const struct conn *c,
 		      struct ikb_error *err)
@@ -385,7 +410,7 @@ static int route_conn(struct ike_engine *e, const struct conn *c,
 
 		/* Child SAs of the conn find the trap's policies by reqid;
 		 * the pairs of one set share the one of their Child SA */
-		if (!r->pair)
+		if (!r->pair && !(reqid = adopt_child(e, r)))
 			reqid = e->next_reqid++;
 		r->reqid = reqid;
 		if (!rc && (rc = route_install(r, err)))

@@ -43,15 +43,15 @@ sub_define east 192.0.2.2 $E.0/24 192.0.2.1 $W.0/24 _ls_whack east
 sub_define west 192.0.2.1 $W.0/24 192.0.2.2 $E.0/24 lsw_ipsec west whack
 expect_sa west mode=tunnel
 expect_sa east mode=tunnel
-expect_esp_grows west _ping_from west $W.1 $E.1 3
-expect_only_esp west:eth0
 # both initiated at once: one IKE SA and one Child SA pair settle
 _one() {
 	[ "$(lsw_ipsec west status | grep -c "^000 #[0-9]*: \"$NAME\":[0-9]* STATE_V2_ESTABLISHED_IKE_SA")" = 1 ] &&
-		[ "$(sa_count west)" = 2 ]
+		[ "$(sa_count west)" = 2 ] && [ "$(sa_count east)" = 2 ]
 }
 wait_for 30 "one IKE SA and one Child SA pair on west" _one
 log "ok: one IKE SA and one Child SA pair after both initiated"
+expect_esp_grows west _ping_from west $W.1 $E.1 3
+expect_only_esp west:eth0
 _port=$(lsw_ipsec west status | sed -n "s/^000 #[0-9]*: \"$NAME\":\([0-9]*\) STATE_V2_ESTABLISHED_IKE_SA.*/\1/p")
 [ "$_port" = 4500 ] || fail "west's IKE SA runs to port '$_port', not 4500"
 t 30 tcpdump -n -r "$HOSTS/west/log/eth0.pcap" -c 1 'udp port 500' 2>/dev/null | grep -q . &&

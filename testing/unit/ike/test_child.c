@@ -468,6 +468,40 @@ static void test_dpd_hold(void **state)
 	net_free(n);
 }
 
+/*
+ * The conn routed while its Child SA is up (Submariner routes after its
+ * peer may have initiated): the trap takes the Child SA's reqid, so that
+ * the policies still lead to its SAs, and holds them once it goes.
+ */
+static bool west_sa_gone(struct net *n)
+{
+	return ike_sa_count(n, WEST, NULL) == 0;
+}
+
+static void test_route_while_up(void **state)
+{
+	struct net *n = up("\tauto=add\n", "\tauto=add\n");
+	struct ikb_error err = { "" };
+	struct kdump w;
+	uint32_t reqid;
+
+	assert_true(net_run(n, both_up, 5000));
+	kernel_dump(n, WEST, &w);
+	assert_non_null(kdump_sa(&w, IKB_DIR_OUT));
+	reqid = kdump_sa(&w, IKB_DIR_OUT)->reqid;
+	assert_int_equal(ike_engine_route(n->p[WEST].e, "test", &err), 0);
+	kernel_dump(n, WEST, &w);
+	assert_true(w.npol > 0);
+	for (unsigned i = 0; i < w.npol; i++)
+		assert_int_equal(w.pol[i].reqid, reqid);
+	assert_int_equal(ike_engine_down(n->p[WEST].e, "test", &err), 0);
+	assert_true(net_run(n, west_sa_gone, 5000));
+	kernel_dump(n, WEST, &w);
+	assert_int_equal(w.nsa, 0);
+	assert_true(w.npol > 0); /* the trap holds */
+	net_free(n);
+}
+
 /* East's AUTHENTICATION_FAILED is lost once: its cache answers again. */
 /* east's first IKE_AUTH response is lost */
 static unsigned drop_east_auth(struct net *n, int from, unsigned seq,
@@ -521,6 +555,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_liveness, net_cleanup),
 		cmocka_unit_test_teardown(test_dpd_dead, net_cleanup),
 		cmocka_unit_test_teardown(test_dpd_hold, net_cleanup),
+		cmocka_unit_test_teardown(test_route_while_up, net_cleanup),
 		cmocka_unit_test_teardown(test_auth_failed_resent, net_cleanup),
 	};
 
