@@ -47,6 +47,27 @@ static inline const uint8_t *fuzz_bytes(struct fuzz_in *in, size_t n,
 	return p;
 }
 
+/*
+ * An argument vector from the input, for a command's parser: argv[0] is
+ * argv0, then buf (a NUL-terminated copy of the input, size bytes before
+ * the NUL) split at each NUL, at most max - 1 arguments; argv[argc] is
+ * NULL, so argv needs max + 1 slots. Returns argc.
+ */
+static inline int fuzz_argv(char *buf, size_t size, char *argv[], int max,
+			    char *argv0)
+{
+	int argc = 1;
+
+	argv[0] = argv0;
+	for (size_t i = 0; i <= size && argc < max; i++) {
+		argv[argc++] = buf + i;
+		while (buf[i])
+			i++;
+	}
+	argv[argc] = NULL;
+	return argc;
+}
+
 /* A record: a 16-bit big-endian length, then that many bytes. */
 static inline const uint8_t *fuzz_record(struct fuzz_in *in, size_t *len)
 {

@@ -15,7 +15,6 @@
 #include <string.h>
 #include <strings.h>
 #include <event2/event.h>
-#include <json-c/json.h>
 
 #include "config/config.h"
 #include "ike/child/child.h"
@@ -24,45 +23,10 @@
 #include "ike/exchange/exchange.h"
 #include "ike/msg/msg.h"
 #include "ike/route/route.h"
+#include "ike/route/trap_int.h"
 #include "log/log.h"
-#include "util/json.h"
 
 #define ROUTE_SELS_MAX (IKB_CHILD_PLAN_MAX + TS_NETS_MAX * TS_NETS_MAX)
-
-struct ike_route {
-	struct ike_route *next;
-	struct ike_engine *e;
-	char *conn;
-	enum ikb_policy_action kind; /* IPSEC: a trap; PASS, BLOCK: a shunt */
-	enum ikb_policy_action out_now; /* the outbound policy's, now */
-	enum ikb_mode mode;
-	struct ikb_addr local, remote;
-	struct ikb_selector sel; /* local to remote */
-	/* leftsubnet=A,B: one route per pair, pair 0's holds the set */
-	unsigned pair;
-	bool has_set;
-	struct ts_set set;
-	uint32_t reqid;
-	struct ikb_policy pol[3];
-	unsigned npol;
-	struct event *revert; /* the failure shunt's end */
-	unsigned long acquires;
-	/* a group conn's network (its ACQUIREs make instances), an instance's */
-	bool group, inst;
-	bool drop; /* an instance's, to go at the revert timer */
-};
-
-struct trap_set {
-	struct ike_route *head;
-	struct ike_listener *listener;
-};
-
-static const char *action_name(enum ikb_policy_action a)
-{
-	return a == IKB_POLICY_PASS  ? "passthrough" :
-	       a == IKB_POLICY_BLOCK ? "drop" :
-				       "trap";
-}
 
 static const char *const dir_names[] = { "in", "out", "fwd" };
 
@@ -134,7 +98,7 @@ static void route_remove(struct ike_route *r)
 		if (k->policy_del(st, &r->pol[--r->npol], &err))
 			log_warn("conn %s: %s policy of its %s not removed: %s",
 				 r->conn, dir_names[r->pol[r->npol].dir],
-				 action_name(r->kind), err.msg);
+				 trap_action_name(r->kind), err.msg);
 	r->npol = 0;
 }
 
@@ -178,10 +142,10 @@ static int out_set(struct ike_route *r, enum ikb_policy_action a,
 	}
 	if (rc) {
 		log_warn("conn %s: %s not made %s (%s): %s", r->conn,
-			 action_name(r->out_now), action_name(a), why, err.msg);
+			 trap_action_name(r->out_now), trap_action_name(a), why, err.msg);
 		return rc;
 	}
-	log_info("conn %s: traffic: %s (%s)", r->conn, action_name(a), why);
+	log_info("conn %s: traffic: %s (%s)", r->conn, trap_action_name(a), why);
 	r->out_now = a;
 	return 0;
 }
@@ -423,7 +387,7 @@ static int route_conn(struct ike_engine *e, const struct conn *c,
 		*tail = r;
 		tail = &r->next;
 		log_info("conn %s: %s routed, reqid %u", c->name,
-			 action_name(r->kind), r->reqid);
+			 trap_action_name(r->kind), r->reqid);
 	}
 	free(want);
 	return rc;
@@ -523,7 +487,7 @@ int trap_unroute(struct ike_engine *e, const char *conn, struct ikb_error *err)
 		}
 		*pp = r->next;
 		route_remove(r);
-		log_info("conn %s: %s unrouted", conn, action_name(r->kind));
+		log_info("conn %s: %s unrouted", conn, trap_action_name(r->kind));
 		route_free(r);
 		n++;
 	}
@@ -737,7 +701,7 @@ static void failed(struct ike_engine *e, struct ike_route *r,
 	if (r->out_now == c->fail_shunt)
 		log_info(
 			"conn %s: traffic: stays %s (failureshunt=, the negotiation failed)",
-			r->conn, action_name(c->fail_shunt));
+			r->conn, trap_action_name(c->fail_shunt));
 	else if (out_set(r, c->fail_shunt,
 			 "failureshunt=, the negotiation failed"))
 		return;
@@ -772,53 +736,4 @@ static void on_event(void *ctx, const struct ike_event *ev)
 			failed(e, r, c);
 		}
 	}
-}
-
-void trap_each_route(const struct ike_engine *e,
-		     void (*fn)(const char *conn, void *arg), void *arg)
-{
-	for (struct ike_route *r = e->traps ? e->traps->head : NULL; r;
-	     r = r->next)
-		fn(r->conn, arg);
-}
-
-bool trap_routed(const struct ike_engine *e, const char *conn)
-{
-	for (struct ike_route *r = e->traps ? e->traps->head : NULL; r;
-	     r = r->next)
-		if (!strcmp(r->conn, conn))
-			return true;
-	return false;
-}
-
-struct json_object *traps_status(const struct ike_engine *e)
-{
-	struct json_object *a = json_object_new_array();
-	char s[64], d[64], sel[160];
-
-	for (struct ike_route *r = e->traps ? e->traps->head : NULL; r;
-	     r = r->next) {
-		struct json_object *o = json_object_new_object();
-
-		json_put_str(o, "conn", r->conn);
-		if (r->group || r->inst)
-			json_put_str(o, "opportunistic",
-				     r->group ? "group" : "instance");
-		json_put_str(o, "kind",
-			     r->kind == IKB_POLICY_IPSEC ? "trap" : "shunt");
-		json_put_str(o, "action", action_name(r->out_now));
-		snprintf(sel, sizeof(sel), "%s/%u === %s/%u",
-			 addr_str(&r->sel.src, s, sizeof(s)), r->sel.src_plen,
-			 addr_str(&r->sel.dst, d, sizeof(d)), r->sel.dst_plen);
-		json_put_str(o, "selectors", sel);
-		json_object_object_add(o, "reqid",
-				       json_object_new_int64(r->reqid));
-		json_object_object_add(o, "policies",
-				       json_object_new_int64(r->npol));
-		json_object_object_add(
-			o, "acquires",
-			json_object_new_int64((int64_t)r->acquires));
-		json_object_array_add(a, o);
-	}
-	return a;
 }

@@ -28,18 +28,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char *buf = malloc(size + 1), *argv[ARGS_MAX + 1];
 	struct ipsec_args a;
 	char why[256];
-	int argc = 1;
+	int argc;
 
 	if (!buf)
 		return 0;
 	memcpy(buf, data, size);
 	buf[size] = '\0';
-	argv[0] = "ipsec";
-	for (size_t i = 0; i <= size && argc < ARGS_MAX; i++) {
-		argv[argc++] = buf + i;
-		i += strlen(buf + i);
-	}
-	argv[argc] = NULL;
+	argc = fuzz_argv(buf, size, argv, ARGS_MAX, "ipsec");
 	if (ipsec_args_parse(argc, argv, &a, why, sizeof(why)) == 0) {
 		if (a.verb == IPSEC_NONE ||
 		    ipsec_verb_named(a.verb) != (a.name != NULL) ||
