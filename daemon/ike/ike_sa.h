@@ -233,6 +233,7 @@ struct ike_sa {
 	enum {
 		REPLACED_UNIQUE, /* uniqueids=yes: one IKE SA per peer */
 		REPLACED_CROSSED, /* lost to it on nonces (RFC 7296 2.8.1) */
+		REPLACED_CROSSED_CHILD, /* crossed, and it has a Child SA */
 		REPLACED_RESTART, /* the peer lost this one (INITIAL_CONTACT) */
 	} replaced_how;
 	/* the engine's serial when this SA was established: an SA started

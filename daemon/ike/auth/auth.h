@@ -113,10 +113,16 @@ int auth_null_compute(const struct ike_sa *sa, bool for_initiator,
 		      const struct ike_id *id, uint8_t *out, size_t *len,
 		      struct ikb_error *err);
 
-/* unique.c: one IKE SA per peer (uniqueids=, INITIAL_CONTACT, §2.4). */
-struct ike_sa *unique_mark(struct ike_sa *sa, bool initial_contact);
+/*
+ * unique.c: one IKE SA per peer (uniqueids=, INITIAL_CONTACT, §2.4).
+ * with_child: sa's IKE_AUTH brings a Child SA (the initiator: the answer
+ * has one; the responder: the request asks for one).
+ */
+struct ike_sa *unique_mark(struct ike_sa *sa, bool initial_contact,
+			   bool with_child);
 /* sa lost to the crossed stays: a Delete, and it goes */
-void unique_crossed(struct ike_sa *sa, const struct ike_sa *stays);
+void unique_crossed(struct ike_sa *sa, bool with_child,
+		    const struct ike_sa *stays);
 void unique_takeover(struct ike_sa *sa, struct child_sa *c);
 void unique_sweep(struct ike_sa *sa);
 bool unique_initial_contact(const struct ike_sa *sa, const char *rid);

@@ -22,6 +22,11 @@
  * settled as RFC 7296 2.8.1 settles a simultaneous rekey: the one with
  * the lowest of the four nonces goes, the same one on both ends. Both
  * roles apply these rules, the initiator when the IKE_AUTH answer comes.
+ * Before the nonces, the one that has a Child SA stays if the other has
+ * none: a peer may refuse the Child SA of one of the two (libreswan does
+ * when its own is under way), and keeping that IKE SA would leave the
+ * conn up with no Child SA and nothing to ask for one. Both ends know
+ * which one has it, so they still keep the same one.
  *
  * The old IKE SAs are only marked before the new Child SA is installed.
  * The Child SA takes over the reqid and policies of the old Child SA it
@@ -67,9 +72,23 @@ static bool same_peer(const struct ike_sa *a, const struct ike_sa *b)
 		       ike_sa_id_text(&b->remote_id));
 }
 
-/* RFC 7296 2.8.1: of two crossed SAs, the one with the lowest nonce goes. */
-static bool loses_to(const struct ike_sa *sa, const struct ike_sa *o)
+static bool has_child(const struct ike_sa *sa)
 {
+	for (const struct child_sa *c = sa->children; c; c = c->next)
+		if (c->state == CHILD_INSTALLED)
+			return true;
+	return false;
+}
+
+/*
+ * Of two crossed SAs, one without a Child SA goes if the other has one;
+ * else, as in RFC 7296 2.8.1, the one with the lowest nonce.
+ */
+static bool loses_to(const struct ike_sa *sa, bool with_child,
+		     const struct ike_sa *o)
+{
+	if (with_child != has_child(o))
+		return !with_child;
 	struct nonce_pair a = { sa->ni.ptr, sa->ni.len, sa->nr.ptr,
 				sa->nr.len };
 	struct nonce_pair b = { o->ni.ptr, o->ni.len, o->nr.ptr, o->nr.len };
@@ -94,7 +113,8 @@ static void unmark(struct ike_sa *sa)
  * The SAs sa replaces: IKE_AUTH authenticated the peer, nothing else ran.
  * NULL, or the crossed IKE SA that stays instead of sa: then sa goes.
  */
-struct ike_sa *unique_mark(struct ike_sa *sa, bool initial_contact)
+struct ike_sa *unique_mark(struct ike_sa *sa, bool initial_contact,
+			   bool with_child)
 {
 	if (!uniqueids(sa->e))
 		return NULL;
@@ -111,14 +131,16 @@ struct ike_sa *unique_mark(struct ike_sa *sa, bool initial_contact)
 			       o->state == IKE_SA_ESTABLISHED &&
 			       o->est_serial >= sa->serial;
 
-		if (crossed && loses_to(sa, o)) {
+		if (crossed && loses_to(sa, with_child, o)) {
 			unmark(sa);
 			return o;
 		}
 		o->replaced_by = sa;
 		o->replaced_how = initial_contact ? REPLACED_RESTART :
-				  crossed	  ? REPLACED_CROSSED :
-						    REPLACED_UNIQUE;
+				  !crossed	  ? REPLACED_UNIQUE :
+				  with_child != has_child(o) ?
+					     REPLACED_CROSSED_CHILD :
+					     REPLACED_CROSSED;
 	}
 	return NULL;
 }
@@ -144,14 +166,19 @@ static void crossed_goes(struct ike_sa *sa, const char *why)
 	ike_sa_linger(sa, sa->rtx.timeout_ms);
 }
 
-void unique_crossed(struct ike_sa *sa, const struct ike_sa *stays)
+static const char *const crossed_why[] = {
+	[false] = "has the higher nonces and stays (RFC 7296 2.8.1)",
+	[true] = "has the conn's Child SA and stays",
+};
+
+void unique_crossed(struct ike_sa *sa, bool with_child,
+		    const struct ike_sa *stays)
 {
 	char why[160];
 
-	snprintf(
-		why, sizeof(why),
-		"crossed IKE SA #%lu of the same conn, which has the higher nonces and stays (RFC 7296 2.8.1)",
-		stays->serial);
+	snprintf(why, sizeof(why),
+		 "crossed IKE SA #%lu of the same conn, which %s",
+		 stays->serial, crossed_why[with_child != has_child(stays)]);
 	crossed_goes(sa, why);
 }
 
@@ -186,6 +213,7 @@ void unique_takeover(struct ike_sa *sa, struct child_sa *c)
 static const char *const replaced_why[] = {
 	[REPLACED_UNIQUE] = "uniqueids: replaced by",
 	[REPLACED_CROSSED] = "crossed IKE SA",
+	[REPLACED_CROSSED_CHILD] = "crossed IKE SA",
 	[REPLACED_RESTART] = "INITIAL_CONTACT: the peer restarted, replaced by",
 };
 
@@ -194,20 +222,23 @@ void unique_sweep(struct ike_sa *sa)
 {
 	struct ike_sa *o, *next;
 	char why[300];
+	bool crossed;
 
 	for (o = peers_of(sa); o; o = next) {
 		next = o->next_peer;
 		if (o->replaced_by != sa)
 			continue;
-		snprintf(
-			why, sizeof(why), "%s #%lu of %.100s%s",
-			replaced_why[o->replaced_how], sa->serial,
-			ike_sa_id_text(&sa->remote_id),
-			o->replaced_how == REPLACED_CROSSED ?
-				", which has the higher nonces and stays (RFC 7296 2.8.1)" :
-				"");
+		crossed = o->replaced_how == REPLACED_CROSSED ||
+			  o->replaced_how == REPLACED_CROSSED_CHILD;
+		snprintf(why, sizeof(why), "%s #%lu of %.100s%s%s",
+			 replaced_why[o->replaced_how], sa->serial,
+			 ike_sa_id_text(&sa->remote_id),
+			 crossed ? ", which " : "",
+			 crossed ? crossed_why[o->replaced_how ==
+					       REPLACED_CROSSED_CHILD] :
+				   "");
 		o->replaced_by = NULL;
-		if (o->replaced_how == REPLACED_CROSSED) {
+		if (crossed) {
 			crossed_goes(o, why);
 		} else {
 			/* a peer that restarted has lost the SA: no Delete */

@@ -183,6 +183,7 @@ static void established(struct ike_sa *sa, struct auth_job *j)
 {
 	struct child_sa *c = exchange_take_child(sa);
 	struct ike_sa *stays;
+	bool with_child;
 
 	exchange_end(sa);
 	sa->peer_cert = j->pc;
@@ -191,13 +192,16 @@ static void established(struct ike_sa *sa, struct auth_job *j)
 	ike_sa_set_state(sa, IKE_SA_ESTABLISHED);
 	ike_auth_log_up(sa);
 	mobike_note(sa, j->in.m);
-	stays = unique_mark(sa, false);
+	/* the peer's answer brings the Child SA, or an error for it */
+	with_child = c && wire_find(j->in.m, WIRE_PT_SA) &&
+		     !wire_first_error(j->in.m);
+	stays = unique_mark(sa, false, with_child);
 	if (stays) {
 		/* the conn is up, through the IKE SA that stays */
 		engine_outcome(sa, 0, NULL, stays->children);
 		if (c)
 			child_sa_free(sa, c);
-		unique_crossed(sa, stays);
+		unique_crossed(sa, with_child, stays);
 		return;
 	}
 	child_accept(sa, c, j->in.m);

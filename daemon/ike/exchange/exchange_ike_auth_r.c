@@ -110,7 +110,8 @@ static void answer(struct ike_sa *sa, const struct conn_view *v,
 	ike_sa_set_state(sa, IKE_SA_ESTABLISHED);
 	ike_auth_log_up(sa);
 	/* the old SAs go once the new Child SA has their policies */
-	stays = unique_mark(sa, wire_find_notify(m, WIRE_N_INITIAL_CONTACT));
+	stays = unique_mark(sa, wire_find_notify(m, WIRE_N_INITIAL_CONTACT),
+			    wire_find(m, WIRE_PT_SA));
 	auth_out_id_auth(o, sa, v, j);
 	mobike_note(sa, m);
 	mobike_offer(&o->m, sa, m);
@@ -121,7 +122,7 @@ static void answer(struct ike_sa *sa, const struct conn_view *v,
 	msg_respond_sk(sa, &o->m, WIRE_EXCH_IKE_AUTH, j->msgid);
 	auth_out_free(o);
 	if (stays) {
-		unique_crossed(sa, stays);
+		unique_crossed(sa, wire_find(m, WIRE_PT_SA), stays);
 		return;
 	}
 	unique_sweep(sa);
