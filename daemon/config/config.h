@@ -134,6 +134,11 @@ bool cfg_parse_duration_ms(const char *s, unsigned long long *ms);
 /* The same where a plain number is milliseconds (libreswan's kt_milliseconds). */
 bool cfg_parse_duration_ms_plain(const char *s, unsigned long long *ms);
 bool cfg_parse_bool(const char *s, bool *out);
+/*
+ * ipsec-max-bytes= (bytes) and ipsec-max-packets=: 1 to 2^63 with
+ * libreswan's binary scales, "KiB" or "Ki" and up.
+ */
+bool cfg_parse_count(const char *s, bool bytes, uint64_t *out);
 
 /*
  * checkconfig output, file:line for each value. Every section once as

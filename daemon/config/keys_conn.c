@@ -15,10 +15,6 @@
 		"ESN written here")
 #define NOTCP "IKE over TCP (RFC 9329) is not implemented by ikebana yet: "
 #define IPTFS "only for iptfs=yes, which is an error"
-#define MAXLIFE                                                               \
-	"ikebana sets no byte or packet limit on its SAs: an SA would carry " \
-	"more than written before it is rekeyed; remove the key and shorten " \
-	"ipsec-lifetime= instead"
 
 const struct cfg_rule
 	cfg_conn_rules[] = {
@@ -92,8 +88,8 @@ const struct cfg_rule
 		  "ikebana negotiates no additional key exchanges (RFC 9370) for IKE_INTERMEDIATE to carry: the IKE SA is the same without it" },
 		{ "ipsec-interface", CORE, NULL, "1", NULL },
 		{ "ipsec-lifetime", CORE, NULL, "1h", NULL },
-		{ "ipsec-max-bytes", ERROR, NULL, "1G", MAXLIFE },
-		{ "ipsec-max-packets", ERROR, NULL, "1000000", MAXLIFE },
+		{ "ipsec-max-bytes", CORE, NULL, "1GiB", NULL },
+		{ "ipsec-max-packets", CORE, NULL, "1000000", NULL },
 		{ "iptfs", NONE, when_off, "no", NULL },
 		{ "iptfs", ERROR, NULL, "yes",
 		  "IP-TFS (RFC 9347) is not implemented by ikebana yet: the SAs would be plain tunnel mode, without the traffic-flow confidentiality asked for; write iptfs=no" },

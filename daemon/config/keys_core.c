@@ -63,6 +63,8 @@ static const struct core_key core_keys[] = {
 	{ "rekey", IKB_KEY_CONN, check_bool },
 	{ "rekeymargin", IKB_KEY_CONN, check_duration },
 	{ "rekeyfuzz", IKB_KEY_CONN, check_percent },
+	{ "ipsec-max-bytes", IKB_KEY_CONN, check_max_bytes },
+	{ "ipsec-max-packets", IKB_KEY_CONN, check_max_packets },
 	{ "keyingtries", IKB_KEY_CONN, check_keyingtries },
 	/* ike/child/child_sa.c, trap.c: the kernel policies' priority */
 	{ "priority", IKB_KEY_CONN, check_priority },

@@ -6,6 +6,13 @@
  * so that two peers rarely start at once. A Child SA is also rekeyed on
  * the kernel's soft EXPIRE (kernel_events.c). With rekey=no nothing is
  * rekeyed and the SAs are deleted at their lifetime.
+ *
+ * ipsec-max-bytes= and ipsec-max-packets= are each SA's hard limits in
+ * the kernel, which removes the SA there. The soft limit that starts the
+ * rekey is, as libreswan sets it, a quarter of the hard one for the
+ * Child SA's initiator and half for its responder, less a random eighth
+ * of that: the initiator rekeys first, the peers rarely at once, and
+ * more than half the limit is left for the rekey to complete.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -70,12 +77,34 @@ static void child_times(const struct ike_sa *sa, struct child_times *t)
 			   0;
 }
 
-void child_lifetime(struct ike_sa *sa, struct child_sa *c,
+/* The soft limit of a hard one (above); 0 for none. */
+static uint64_t soft_limit(uint64_t hard, bool initiator, bool rekey)
+{
+	uint64_t base = initiator ? hard / 4 : hard / 2, fuzz = base / 8;
+	uint32_t r = 0;
+
+	if (!hard || !rekey)
+		return 0;
+	if (fuzz && !rng_bytes(&r, sizeof(r), NULL))
+		base -= (uint64_t)((double)fuzz * r / 4294967296.0);
+	return base ? base : 1; /* 0 would be no limit */
+}
+
+void child_lifetime(struct ike_sa *sa, struct child_sa *c, bool initiator,
 		    struct ikb_lifetime *life)
 {
+	const struct conn *conn = engine_conn(sa->e, sa->conn);
 	struct child_times t;
 	time_t now = wall_s();
 
+	if (conn) {
+		life->hard_bytes = conn->child_max_bytes;
+		life->hard_packets = conn->child_max_packets;
+	}
+	life->soft_bytes = soft_limit(life->hard_bytes, initiator,
+				      conn_rekey(sa->e, sa->conn));
+	life->soft_packets = soft_limit(life->hard_packets, initiator,
+					conn_rekey(sa->e, sa->conn));
 	child_times(sa, &t);
 	c->born_ms = mono_ms();
 	c->life_ms = t.life;

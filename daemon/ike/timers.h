@@ -32,8 +32,11 @@ unsigned long long mono_ms(void); /* CLOCK_MONOTONIC, ms */
 time_t wall_s(void); /* the time of day, s */
 
 /* lifetime.c: lifetimes and rekey timers. */
-/* Lifetimes into life and c's times; arms nothing. */
-void child_lifetime(struct ike_sa *sa, struct child_sa *c,
+/*
+ * Lifetimes into life and c's times; arms nothing. initiator: we began
+ * c's exchange (the soft byte and packet limits depend on it).
+ */
+void child_lifetime(struct ike_sa *sa, struct child_sa *c, bool initiator,
 		    struct ikb_lifetime *life);
 void child_timer_arm(struct ike_sa *sa, struct child_sa *c);
 /* Retry a rekey the peer refused for now, in 1..2 s. */

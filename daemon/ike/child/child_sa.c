@@ -332,7 +332,7 @@ int child_sa_prepare(struct ike_sa *ike, struct child_sa *c,
 	if (!rc)
 		c->trap_pols = trap_claim(ike, c);
 	if (!rc)
-		child_lifetime(ike, c, &tmpl.life);
+		child_lifetime(ike, c, kin->initiator, &tmpl.life);
 	c->sa_out = c->sa_in = tmpl;
 	if (!rc) {
 		fill_sa(ike, c, &k, kin->initiator, true, &c->sa_out);

@@ -145,6 +145,8 @@ struct conn {
 	uint32_t priority;
 	unsigned fuzz_pct; /* rekeyfuzz= */
 	unsigned long long ike_life_ms, child_life_ms, margin_ms;
+	/* ipsec-max-bytes=, ipsec-max-packets=: each SA's hard limit; 0: none */
+	uint64_t child_max_bytes, child_max_packets;
 	unsigned long long dpd_delay_ms; /* 0: no liveness checks */
 	unsigned long long dpd_timeout_ms; /* 0: retransmit-timeout= */
 	unsigned long keyingtries; /* 0: %forever */

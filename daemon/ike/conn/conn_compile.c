@@ -54,6 +54,15 @@ static unsigned long long ms(const struct ikb_section *s, const char *key,
 	return v && cfg_parse_duration_ms(v, &x) ? x : dflt;
 }
 
+/* ipsec-max-bytes= and -packets=: checked by the config loader; 0: none */
+static uint64_t count(const struct ikb_section *s, const char *key, bool bytes)
+{
+	const char *v = value(s, key);
+	uint64_t n;
+
+	return v && cfg_parse_count(v, bytes, &n) ? n : 0;
+}
+
 /* 0 or rc; a failure's message is kept (NULL without memory: generic). */
 static int keep(int rc, const struct ikb_error *err, char **msg)
 {
@@ -183,6 +192,8 @@ static void compile_values(const struct ikb_section *s, struct conn *c)
 	c->ike_life_ms = ms(s, "ikelifetime", 8 * HOUR_MS);
 	c->child_life_ms = ms(s, "ipsec-lifetime", 8 * HOUR_MS);
 	c->margin_ms = ms(s, "rekeymargin", 540000);
+	c->child_max_bytes = count(s, "ipsec-max-bytes", true);
+	c->child_max_packets = count(s, "ipsec-max-packets", false);
 	c->dpd_delay_ms = ms(s, "dpddelay", 0);
 	c->dpd_timeout_ms = ms(s, "dpdtimeout", 0);
 	c->dpd_hold = value(s, "dpdaction") &&

@@ -440,9 +440,39 @@ static void test_times(void **state)
 	assert_false(cfg_parse_duration_ms("h", &ms));
 	bool b;
 
+	core_expect("conn a\n\tipsec-max-bytes=1GiB\n"
+		    "\tipsec-max-packets=10Mi\n",
+		    "");
+	core_expect(
+		"conn a\n\tipsec-max-bytes=1GB\n",
+		E(2, "a", "ipsec-max-bytes=1GB",
+		  "expected a byte count from 1 to 2^63, optionally with KiB, MiB, GiB, TiB, PiB or EiB (e.g. 1GiB); leave the key out for no limit"));
+	core_expect(
+		"conn a\n\tipsec-max-packets=1KiB\n",
+		E(2, "a", "ipsec-max-packets=1KiB",
+		  "expected a packet count from 1 to 2^63, optionally with Ki, Mi, Gi, Ti, Pi or Ei (e.g. 10Mi); leave the key out for no limit"));
+
 	assert_true(cfg_parse_bool("Yes", &b) && b);
 	assert_true(cfg_parse_bool("off", &b) && !b);
 	assert_false(cfg_parse_bool("1", &b));
+	uint64_t n;
+
+	assert_true(cfg_parse_count("1GiB", true, &n));
+	assert_int_equal(n, 1ULL << 30);
+	assert_true(cfg_parse_count("3kib", true, &n));
+	assert_int_equal(n, 3072);
+	assert_true(cfg_parse_count("8EiB", true, &n)); /* 2^63 */
+	assert_int_equal(n, 1ULL << 63);
+	assert_false(cfg_parse_count("9EiB", true, &n));
+	assert_false(cfg_parse_count("18446744073709551616", true, &n));
+	assert_true(cfg_parse_count("2Mi", false, &n));
+	assert_int_equal(n, 2ULL << 20);
+	assert_false(cfg_parse_count("2MiB", false, &n));
+	assert_false(cfg_parse_count("2Mi", true, &n));
+	assert_false(cfg_parse_count("0", true, &n));
+	assert_false(cfg_parse_count("", false, &n));
+	assert_false(cfg_parse_count("-1", false, &n));
+	assert_false(cfg_parse_count("1 KiB", true, &n));
 }
 
 static void test_mark(void **state)

@@ -342,6 +342,47 @@ static void test_lifetimes(void **state)
 	net_free(n);
 }
 
+/* Every SA of who has the hard limit, and a soft one in lo..hi. */
+static void assert_limits(struct net *n, int who, uint64_t lo, uint64_t hi)
+{
+	struct kdump d;
+
+	kernel_dump(n, who, &d);
+	assert_int_equal(d.nsa, 2);
+	for (unsigned i = 0; i < d.nsa; i++) {
+		const struct ikb_lifetime *l = &d.sa[i].life;
+
+		assert_int_equal(l->hard_bytes, 1 << 20);
+		assert_int_equal(l->hard_packets, 1000);
+		assert_in_range(l->soft_bytes, lo << 10, hi << 10);
+		assert_in_range(l->soft_packets, lo * 1000 / 1024,
+				hi * 1000 / 1024);
+	}
+}
+
+/*
+ * ipsec-max-bytes= and -packets= are the kernel's hard limits; the soft
+ * ones, which start the rekey, are a quarter of them on the initiator
+ * and half on the responder, less up to an eighth; none with rekey=no.
+ */
+static void test_byte_limits(void **state)
+{
+	static const char limits[] = LONG "\tipsec-max-bytes=1MiB\n"
+					  "\tipsec-max-packets=1000\n";
+	struct net *n = up(limits, limits);
+	struct kdump d;
+
+	assert_limits(n, WEST, 224, 256);
+	assert_limits(n, EAST, 448, 512);
+	net_free(n);
+	n = up(limits, LONG "\tipsec-max-bytes=1MiB\n\trekey=no\n");
+	kernel_dump(n, EAST, &d);
+	assert_int_equal(d.sa[0].life.hard_bytes, 1 << 20);
+	assert_int_equal(d.sa[0].life.soft_bytes, 0);
+	assert_int_equal(d.sa[0].life.hard_packets, 0);
+	net_free(n);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -352,6 +393,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_ike_rekey, net_cleanup),
 		cmocka_unit_test_teardown(test_rekey_no, net_cleanup),
 		cmocka_unit_test_teardown(test_lifetimes, net_cleanup),
+		cmocka_unit_test_teardown(test_byte_limits, net_cleanup),
 	};
 
 	harness_global_init();
