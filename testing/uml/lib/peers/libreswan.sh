@@ -129,6 +129,7 @@ _ipsec_conf_body() {
 	[ -z "${PEER_CONN_EXTRA:-}" ] || printf '%b\n' "$PEER_CONN_EXTRA"
 	[ -z "$p_replay" ] || printf '\treplay-window=%s\n' "$p_replay"
 	[ -z "$p_esn" ] || printf '\tesn=%s\n' "$p_esn"
+	[ -z "$p_packets" ] || printf '\tipsec-max-packets=%s\n' "$p_packets"
 }
 
 # Scenario-supplied confs: $SCENARIO_DIR/HOST/ipsec.conf (conns only) and

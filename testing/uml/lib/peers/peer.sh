@@ -27,6 +27,8 @@
 #   esp=P ike=P                  libreswan syntax (defaults aes_gcm128 and
 #                                aes_gcm128-sha2_256-dh19); translated for strongSwan
 #   replay=N esn=yes|no          replay window, ESN (default: the daemon's)
+#   packets=N                    each ESP SA's packet limit: ipsec-max-packets=N;
+#                                strongSwan life_packets=N, rekey_packets=N/2
 #   af=4|6                       address family (default 4)
 #   name=CONN                    conn name (default: both host names, sorted)
 #   local=ADDR remote=ADDR       override the addresses (many-pairs)
@@ -49,7 +51,7 @@ peer() {
 	case $p_daemon in strongswan | libreswan | ikebana) ;; *) fail "peer: unknown daemon $p_daemon" ;; esac
 	[ -d "$HOSTS/$p_host" ] || fail "peer: no host $p_host in the topology"
 	p_remote='' p_role=responder p_auth=psk p_mode=transport p_esp=aes_gcm128
-	p_ike=aes_gcm128-sha2_256-dh19 p_replay='' p_esn='' p_af=4 p_name='' p_secret=''
+	p_ike=aes_gcm128-sha2_256-dh19 p_replay='' p_esn='' p_packets='' p_af=4 p_name='' p_secret=''
 	p_local='' p_raddr='' p_nat='' p_cert='' p_rcert='' p_idk=fqdn
 	p_lsub='' p_rsub=''
 	for _a; do
@@ -64,6 +66,7 @@ peer() {
 		ike=*) p_ike=${_a#*=} ;;
 		replay=*) p_replay=${_a#*=} ;;
 		esn=*) p_esn=${_a#*=} ;;
+		packets=*) p_packets=${_a#*=} ;;
 		af=*) p_af=${_a#*=} ;;
 		name=*) p_name=${_a#*=} ;;
 		secret=*) p_secret=${_a#*=} ;;

@@ -201,6 +201,10 @@ strongswan_write_conn() {
 	_ss_sendcert=''
 	[ "$p_auth" = cert ] && _ss_sendcert='send_cert = always'
 	_ss_auth
+	_ss_life=''
+	[ -z "$p_packets" ] ||
+		_ss_life="life_packets = $p_packets
+					rekey_packets = $((p_packets / 2))"
 	cat >"$HOSTS/$p_host/etc/swanctl/conf.d/$p_name.conf" <<-CONF
 	connections {
 		$p_name {
@@ -222,6 +226,7 @@ strongswan_write_conn() {
 					${p_rsub:+remote_ts = $p_rsub}
 					esp_proposals = $_ss_esp
 					${p_replay:+replay_window = $p_replay}
+					$_ss_life
 					start_action = $_ss_start
 				}
 			}
