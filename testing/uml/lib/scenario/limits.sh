@@ -1,7 +1,8 @@
 # SA packet limits (ipsec-max-packets=) against a peer, for the
 # ikebana-* scenarios (sourced after lib/all.sh and scenario/ikebana.sh).
-# shellcheck shell=sh disable=SC2154,SC2015
-# (p_* and the helpers come from lib/all.sh; "a && b || fail" is meant)
+# shellcheck shell=sh disable=SC2154,SC2015,SC2034
+# (p_* and the helpers come from lib/all.sh, IKB_KERNEL is read by
+# ikebana.sh's _ikb_conf; "a && b || fail" is meant)
 
 LIM_PACKETS=400
 
@@ -42,9 +43,9 @@ ikb_limits_case() {
 	_peer=$1 IKB_KERNEL=kernel-xfrm
 	log "=== case: packet limits, ikebana (west) <-> $_peer (east)"
 	_ikb_conf west
-	peer "$_peer" east west responder psk ike=$IKB_IKE esp=$IKB_ESP
+	peer "$_peer" east west responder psk ike="$IKB_IKE" esp="$IKB_ESP"
 	PEER_CONN_EXTRA='\tpfs=no'
-	peer ikebana west east initiator psk ike=$IKB_IKE esp=$IKB_ESP packets=$LIM_PACKETS
+	peer ikebana west east initiator psk ike="$IKB_IKE" esp="$IKB_ESP" packets="$LIM_PACKETS"
 	wait_for 20 "ikebana on west: IKE SA and Child SA established" _ikb_established west
 	wait_for 20 "$_peer on east: established" _peer_established "$_peer" east east-west
 	_n=$(ip -n west -s xfrm state | grep -cE "hard \(?$LIM_PACKETS\)?\(packets\)")
@@ -54,9 +55,9 @@ ikb_limits_case() {
 		fail "ikebana on west logged no soft EXPIRE: the rekey was not the limit's"
 	ikb_reset
 	_ikb_conf west
-	peer ikebana west east responder psk ike=$IKB_IKE esp=$IKB_ESP
+	peer ikebana west east responder psk ike="$IKB_IKE" esp="$IKB_ESP"
 	PEER_CONN_EXTRA=
-	peer "$_peer" east west initiator psk ike=$IKB_IKE esp=$IKB_ESP packets=$LIM_PACKETS
+	peer "$_peer" east west initiator psk ike="$IKB_IKE" esp="$IKB_ESP" packets="$LIM_PACKETS"
 	wait_for 20 "ikebana on west: IKE SA and Child SA established" _ikb_established west
 	wait_for 20 "$_peer on east: established" _peer_established "$_peer" east east-west
 	_lim_rekeyed "$_peer"
