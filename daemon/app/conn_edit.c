@@ -9,6 +9,13 @@
  * The edits outlive a reload (SIGHUP comes from logrotate too, and must
  * not drop what an orchestrator added from standard input); one that
  * the reloaded file agrees with is dropped, as the file now says it.
+ *
+ * Credentials change under the daemon: an orchestrator imports the
+ * certificates into the NSS database, then adds the conns. Every edit
+ * compiles the conns again against the database as it is now; so does
+ * rereadsecrets, and an add of an unchanged conn that could not be used
+ * (its certificate was missing). A conn added that this host still
+ * cannot use is in, with a warning in the answer that says why.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -149,10 +156,43 @@ static int read_source(const struct ikbd *d, const struct conn_source *s,
 	return rc;
 }
 
+/* The running configuration compiled again (credentials changed). */
+static int recompile(struct ikbd *d, struct ikb_diag *diag)
+{
+	struct cfg_edit *ed;
+	size_t n;
+
+	if (!(ed = edits_with(d, NULL, NULL, NULL, &n))) {
+		diag_at(diag, IKB_SEV_ERROR, file_of(d)->path, 0,
+			"out of memory");
+		return -1;
+	}
+	return apply(d, ed, n, NULL, diag);
+}
+
+static bool usable(struct ikbd *d, const char *name, struct ikb_error *err)
+{
+	return !d->engine || !ike_engine_conn_usable(d->engine, name, err);
+}
+
+/* A conn in that this host cannot use yet: the answer says why. */
+static void warn_unusable(struct ikbd *d, const char *name, const char *path,
+			  struct ikb_diag *diag)
+{
+	struct ikb_error err = { "" };
+
+	if (!usable(d, name, &err))
+		diag_at(diag, IKB_SEV_WARNING, path, 0,
+			"conn %s is loaded, but this host cannot use it yet: "
+			"%s",
+			name, err.msg);
+}
+
 int ikbd_conn_add(struct ikbd *d, const char *name,
 		  const struct conn_source *s, const char **result,
 		  struct ikb_diag *diag)
 {
+	struct ikb_error err = { "" };
 	const struct ikb_section *want, *have;
 	struct cfg_edit *ed;
 	struct cfg *src;
@@ -169,7 +209,8 @@ int ikbd_conn_add(struct ikbd *d, const char *name,
 		rc = -1;
 	} else if (have && cfg_conn_same(have, want)) {
 		*result = "unchanged";
-		rc = 0;
+		/* its certificate may be there now */
+		rc = usable(d, name, &err) ? 0 : recompile(d, diag);
 	} else if (!(ed = edits_with(d, name, src, NULL, &n))) {
 		diag_at(diag, IKB_SEV_ERROR, src->path, 0, "out of memory");
 		rc = -1;
@@ -177,6 +218,8 @@ int ikbd_conn_add(struct ikbd *d, const char *name,
 		*result = have ? "replaced" : "added";
 		rc = apply(d, ed, n, have ? name : NULL, diag);
 	}
+	if (rc == 0)
+		warn_unusable(d, name, src->path, diag);
 	cfg_free(src);
 	if (rc < 0)
 		ikbd_log_diag(d, diag);
@@ -249,7 +292,7 @@ int ikbd_secrets_reload(struct ikbd *d, struct ikb_diag *diag)
 
 	if (!path) {
 		log_info("no secrets file %s: none to read", d->opts->secrets);
-		return 0;
+		return recompile(d, diag);
 	}
 	if (secrets_load_ex(path, d->opts->lsw_paths ? SECRETS_MODE_WARN : 0,
 			    &s, diag) < 0) {
@@ -261,7 +304,8 @@ int ikbd_secrets_reload(struct ikbd *d, struct ikb_diag *diag)
 		secrets_free(d->conf.secrets);
 	d->conf.secrets = s;
 	log_notice("secrets read again from %s", path);
-	return 0;
+	/* libreswan reads its certificates again here too */
+	return recompile(d, diag);
 }
 
 void ikbd_conn_edits_free(struct ikbd *d)

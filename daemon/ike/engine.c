@@ -270,6 +270,19 @@ int ike_engine_redo(struct ike_engine *e, const char *name,
 	return conn_down(e, name, true, err);
 }
 
+int ike_engine_conn_usable(struct ike_engine *e, const char *name,
+			   struct ikb_error *err)
+{
+	const struct conn *c = engine_conn(e, name);
+	struct conn_view v;
+
+	if (!c) {
+		snprintf(err->msg, sizeof(err->msg), "no conn %s", name);
+		return -ENOENT;
+	}
+	return conn_view_local(e, c, &v, err);
+}
+
 void ike_engine_start_auto(struct ike_engine *e)
 {
 	const struct conn_set *set = e->conns;

@@ -178,6 +178,12 @@ int ike_engine_down(struct ike_engine *e, const char *conn,
  */
 int ike_engine_redo(struct ike_engine *e, const char *conn,
 		    struct ikb_error *err);
+/*
+ * 0 when this host can use conn (an end of it is ours, with its
+ * credentials); else why not in err, as an up would say it.
+ */
+int ike_engine_conn_usable(struct ike_engine *e, const char *conn,
+			   struct ikb_error *err);
 /* ike_engine_up_auto() on every auto=start conn that has no IKE SA. */
 void ike_engine_start_auto(struct ike_engine *e);
 /*

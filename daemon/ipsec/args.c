@@ -22,6 +22,8 @@ static const struct {
 	{ "status", IPSEC_STATUS },
 	{ "trafficstatus", IPSEC_TRAFFICSTATUS },
 	{ "showstates", IPSEC_SHOWSTATES },
+	{ "checknss", IPSEC_CHECKNSS },
+	{ "initnss", IPSEC_INITNSS },
 	{ "version", IPSEC_VERSION },
 	{ "stop", IPSEC_DAEMON_STOP },
 	{ "restart", IPSEC_DAEMON_RESTART },
@@ -90,7 +92,8 @@ static int option(int argc, char *const argv[], int *i, struct ipsec_args *a,
 
 	if ((r = valued(argc, argv, i, "--config", &a->config, why, len)) ||
 	    (r = valued(argc, argv, i, "--ctlsocket", &a->ctlsocket, why,
-			len)))
+			len)) ||
+	    (r = valued(argc, argv, i, "--nssdir", &a->nssdir, why, len)))
 		return r < 0 ? -1 : 0;
 	if (!strcmp(arg, "--asynchronous")) {
 		a->async = true;
@@ -166,6 +169,11 @@ int ipsec_args_parse(int argc, char *const argv[], struct ipsec_args *a,
 	    a->verb != IPSEC_ONDEMAND) {
 		snprintf(why, len, "--config - (standard input) is for add, "
 				   "replace, start and ondemand");
+		return -1;
+	}
+	if (a->nssdir && a->verb != IPSEC_CHECKNSS &&
+	    a->verb != IPSEC_INITNSS) {
+		snprintf(why, len, "--nssdir is for checknss and initnss");
 		return -1;
 	}
 	return 0;

@@ -29,6 +29,9 @@ enum ipsec_verb {
 	IPSEC_STATUS,
 	IPSEC_TRAFFICSTATUS,
 	IPSEC_SHOWSTATES,
+	/* the NSS database, without the daemon (nss.c) */
+	IPSEC_CHECKNSS, /* made if missing, as libreswan's unit does */
+	IPSEC_INITNSS,	/* made; an error if there is one */
 	/* the daemon itself: ipsec start|stop|restart, ipsec setup VERB */
 	IPSEC_DAEMON_START,
 	IPSEC_DAEMON_STOP,
@@ -40,6 +43,7 @@ struct ipsec_args {
 	const char *name;      /* the conn, for the verbs that take one */
 	const char *config;    /* --config FILE; "-": standard input */
 	const char *ctlsocket; /* --ctlsocket PATH */
+	const char *nssdir;    /* --nssdir DIR (checknss, initnss) */
 	bool async;            /* --asynchronous */
 };
 

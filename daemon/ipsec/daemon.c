@@ -4,8 +4,9 @@
  * libreswan's command does it. Under systemd, through the unit the
  * compatibility package installs (ipsec.service, ikebanad with
  * libreswan's paths); elsewhere (containers, test namespaces), ikebanad
- * --libreswan-paths started here, which detaches once it is ready, and
- * whack --shutdown's command to stop it.
+ * --libreswan-paths started here, which detaches once it is ready, after
+ * ipsec checknss as libreswan's unit runs it, and whack --shutdown's
+ * command to stop it.
  */
 #include <errno.h>
 #include <spawn.h>
@@ -19,6 +20,7 @@
 #include "build-config.h"
 #include "control/client.h"
 #include "ipsec/daemon.h"
+#include "ipsec/initnss.h"
 
 extern char **environ;
 
@@ -87,6 +89,9 @@ static int start(const char *sock)
 		printf("ipsec: ikebanad is running already (%s)\n", sock);
 		return 0;
 	}
+	/* as libreswan's unit: the database the tools import into */
+	if (ipsec_nss(IPSEC_CHECKNSS, NULL))
+		return 1;
 	return run(argv);
 }
 

@@ -17,6 +17,7 @@
 #include "cli/cli.h"
 #include "ipsec/args.h"
 #include "ipsec/daemon.h"
+#include "ipsec/initnss.h"
 #include "ipsec/whack.h"
 
 /* libreswan's major version decides a tool's path: 4 is the one we speak */
@@ -32,6 +33,8 @@ static void usage(FILE *f)
 		"  --up, --down, --route, --unroute CONN\n"
 		"  --rereadsecrets, --ready, --status\n"
 		"  status, trafficstatus, showstates, --version\n"
+		"  checknss, initnss [--nssdir DIR] (the NSS database, made\n"
+		"        if missing; default /var/lib/ipsec/nss)\n"
 		"  start, stop, restart (the daemon; ipsec setup VERB too)\n"
 		"  whack [--name N] --route|--initiate|--delete|... and a conn\n"
 		"        on the command line (--psk --id --host --client --to ...)\n"
@@ -66,15 +69,22 @@ static char *read_stdin(size_t *len)
 	return buf;
 }
 
-static void print_diag(struct json_object *resp)
+/* An answer's diagnostic lines (key "diag", or "warnings" of its data). */
+static void print_diag_key(struct json_object *resp, const char *key)
 {
 	struct json_object *d;
 
-	if (!json_object_object_get_ex(resp, "diag", &d))
+	if (!resp || !json_object_object_get_ex(resp, key, &d) ||
+	    !json_object_is_type(d, json_type_array))
 		return;
 	for (size_t i = 0; i < json_object_array_length(d); i++)
 		fprintf(stderr, "%s\n", json_object_get_string(
 						json_object_array_get_idx(d, i)));
+}
+
+static void print_diag(struct json_object *resp)
+{
+	print_diag_key(resp, "diag");
 }
 
 /* Sends cmd {"conn": name} plus req; prints "NAME: RESULT". */
@@ -92,6 +102,7 @@ static int conn_call(const struct cli *c, const char *cmd, const char *name,
 	print_diag(resp);
 	data = cli_response_data(c, resp);
 	if (data) {
+		print_diag_key(data, "warnings");
 		json_object_object_get_ex(data, "result", &v);
 		printf("\"%s\": %s\n", name,
 		       v ? json_object_get_string(v) : "done");
@@ -251,6 +262,9 @@ static int run(const struct cli *c, const struct ipsec_args *a)
 		return lsw_status(c, true);
 	case IPSEC_TRAFFICSTATUS:
 		return trafficstatus(c);
+	case IPSEC_CHECKNSS:
+	case IPSEC_INITNSS:
+		return ipsec_nss(a->verb, a->nssdir);
 	case IPSEC_VERSION:
 		printf("Libreswan %s (ikebana %s)\n", LSW_VERSION, IKB_VERSION);
 		return CLI_OK;

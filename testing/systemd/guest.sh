@@ -288,6 +288,8 @@ check "systemctl stop: inactive" test "$(prop ActiveState)" = inactive
 # 9. ikebana-libreswan-compat: ipsec.service with libreswan's paths,
 # driven by the ipsec command as the orchestrators drive libreswan.
 lsw_status() { ipsec status | grep -q 'Total IPsec connections: loaded 0, active 0'; }
+check "the package made /var/lib/ipsec/nss" test -e /var/lib/ipsec/nss/cert9.db
+rm -f /var/lib/ipsec/nss/* # the unit makes it again, as libreswan's
 check "ipsec start: systemctl starts ipsec.service" ipsec start
 if poll_for 20 lsw_status; then
 	ok "ipsec status answers from /run/pluto/pluto.ctl"
@@ -296,5 +298,7 @@ else
 fi
 check "ipsec.service runs ikebanad --libreswan-paths" \
 	test "$(systemctl show -p ActiveState --value ipsec.service)" = active
+# as libreswan's unit, it made the NSS database the tools import into
+check "ipsec.service made /var/lib/ipsec/nss" test -e /var/lib/ipsec/nss/cert9.db
 check "ipsec stop: inactive" sh -c 'ipsec stop && test "$(systemctl show -p ActiveState --value ipsec.service)" = inactive'
 finish

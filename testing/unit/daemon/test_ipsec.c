@@ -91,9 +91,13 @@ static int setup(void **state)
 	snprintf(rundir, sizeof(rundir), "%s/run", f->dir);
 	if (asprintf(&f->sock, "%s/pluto/pluto.ctl", f->dir) < 0)
 		return -1;
+	char nssdir[512];
+
+	/* no database there yet: test_nss makes one under the daemon */
+	snprintf(nssdir, sizeof(nssdir), "%s/nss", f->dir);
 	char *argv[] = { (char *)h_env("IKEBANAD"), "--nofork", "--rundir",
 			 rundir, "--config", f->conf, "--ctlsocket", f->sock,
-			 NULL };
+			 "--nssdir", nssdir, NULL };
 
 	if (h_spawn(&f->d, f->dir, argv) < 0 ||
 	    !h_wait_for(answers, f, H_DEADLINE_MS)) {
@@ -328,6 +332,87 @@ static void test_version_and_usage(void **state)
 	free(out), free(err);
 }
 
+/* Runs argv (NULL-terminated) in f's directory; fails on a non-zero exit. */
+static void must_run(struct fx *f, char *const argv[])
+{
+	char *out, *err;
+	int rc = h_run(f->dir, &out, &err, argv);
+
+	if (rc)
+		fail_msg("%s failed (%d): %s", argv[0], rc, err);
+	free(out), free(err);
+}
+
+/*
+ * The NSS database, as ovs-monitor-ipsec uses it: made by ipsec checknss
+ * while the daemon runs (it started without one), a certificate and its
+ * key imported by NSS's own tools (pk12util, as the monitor does), and
+ * the next add finds them; before, the conn failed for want of them.
+ */
+static void test_nss(void **state)
+{
+	struct fx *f = *state;
+	const char *openssl = getenv("OPENSSL");
+	char nssdir[512], db[520], *out, *err, *conf;
+
+	snprintf(nssdir, sizeof(nssdir), "%s/nss", f->dir);
+	snprintf(db, sizeof(db), "sql:%s", nssdir);
+	conf = h_write(f->dir, "cert.conf", 0644,
+		       "conn certy\n\tleft=127.0.0.1\n\tright=192.0.2.9\n"
+		       "\tleftid=@certy\n\trightid=@peer\n"
+		       "\tleftcert=ovs_certkey_certy\n\tleftrsasigkey=%cert\n"
+		       "\trightca=%same\n\tauto=route\n");
+	/* in, as libreswan's paths would have it, with why it cannot work */
+	assert_int_equal(
+		ipsec(f, &out, &err, "add", "--config", conf, "certy", NULL),
+		0);
+	assert_non_null(strstr(out, "added"));
+	if (!strstr(err, "cannot use it yet") ||
+	    !strstr(err, "no NSS database"))
+		fail_msg("no warning: out %s err %s", out, err);
+	free(out), free(err);
+
+	assert_int_equal(
+		ipsec(f, &out, &err, "checknss", "--nssdir", nssdir, NULL), 0);
+	assert_non_null(strstr(out, "Initializing NSS database"));
+	free(out), free(err);
+	assert_int_equal(
+		ipsec(f, &out, &err, "--checknss", "--nssdir", nssdir, NULL),
+		0);
+	assert_string_equal(out, ""); /* there: nothing to do */
+	free(out), free(err);
+	assert_int_equal(
+		ipsec(f, &out, &err, "initnss", "--nssdir", nssdir, NULL), 1);
+	assert_non_null(strstr(err, "holds an NSS database already"));
+	free(out), free(err);
+	assert_int_equal(
+		ipsec(f, &out, &err, "status", "--nssdir", nssdir, NULL), 2);
+	free(out), free(err);
+
+	if (!openssl || !*openssl || access("/usr/bin/pk12util", X_OK))
+		skip(); /* the rest needs a certificate */
+	must_run(f,
+		 (char *[]){ (char *)openssl, "req", "-x509", "-newkey",
+			     "rsa:2048", "-nodes", "-keyout", "k.pem", "-out",
+			     "c.pem", "-days", "2", "-subj", "/CN=certy",
+			     "-addext", "subjectAltName=DNS:certy", NULL });
+	must_run(f, (char *[]){ (char *)openssl, "pkcs12", "-export", "-in",
+				"c.pem", "-inkey", "k.pem", "-name",
+				"ovs_certkey_certy", "-out", "c.p12",
+				"-passout", "pass:", NULL });
+	must_run(f, (char *[]){ "/usr/bin/pk12util", "-i", "c.p12", "-d", db,
+				"-W", "", NULL });
+	/* the same conn again: usable now, without a warning */
+	assert_int_equal(
+		ipsec(f, &out, &err, "add", "--config", conf, "certy", NULL),
+		0);
+	assert_non_null(strstr(out, "unchanged"));
+	if (strstr(err, "cannot use"))
+		fail_msg("still unusable: %s", err);
+	free(out), free(err);
+	free(conf);
+}
+
 /* ipsec stop (no systemd here): the daemon exits as on SIGTERM */
 static void test_stop(void **state)
 {
@@ -352,6 +437,7 @@ int main(void)
 		cmocka_unit_test(test_replace_stdin_and_delete),
 		cmocka_unit_test(test_whack_submariner),
 		cmocka_unit_test(test_version_and_usage),
+		cmocka_unit_test(test_nss),
 		cmocka_unit_test(test_stop),
 	};
 
