@@ -9,14 +9,12 @@ _no_sa() { [ "$(sa_count "$1")" = 0 ]; }
 _status_has() { lsw_ipsec "$1" status | grep -q "$2"; }
 _status_lacks() { ! lsw_ipsec "$1" status | grep -q "$2"; }
 
-# ovs_case PORT TYPE CONN...: a TYPE tunnel with a PSK on both hosts, up and
-# carrying the overlay through ESP, with one IKE SA and one Child SA pair
-# per conn; then the port removed on west takes its conns and SAs.
-ovs_case() {
+# _ovs_up PORT TYPE CONN...: the tunnel PORT (TYPE) carries the overlay
+# through ESP both ways, with one IKE SA and one Child SA pair per conn in
+# ipsec status on both hosts, which tunnels/show lists.
+_ovs_up() {
 	_port=$1 _type=$2
 	shift 2
-	ovs_tunnel west "$_port" "$_type" 192.0.2.1 192.0.2.2 swordfish
-	ovs_tunnel east "$_port" "$_type" 192.0.2.2 192.0.2.1 swordfish
 	wait_for 60 "the overlay ping west -> east over $_type" \
 		ns west ping -n -q -c 1 -W 1 10.10.0.2
 	# from here on the underlay carries the overlay only in ESP
@@ -29,23 +27,55 @@ ovs_case() {
 			_status_has "$h" "Total IPsec connections: loaded [0-9]*, active $#"
 		ovs_one_sa "$h" "$@"
 		show=$(ovs_appctl "$h" tunnels/show) || fail "tunnels/show on $h"
-		echo "$show" >"$HOSTS/$h/log/tunnels-show-$_type.txt"
+		echo "$show" >"$HOSTS/$h/log/tunnels-show-$_port.txt"
 		echo "$show" | grep -A2 'Kernel security associations installed:' |
 			grep -q 'sel src' || fail "tunnels/show on $h lists no SA: $show"
 		echo "$show" | grep -A2 'IPsec connections that are active:' |
 			grep -q "\"$_port-" || fail "tunnels/show on $h lists no active conn: $show"
 		log "ok: tunnels/show on $h lists the SAs and the active conns"
 	done
-	# the port removed on west: its monitor deletes the conns, and the
-	# SAs go at both ends (the Delete). ovs-monitor-ipsec 3.1 deletes
-	# only conns that ipsec status lists as active, so east's, whose SAs
-	# the peer deleted, stay loaded, as they would under libreswan.
-	vsctl west del-port br-ipsec "$_port" || fail "del-port on west"
-	wait_for 60 "west's conns deleted" _status_lacks west "\"$_port-"
+}
+
+# _ovs_gone PORT TYPE: the port removed on west: its monitor deletes the
+# conns, and the SAs go at both ends (the Delete). ovs-monitor-ipsec 3.1
+# deletes only conns that ipsec status lists as active, so east's, whose
+# SAs the peer deleted, stay loaded, as they would under libreswan.
+_ovs_gone() {
+	vsctl west del-port br-ipsec "$1" || fail "del-port on west"
+	wait_for 60 "west's conns deleted" _status_lacks west "\"$1-"
 	wait_for 30 "west's SAs gone" _no_sa west
 	wait_for 30 "east's SAs gone" _no_sa east
-	vsctl east del-port br-ipsec "$_port" || fail "del-port on east"
-	log "ok: the $_type port removed took its conns and the SAs of both ends"
+	vsctl east del-port br-ipsec "$1" || fail "del-port on east"
+	log "ok: the $2 port removed took its conns and the SAs of both ends"
+}
+
+# ovs_case PORT TYPE CONN...: a TYPE tunnel with a PSK on both hosts.
+ovs_case() {
+	ovs_tunnel west "$1" "$2" 192.0.2.1 192.0.2.2 psk=swordfish
+	ovs_tunnel east "$1" "$2" 192.0.2.2 192.0.2.1 psk=swordfish
+	_ovs_up "$@"
+	_ovs_gone "$1" "$2"
+}
+
+# ovs_cert_case PORT self|ca: a gre tunnel authenticated by certificates
+# as OVS's tutorial sets them up (ovs-pki): self-signed, each host with
+# the peer's certificate (options:remote_cert), or signed by one CA
+# (other_config:ca_cert, options:remote_name). The monitor imports them
+# into the NSS database that ikebanad has open, after it started.
+ovs_cert_case() {
+	log "=== case: gre with $2 certificates"
+	for h in west east; do
+		ovs_pki_use "$h" "$2"
+	done
+	if [ "$2" = self ]; then
+		_wa=remote_cert=$(ovs_pki_cert east self) _ea=remote_cert=$(ovs_pki_cert west self)
+	else
+		_wa=remote_name=east _ea=remote_name=west
+	fi
+	ovs_tunnel west "$1" gre 192.0.2.1 192.0.2.2 "$_wa"
+	ovs_tunnel east "$1" gre 192.0.2.2 192.0.2.1 "$_ea"
+	_ovs_up "$1" gre "$1-1"
+	_ovs_gone "$1" gre
 }
 
 for h in west east; do
@@ -63,6 +93,9 @@ ovs_monitor east
 # counts as the new one's, so the monitor starts nothing.)
 ovs_case tun vxlan tun-in-1 tun-out-1
 ovs_case gre0 gre gre0-1
+ovs_pki_make
+ovs_cert_case gres self
+ovs_cert_case grec ca
 for h in west east; do
 	ovs_monitor_quiet "$h"
 	ovs_stop "$h"

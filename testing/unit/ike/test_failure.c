@@ -135,6 +135,9 @@ static void test_wrong_psk(void **state)
 	t = explained(n, WEST);
 	assert_has(t, "answered AUTHENTICATION_FAILED");
 	free(t);
+	/* east's SA stays to answer retransmits, but holds nothing in the kernel */
+	assert_int_equal(ike_sa_count(n, EAST, NULL), 1);
+	assert_int_equal(kernel_objects(n, EAST), 0);
 	net_free(n);
 }
 

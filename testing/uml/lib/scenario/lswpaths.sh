@@ -20,6 +20,9 @@ lsw_ikebana() {
 	printf 'config setup\n\ninclude %s/etc/ipsec.d/*.conf\n' "$_p" >"$_p/etc/ipsec.conf"
 	printf 'include %s/etc/ipsec.d/*.secrets\n' "$_p" >"$_p/etc/ipsec.secrets"
 	chmod 600 "$_p/etc/ipsec.secrets"
+	# as ipsec.service: the NSS database the tools import into
+	"$IPSEC_CMD" checknss --nssdir "$_p/etc/ipsec.d" >/dev/null ||
+		fail "ipsec checknss on $1"
 	ip netns exec "$1" "$IKB_BUILD/daemon/ikebanad" --nofork --libreswan-paths \
 		--config "$_p/etc/ipsec.conf" --secrets "$_p/etc/ipsec.secrets" \
 		--rundir "$HOSTS/$1/run" --nssdir "$_p/etc/ipsec.d" \

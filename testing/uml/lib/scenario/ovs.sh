@@ -101,11 +101,54 @@ ovs_monitor() {
 	log "ovs-monitor-ipsec running on $1"
 }
 
-# ovs_tunnel HOST PORT TYPE LOCAL REMOTE PSK: an encrypted tunnel port.
+# ovs_tunnel HOST PORT TYPE LOCAL REMOTE AUTH: an encrypted tunnel port;
+# AUTH is psk=KEY, remote_cert=FILE or remote_name=NAME (its option).
 ovs_tunnel() {
 	vsctl "$1" add-port br-ipsec "$2" -- set interface "$2" type="$3" \
-		options:local_ip="$4" options:remote_ip="$5" options:psk="$6" ||
+		options:local_ip="$4" options:remote_ip="$5" "options:$6" ||
 		fail "add-port $2 on $1"
+}
+
+# ovs_pki_make: as OVS's IPsec tutorial, with ovs-pki: per host a key and
+# a self-signed certificate (HOSTS/HOST/pki-self), and a CA (HOSTS/pki-ca)
+# that signs another key of each (HOSTS/HOST/pki-ca). CN and SAN DNS are
+# the host's name, which the monitor writes as leftid=@NAME.
+ovs_pki_make() {
+	_ca=$HOSTS/pki-ca
+	t 120 ovs-pki -d "$_ca" -l "$_ca.log" init --force >/dev/null 2>&1 ||
+		fail "ovs-pki init: $(tail -n 3 "$_ca.log")"
+	for _h in west east; do
+		for _k in self ca; do
+			_d=$HOSTS/$_h/pki-$_k
+			mkdir -p "$_d"
+			if [ "$_k" = self ]; then
+				(cd "$_d" && t 60 ovs-pki -l "$_d/log" -u req "$_h" &&
+					t 60 ovs-pki -l "$_d/log" self-sign "$_h")
+			else
+				(cd "$_d" && t 60 ovs-pki -d "$_ca" -l "$_d/log" -u -b \
+					req+sign "$_h" switch)
+			fi >/dev/null 2>&1 || fail "ovs-pki $_k on $_h: $(tail -n 3 "$_d/log")"
+		done
+	done
+	log "ovs-pki: self-signed and CA-signed certificates for west and east"
+}
+
+# ovs_pki_cert HOST self|ca: HOST's certificate of that kind.
+ovs_pki_cert() { echo "$HOSTS/$1/pki-$2/$1-cert.pem"; }
+
+# ovs_pki_use HOST self|ca: HOST's switch takes that certificate and key
+# (and the CA's certificate for ca), as the tutorial sets them.
+ovs_pki_use() {
+	_d=$HOSTS/$1/pki-$2
+	if [ "$2" = self ]; then
+		vsctl "$1" remove Open_vSwitch . other_config ca_cert -- \
+			set Open_vSwitch . other_config:certificate="$_d/$1-cert.pem" \
+			other_config:private_key="$_d/$1-privkey.pem"
+	else
+		vsctl "$1" set Open_vSwitch . other_config:certificate="$_d/$1-cert.pem" \
+			other_config:private_key="$_d/$1-privkey.pem" \
+			other_config:ca_cert="$HOSTS/pki-ca/switchca/cacert.pem"
+	fi || fail "other_config on $1: the $2 certificate"
 }
 
 # ovs_appctl HOST CMD...: the monitor's unixctl commands (tunnels/show).
