@@ -139,6 +139,12 @@ bool cfg_parse_bool(const char *s, bool *out);
  * libreswan's binary scales, "KiB" or "Ki" and up.
  */
 bool cfg_parse_count(const char *s, bool bytes, uint64_t *out);
+/*
+ * leftsourceip=: one address, or an IPv4 and an IPv6 one (libreswan 5).
+ * out[0] the IPv4 one, out[1] the IPv6 one (family 0: none). The number
+ * of addresses, or -1.
+ */
+int cfg_parse_sourceips(const char *v, struct ikb_addr out[2]);
 
 /*
  * checkconfig output, file:line for each value. Every section once as

@@ -73,6 +73,7 @@ bool check_bool(const char *v, char *why, size_t len);
 bool check_lifetime(const char *v, char *why, size_t len);
 bool check_duration(const char *v, char *why, size_t len);
 bool check_max_bytes(const char *v, char *why, size_t len);
+bool check_sourceip(const char *v, char *why, size_t len);
 bool check_max_packets(const char *v, char *why, size_t len);
 bool check_retransmit_interval(const char *v, char *why, size_t len);
 bool check_retransmit_timeout(const char *v, char *why, size_t len);

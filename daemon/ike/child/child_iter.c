@@ -139,8 +139,9 @@ void child_info_fill(const struct ike_sa *sa, const struct child_sa *c,
 		.ts = c->ts,
 		.updown = v ? v->local.updown : NULL,
 	};
+	/* the address of the family of the peer's subnet */
 	if (v)
-		i->sourceip = v->local.sourceip;
+		i->sourceip = v->local.sourceip[c->ts.dst.family == AF_INET6];
 	conn_policy(v ? v->conn : NULL, v, i->policy, sizeof(i->policy));
 }
 

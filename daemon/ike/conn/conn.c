@@ -195,10 +195,10 @@ static int parse_end(const struct ikb_section *s, const char *side,
 	end->ike_port = net ? (uint16_t)strtoul(net, NULL, 10) : 0;
 	net = conn_end_value(s, side, "updown");
 	end->updown = net && !cfg_updown_off(net) ? net : NULL;
-	/* checked by the config loader: an address in leftsubnet= */
+	/* checked by the config loader: addresses in leftsubnet= */
 	net = conn_end_value(s, side, "sourceip");
-	if (net)
-		parse_addr(net, &end->sourceip);
+	if (net && cfg_parse_sourceips(net, end->sourceip) < 0)
+		memset(end->sourceip, 0, sizeof(end->sourceip));
 	/* checked by the config loader: ADDR[/BITS] */
 	net = conn_end_value(s, side, "interface-ip");
 	if (net && !cfg_parse_net(net, &end->ifip, &end->ifip_plen))

@@ -72,7 +72,8 @@ struct conn_end {
 	uint16_t port;
 	uint16_t ike_port; /* leftikeport=, 0: unset */
 	const char *updown; /* leftupdown=, NULL: no script */
-	struct ikb_addr sourceip; /* leftsourceip=, family 0: none */
+	/* leftsourceip=: [0] IPv4, [1] IPv6; family 0: none */
+	struct ikb_addr sourceip[2];
 	/* leftinterface-ip=: on the conn's ipsecN (ipsec_if.c); 0: none */
 	struct ikb_addr ifip;
 	uint8_t ifip_plen;

@@ -43,8 +43,8 @@ _ovs_up() {
 _ovs_gone() {
 	vsctl west del-port br-ipsec "$1" || fail "del-port on west"
 	wait_for 60 "west's conns deleted" _status_lacks west "\"$1-"
-	wait_for 30 "west's SAs gone" _no_sa west
-	wait_for 30 "east's SAs gone" _no_sa east
+	wait_for 60 "west's SAs gone" _no_sa west
+	wait_for 60 "east's SAs gone" _no_sa east
 	vsctl east del-port br-ipsec "$1" || fail "del-port on east"
 	log "ok: the $2 port removed took its conns and the SAs of both ends"
 }

@@ -200,9 +200,48 @@ static void test_sourceip(void **state)
 		"\ttype=transport\n\tleftsourceip=10.1.0.1\n",
 		E(5, "a", "leftsourceip=10.1.0.1",
 		  "needs type=tunnel (type=transport at t.conf:4): in transport mode the selector is the host's address"));
+#define SRC_SYNTAX                                                   \
+	"expected an IP address, or an IPv4 and an IPv6 address separated " \
+	"by a comma (libreswan 5)"
 	core_expect("conn a\n\tleftsourceip=host.example\n",
-		    E(2, "a", "leftsourceip=host.example",
-		      "expected an IP address"));
+		    E(2, "a", "leftsourceip=host.example", SRC_SYNTAX));
+	/*
+	 * libreswan 5: one of each family, for the conns of that family;
+	 * the one of the conn's family must be in its subnets
+	 */
+	core_expect("conn %default\n\tleft=192.0.2.1\n"
+		    "\tleftsourceip=\"10.1.0.1, 2001:db8:1::1\"\n"
+		    "conn v4\n\tleftsubnet=10.1.0.0/24\n"
+		    "conn v6\n\tleft=2001:db8::1\n"
+		    "\tleftsubnet=2001:db8:1::/64\n",
+		    "");
+	core_expect(
+		"conn a\n\tleft=2001:db8::1\n"
+		"\tleftsubnet=2001:db8:1::/64\n"
+		"\tleftsourceip=10.1.0.1,2001:db8:2::1\n",
+		E(4, "a", "leftsourceip=10.1.0.1,2001:db8:2::1",
+		  "not in leftsubnet=2001:db8:1::/64 (t.conf:3): this host's traffic from it would miss the conn's policy and go out in clear"));
+	/* none of the conn's family: as one address outside */
+	core_expect(
+		"conn a\n\tleft=192.0.2.1\n\tleftsubnet=10.1.0.0/24\n"
+		"\tleftsourceip=2001:db8:1::1\n",
+		E(4, "a", "leftsourceip=2001:db8:1::1",
+		  "not in leftsubnet=10.1.0.0/24 (t.conf:3): this host's traffic from it would miss the conn's policy and go out in clear"));
+	core_expect("conn a\n\tleftsourceip=10.1.0.1,10.1.0.2\n",
+		    E(2, "a", "leftsourceip=10.1.0.1,10.1.0.2", SRC_SYNTAX));
+	core_expect("conn a\n\tleftsourceip=10.1.0.0/24\n",
+		    E(2, "a", "leftsourceip=10.1.0.0/24", SRC_SYNTAX));
+	core_expect("conn a\n\tleftsourceip=,\n",
+		    E(2, "a", "leftsourceip=,", SRC_SYNTAX));
+
+	struct ikb_addr two[2];
+
+	assert_int_equal(cfg_parse_sourceips("2001:db8::1,10.0.0.1", two), 2);
+	assert_int_equal(two[0].family, AF_INET);
+	assert_int_equal(two[1].family, AF_INET6);
+	assert_int_equal(cfg_parse_sourceips("2001:db8::1", two), 1);
+	assert_int_equal(two[0].family, 0);
+#undef SRC_SYNTAX
 }
 
 /* interface-ip= goes on ipsecN: it needs one, and an address. */

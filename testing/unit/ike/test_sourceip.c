@@ -117,11 +117,35 @@ static void test_address_local(void **state)
 	net_free(n);
 }
 
+/*
+ * libreswan 5's two addresses, the IPv6 one first: the IPv4 conn routes
+ * with the IPv4 one. Before, the conn held a single address.
+ */
+static void test_two_families(void **state)
+{
+	struct ikb_error err = { "" };
+	struct net *n;
+
+	hsrc_reset();
+	n = net_new("\tleftsubnet=10.1.0.0/24\n\trightsubnet=10.2.0.0/24\n"
+		    "\tleftsourceip=2001:db8:1::1,10.1.0.1\n"
+		    "\trightsourceip=10.2.0.1,2001:db8:2::1\n",
+		    NULL, NULL, NULL, NULL);
+	assert_int_equal(ike_engine_up(n->p[WEST].e, "test", &err), 0);
+	assert_true(net_run(n, both_up, 5000));
+	assert_route(WEST, "10.1.0.1", "10.2.0.0", "192.0.2.2");
+	assert_route(EAST, "10.2.0.1", "10.1.0.0", "192.0.2.1");
+	assert_int_equal(ike_engine_down(n->p[WEST].e, "test", &err), 0);
+	assert_true(net_run(n, all_gone, 5000));
+	net_free(n);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(test_route_lifecycle, net_cleanup),
 		cmocka_unit_test_teardown(test_address_local, net_cleanup),
+		cmocka_unit_test_teardown(test_two_families, net_cleanup),
 	};
 
 	harness_global_init();
