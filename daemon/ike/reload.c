@@ -18,6 +18,8 @@
 /*
  * The conns of every IKE SA, first: ike_engine_down() frees SAs that are
  * not established at once. A conn repeats once per SA, as its notice.
+ * SAs already going are not: one that lingers to answer retransmits
+ * would be "taken down" again at every edit and rereadsecrets.
  */
 static char **sa_conns(const struct ike_engine *e, size_t *n)
 {
@@ -30,7 +32,7 @@ static char **sa_conns(const struct ike_engine *e, size_t *n)
 	if (cap && !(v = calloc(cap, sizeof(*v))))
 		return NULL;
 	for (const struct ike_sa *sa = e->all; sa; sa = sa->next_all)
-		if ((v[*n] = strdup(sa->conn)))
+		if (sa->state != IKE_SA_DELETING && (v[*n] = strdup(sa->conn)))
 			(*n)++;
 	return v;
 }

@@ -298,18 +298,27 @@ void conn_props_free(struct conn_props **pool);
 const struct conn *conn_match_addr(const struct ike_engine *e,
 				   const struct ike_path *p,
 				   struct conn_view *v);
-/*
- * After IKE_AUTH: the conn whose remote ID accepts peer's; NULL if none.
- * Of those, one that allows the peer's AUTH method (auth_method, RFC 7296
- * §3.8) wins, as libreswan and strongSwan switch conns on it; then one
- * whose selectors take the request's TSi and TSr (NULL: none) as offered.
- */
+/* What an IKE_AUTH request tells of the conn it is for. */
 struct wire_ts_pld;
+struct conn_match_req {
+	const struct ike_id *peer;
+	uint8_t auth_method; /* the AUTH payload's (RFC 7296 §3.8) */
+	const char *current; /* the conn chosen at IKE_SA_INIT */
+	const struct wire_ts_pld *tsi, *tsr; /* NULL: none */
+	const uint8_t *cert; /* the peer's certificate (DER), or NULL */
+	size_t cert_len;
+};
+
+/*
+ * After IKE_AUTH: the conn whose remote ID accepts the peer's; NULL if
+ * none. Of those, one that allows the peer's AUTH method wins, as
+ * libreswan and strongSwan switch conns on it; then one that pins no
+ * other certificate than the peer's (rightcert=); then one whose
+ * selectors take the request's TSi and TSr as offered.
+ */
 const struct conn *conn_match_id(const struct ike_engine *e,
 				 const struct ike_path *p,
-				 const struct ike_id *peer, uint8_t auth_method,
-				 const char *current, const struct wire_ts_pld *tsi,
-				 const struct wire_ts_pld *tsr,
+				 const struct conn_match_req *q,
 				 struct conn_view *v);
 
 /* id.c */

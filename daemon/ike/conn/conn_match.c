@@ -6,7 +6,8 @@
  * %any), then, once IKE_AUTH reveals the peer's ID, by that ID among the
  * conns that match the addresses as well, preferring one that allows the
  * way the peer authenticated (a conn for anonymous peers beside one for
- * peers with certificates, say), and then one whose traffic selectors
+ * peers with certificates, say), then one that pins no other certificate
+ * than the one the peer sent, and then one whose traffic selectors
  * take the peer's TSi and TSr as offered: conns between the same hosts
  * that differ in their protocol and port alone (ovs-monitor-ipsec's
  * NAME-in-N and NAME-out-N, udp/6081 at one end or the other) are told
@@ -16,6 +17,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "crypto/cred.h"
 #include "crypto/sig.h"
 #include "ike/engine.h"
 #include "config/groups.h"
@@ -99,13 +101,25 @@ static bool more_specific(const struct conn *c, const struct conn *than,
 
 struct pick {
 	const struct ike_path *p;
-	const struct ike_id *peer;
-	uint8_t method;
-	const char *prefer;
-	const struct wire_ts_pld *tsi, *tsr; /* the request's, or NULL */
+	const struct conn_match_req *q; /* NULL: by the addresses alone */
 	const struct conn *found;
 	int top, at;
 };
+
+/*
+ * Whether the view's rightcert=, if any, is the certificate the peer
+ * sent: ovs-monitor-ipsec leaves a conn that pins a peer's self-signed
+ * certificate beside a new one for the same peer and IDs that takes its
+ * CA-signed one (rightca=), and the pin must not take that peer.
+ */
+static bool cert_fits(const struct conn *c, int side, const struct pick *k)
+{
+	const struct cred *pin = c->view[side].remote.auth.cred;
+
+	return !pin || !k->q->cert ||
+	       (pin->nchain && pin->chain[0].len == k->q->cert_len &&
+		!memcmp(pin->chain[0].ptr, k->q->cert, k->q->cert_len));
+}
 
 /*
  * Whether one of the Child SAs the view plans takes the request's TSi and
@@ -124,7 +138,7 @@ static bool ts_fit(const struct conn *c, int side, const struct pick *k)
 		struct ikb_selector ours = plan->c[i].ts;
 
 		ts_fill_dynamic(&ours, k->p);
-		if (!ts_select(&ours, k->tsr, k->tsi, true, &out))
+		if (!ts_select(&ours, k->q->tsr, k->q->tsi, true, &out))
 			return true;
 	}
 	return false;
@@ -137,19 +151,27 @@ static void try_view(struct pick *k, const struct conn *c, int side)
 
 	if (c->ignored || c->shunt != IKB_POLICY_IPSEC)
 		return; /* a shunt is never negotiated */
+	const struct conn_match_req *q = k->q;
+
 	sc = score(c, side, k->p);
-	if (sc && k->peer && !id_accepts(&c->view[side].remote, k->peer))
+	if (!sc || !q)
+		goto scored;
+	if (!id_accepts(&c->view[side].remote, q->peer))
 		sc = 0;
 	/* the conn chosen at IKE_SA_INIT wins a tie */
-	if (sc && k->prefer && is_or_has(c, k->prefer))
+	if (sc && q->current && is_or_has(c, q->current))
 		sc += 2;
 	/* over that, one whose selectors take the request's as offered */
-	if (sc && k->tsi && k->tsr && ts_fit(c, side, k))
+	if (sc && q->tsi && q->tsr && ts_fit(c, side, k))
 		sc += 4;
-	/* over both, a conn that takes the peer's AUTH */
-	if (sc && k->method &&
-	    (c->view[side].remote.auth.methods & authm_of(k->method)))
+	/* over those, one whose pinned certificate is not another one */
+	if (sc && cert_fits(c, side, k))
 		sc += 8;
+	/* over all, a conn that takes the peer's AUTH */
+	if (sc && q->auth_method &&
+	    (c->view[side].remote.auth.methods & authm_of(q->auth_method)))
+		sc += 16;
+scored:
 	if (sc > k->top ||
 	    (sc && sc == k->top && more_specific(c, k->found, &k->p->remote))) {
 		k->top = sc;
@@ -158,16 +180,14 @@ static void try_view(struct pick *k, const struct conn *c, int side)
 	}
 }
 
-/* The best address match, optionally also accepting peer's ID. */
+/* The best address match, and with q, the best for what q tells. */
 static const struct conn *best(const struct ike_engine *e,
 			       const struct ike_path *p,
-			       const struct ike_id *peer, uint8_t method,
-			       const char *prefer, const struct wire_ts_pld *tsi,
-			       const struct wire_ts_pld *tsr,
+			       const struct conn_match_req *q,
 			       struct conn_view *out)
 {
 	const struct conn_set *set = e->conns;
-	struct pick k = { p, peer, method, prefer, tsi, tsr, NULL, 0, 0 };
+	struct pick k = { p, q, NULL, 0, 0 };
 	const struct conn_index_ent *x;
 	const struct conn *found;
 	size_t n;
@@ -197,15 +217,13 @@ const struct conn *conn_match_addr(const struct ike_engine *e,
 				   const struct ike_path *p,
 				   struct conn_view *v)
 {
-	return best(e, p, NULL, 0, NULL, NULL, NULL, v);
+	return best(e, p, NULL, v);
 }
 
 const struct conn *conn_match_id(const struct ike_engine *e,
 				 const struct ike_path *p,
-				 const struct ike_id *peer, uint8_t auth_method,
-				 const char *current, const struct wire_ts_pld *tsi,
-				 const struct wire_ts_pld *tsr,
+				 const struct conn_match_req *q,
 				 struct conn_view *v)
 {
-	return best(e, p, peer, auth_method, current, tsi, tsr, v);
+	return best(e, p, q, v);
 }

@@ -64,14 +64,25 @@ static int authenticate(struct ike_sa *sa, const struct wire_msg *m,
 	const struct wire_payload *auth = wire_find(m, WIRE_PT_AUTH);
 	const struct wire_payload *tsi = wire_find(m, WIRE_PT_TSI);
 	const struct wire_payload *tsr = wire_find(m, WIRE_PT_TSR);
+	const struct wire_payload *cert = wire_find(m, WIRE_PT_CERT);
 	const struct conn *conn;
 	struct ike_id peer;
+	struct conn_match_req q = {
+		.peer = &peer,
+		.auth_method = auth->u.auth.type,
+		.current = sa->conn,
+		.tsi = tsi && tsr ? &tsi->u.ts : NULL,
+		.tsr = tsi && tsr ? &tsr->u.ts : NULL,
+	};
 
 	/* there: request_ok() answered a request without them */
 	id_from_wire(&idi->u.id, &peer);
-	conn = conn_match_id(sa->e, &sa->path, &peer, auth->u.auth.type,
-			     sa->conn, tsi && tsr ? &tsi->u.ts : NULL,
-			     tsi && tsr ? &tsr->u.ts : NULL, v);
+	/* the first CERT payload is the peer's own (RFC 7296 §3.6) */
+	if (cert && cert->u.cert.type == 4) {
+		q.cert = cert->u.cert.data;
+		q.cert_len = cert->u.cert.len;
+	}
+	conn = conn_match_id(sa->e, &sa->path, &q, v);
 	if (!conn) {
 		snprintf(err->msg, sizeof(err->msg),
 			 "no conn accepts peer ID %.100s", peer.text);
