@@ -40,7 +40,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		    ipsec_verb_named(a.verb) != (a.name != NULL) ||
 		    !from_argv(a.name, argv, argc) ||
 		    !from_argv(a.config, argv, argc) ||
-		    !from_argv(a.ctlsocket, argv, argc))
+		    !from_argv(a.ctlsocket, argv, argc) ||
+		    !from_argv(a.nssdir, argv, argc) ||
+		    (a.nssdir && a.verb != IPSEC_CHECKNSS &&
+		     a.verb != IPSEC_INITNSS))
 			abort();
 	} else if (!why[0] || !memchr(why, '\0', sizeof(why))) {
 		abort(); /* every refusal says why */
