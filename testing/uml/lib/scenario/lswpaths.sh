@@ -45,3 +45,49 @@ lsw_ipsec() {
 
 # For the dump: what ipsec status says.
 lsw_status() { lsw_ipsec "$1" status; }
+
+# lsw_libreswan HOST: real libreswan 4.10 (unpacked, lib/peers/libreswan.sh)
+# under HOST's prefix instead: its own ipsec script (usr/sbin/ipsec), pluto
+# on run/pluto/pluto.ctl, the NSS database in etc/ipsec.d. The tools reach
+# it through the script, which takes these paths from IPSEC_RUNDIR,
+# IPSEC_CONF and IPSEC_NSSDIR (lsw_env HOST prints them).
+lsw_libreswan() {
+	_p=$(lsw_prefix "$1")
+	libreswan_prepare
+	mkdir -p "$_p/usr/sbin" "$_p/sbin" "$_p/etc/ipsec.d" "$_p/run/pluto"
+	ln -sf /usr/sbin/ipsec "$_p/usr/sbin/ipsec"
+	ln -sf "$(command -v ip)" "$_p/sbin/ip"
+	printf 'config setup\n\tlogfile=%s\n\tlogappend=yes\n' \
+		"$HOSTS/$1/log/pluto.log" >"$_p/etc/ipsec.conf"
+	: >"$_p/etc/ipsec.secrets"
+	chmod 600 "$_p/etc/ipsec.secrets"
+	t 20 certutil -N -d "sql:$_p/etc/ipsec.d" --empty-password ||
+		fail "certutil on $1"
+	ip netns exec "$1" "$LS_EXEC/pluto" --nofork --config "$_p/etc/ipsec.conf" \
+		--rundir "$_p/run/pluto" --nssdir "$_p/etc/ipsec.d" \
+		--secretsfile "$_p/etc/ipsec.secrets" --ipsecdir "$_p/etc/ipsec.d" \
+		>"$HOSTS/$1/log/pluto-stderr.log" 2>&1 &
+	echo "$!" >"$HOSTS/$1/pluto.pid"
+	echo libreswan >"$HOSTS/$1/lsw-daemon"
+	wait_for 15 "pluto on $1" test -S "$_p/run/pluto/pluto.ctl"
+	log "libreswan 4.10 running on $1 under the libreswan paths of $_p"
+}
+
+# lsw_env HOST: the environment HOST's tools run the ipsec command with.
+lsw_env() {
+	_p=$(lsw_prefix "$1")
+	[ -e "$HOSTS/$1/lsw-daemon" ] &&
+		echo "IPSEC_RUNDIR=$_p/run/pluto IPSEC_CONF=$_p/etc/ipsec.conf IPSEC_NSSDIR=$_p/etc/ipsec.d IPSEC_CONFDDIR=$_p/etc/ipsec.d"
+	return 0
+}
+
+# lsw_status_of HOST: ipsec status of whichever daemon HOST runs.
+lsw_status_of() {
+	if [ -e "$HOSTS/$1/lsw-daemon" ]; then
+		# shellcheck disable=SC2046 # lsw_env's words are NAME=VALUE
+		t 30 ip netns exec "$1" env $(lsw_env "$1") \
+			"$(lsw_prefix "$1")/usr/sbin/ipsec" status
+	else
+		lsw_ipsec "$1" status
+	fi
+}

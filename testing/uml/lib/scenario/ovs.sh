@@ -90,7 +90,9 @@ ovs_start() {
 # background job (its pid file names it for the dump).
 ovs_monitor() {
 	_d=$(_ovs_dir "$1")
+	# shellcheck disable=SC2046 # lsw_env's words are NAME=VALUE
 	ip netns exec "$1" env OVS_RUNDIR="$_d" OVS_LOGDIR="$_d" OVS_DBDIR="$_d" \
+		$(lsw_env "$1") \
 		/usr/bin/python3 "$OVS_MONITOR" --root-prefix="$(lsw_prefix "$1")" \
 		--ike-daemon=libreswan --no-restart-ike-daemon \
 		--log-file="$HOSTS/$1/log/ovs-monitor-ipsec.log" \
@@ -169,7 +171,7 @@ ovs_monitor_quiet() {
 
 # _ike_sas HOST CONN: the established IKE SAs of CONN in ipsec status.
 _ike_sas() {
-	lsw_ipsec "$1" status |
+	lsw_status_of "$1" |
 		grep -c "^000 #[0-9]*: \"$2\":[0-9]* STATE_V2_ESTABLISHED_IKE_SA" || true
 }
 
@@ -180,7 +182,7 @@ ovs_one_sa() {
 	for _c; do
 		_n=$(_ike_sas "$_h" "$_c")
 		[ "$_n" = 1 ] || fail "$_h has $_n IKE SAs of $_c, not one"
-		_k=$(lsw_ipsec "$_h" status | grep -c "^000 #[0-9]*: \"$_c\" esp\." || true)
+		_k=$(lsw_status_of "$_h" | grep -c "^000 #[0-9]*: \"$_c\" esp\." || true)
 		[ "$_k" = 1 ] || fail "$_h has $_k Child SAs of $_c, not one"
 	done
 	log "ok: $_h has one IKE SA and one Child SA of each of $*"
@@ -194,4 +196,91 @@ ovs_stop() {
 		[ -e "$_f" ] && kill "$(cat "$_f")" 2>/dev/null
 	done
 	return 0
+}
+
+# The cases (ovs-ipsec, ovs-ipsec-libreswan) -----------------------------
+
+_no_sa() { [ "$(sa_count "$1")" = 0 ]; }
+_status_has() { lsw_status_of "$1" | grep -q "$2"; }
+_status_lacks() { ! lsw_status_of "$1" | grep -q "$2"; }
+
+# _ovs_up PORT TYPE CONN...: the tunnel PORT (TYPE) carries the overlay
+# through ESP both ways, with one IKE SA and one Child SA pair per conn in
+# ipsec status on both hosts, which tunnels/show lists.
+_ovs_up() {
+	_port=$1 _type=$2
+	shift 2
+	wait_for 60 "the overlay ping west -> east over $_type" \
+		ns west ping -n -q -c 1 -W 1 10.10.0.2
+	# from here on the underlay carries the overlay only in ESP
+	capture_start west:eth0
+	expect_esp_grows west ping_ok west 10.10.0.2
+	expect_esp_grows east ping_ok east 10.10.0.1
+	expect_only_esp west:eth0
+	for h in west east; do
+		wait_for 30 "every conn active in $h's ipsec status" \
+			_status_has "$h" "Total IPsec connections: loaded [0-9]*, active $#"
+		ovs_one_sa "$h" "$@"
+		show=$(ovs_appctl "$h" tunnels/show) || fail "tunnels/show on $h"
+		echo "$show" >"$HOSTS/$h/log/tunnels-show-$_port.txt"
+		echo "$show" | grep -A2 'Kernel security associations installed:' |
+			grep -q 'sel src' || fail "tunnels/show on $h lists no SA: $show"
+		echo "$show" | grep -A2 'IPsec connections that are active:' |
+			grep -q "\"$_port-" || fail "tunnels/show on $h lists no active conn: $show"
+		log "ok: tunnels/show on $h lists the SAs and the active conns"
+	done
+}
+
+# _ovs_gone PORT TYPE: the port removed on OVS_FIRST (west, else east)
+# first: its monitor deletes the conns, and the SAs go at both ends (the
+# Delete). ovs-monitor-ipsec 3.1 deletes only conns that ipsec status lists
+# as active, so the other host's, whose SAs the peer deleted, stay loaded,
+# as they would under libreswan (whose trap policy of such a conn then
+# takes the next tunnel's traffic between the same hosts: a libreswan
+# host goes first). The conn lines count: an SA the deleted conn refused
+# (the peer's trap initiated as the secrets went) lingers in the SA
+# lines, to answer the peer's retransmits.
+OVS_FIRST=west
+_ovs_gone() {
+	_a=$OVS_FIRST _b=east
+	[ "$_a" = east ] && _b=west
+	vsctl "$_a" del-port br-ipsec "$1" || fail "del-port on $_a"
+	wait_for 60 "$_a's conns deleted" _status_lacks "$_a" "^000 \"$1-"
+	wait_for 60 "$_a's SAs gone" _no_sa "$_a"
+	wait_for 60 "$_b's SAs gone" _no_sa "$_b"
+	vsctl "$_b" del-port br-ipsec "$1" || fail "del-port on $_b"
+	log "ok: the $2 port removed took its conns and the SAs of both ends"
+}
+
+# ovs_case PORT TYPE CONN...: a TYPE tunnel with a PSK on both hosts,
+# over the underlay of family OVS_AF (4 or 6).
+OVS_AF=4
+ovs_case() {
+	log "=== case: $2 with a PSK, IPv$OVS_AF underlay"
+	_w=$(addr_of west "$OVS_AF") _e=$(addr_of east "$OVS_AF")
+	ovs_tunnel west "$1" "$2" "$_w" "$_e" psk=swordfish
+	ovs_tunnel east "$1" "$2" "$_e" "$_w" psk=swordfish
+	_ovs_up "$@"
+	_ovs_gone "$1" "$2"
+}
+
+# ovs_cert_case PORT self|ca: a gre tunnel authenticated by certificates
+# as OVS's tutorial sets them up (ovs-pki): self-signed, each host with
+# the peer's certificate (options:remote_cert), or signed by one CA
+# (other_config:ca_cert, options:remote_name). The monitor imports them
+# into the NSS database that ikebanad has open, after it started.
+ovs_cert_case() {
+	log "=== case: gre with $2 certificates"
+	for h in west east; do
+		ovs_pki_use "$h" "$2"
+	done
+	if [ "$2" = self ]; then
+		_wa=remote_cert=$(ovs_pki_cert east self) _ea=remote_cert=$(ovs_pki_cert west self)
+	else
+		_wa=remote_name=east _ea=remote_name=west
+	fi
+	ovs_tunnel west "$1" gre 192.0.2.1 192.0.2.2 "$_wa"
+	ovs_tunnel east "$1" gre 192.0.2.2 192.0.2.1 "$_ea"
+	_ovs_up "$1" gre "$1-1"
+	_ovs_gone "$1" gre
 }
