@@ -24,6 +24,7 @@ static const struct {
 	{ "showstates", IPSEC_SHOWSTATES },
 	{ "checknss", IPSEC_CHECKNSS },
 	{ "initnss", IPSEC_INITNSS },
+	{ "checkconfig", IPSEC_CHECKCONFIG },
 	{ "version", IPSEC_VERSION },
 	{ "stop", IPSEC_DAEMON_STOP },
 	{ "restart", IPSEC_DAEMON_RESTART },
@@ -172,8 +173,9 @@ int ipsec_args_parse(int argc, char *const argv[], struct ipsec_args *a,
 		return -1;
 	}
 	if (a->nssdir && a->verb != IPSEC_CHECKNSS &&
-	    a->verb != IPSEC_INITNSS) {
-		snprintf(why, len, "--nssdir is for checknss and initnss");
+	    a->verb != IPSEC_INITNSS && a->verb != IPSEC_CHECKCONFIG) {
+		snprintf(why, len,
+			 "--nssdir is for checknss, initnss and checkconfig");
 		return -1;
 	}
 	return 0;

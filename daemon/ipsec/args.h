@@ -32,6 +32,7 @@ enum ipsec_verb {
 	/* the NSS database, without the daemon (nss.c) */
 	IPSEC_CHECKNSS, /* made if missing, as libreswan's unit does */
 	IPSEC_INITNSS,	/* made; an error if there is one */
+	IPSEC_CHECKCONFIG, /* the configuration file, without the daemon */
 	/* the daemon itself: ipsec start|stop|restart, ipsec setup VERB */
 	IPSEC_DAEMON_START,
 	IPSEC_DAEMON_STOP,
@@ -43,7 +44,7 @@ struct ipsec_args {
 	const char *name;      /* the conn, for the verbs that take one */
 	const char *config;    /* --config FILE; "-": standard input */
 	const char *ctlsocket; /* --ctlsocket PATH */
-	const char *nssdir;    /* --nssdir DIR (checknss, initnss) */
+	const char *nssdir;    /* --nssdir DIR (checknss, initnss, checkconfig) */
 	bool async;            /* --asynchronous */
 };
 

@@ -16,6 +16,7 @@
 #include "build-config.h"
 #include "cli/cli.h"
 #include "ipsec/args.h"
+#include "ipsec/checkconfig.h"
 #include "ipsec/daemon.h"
 #include "ipsec/initnss.h"
 #include "ipsec/whack.h"
@@ -35,6 +36,8 @@ static void usage(FILE *f)
 		"  status, trafficstatus, showstates, --version\n"
 		"  checknss, initnss [--nssdir DIR] (the NSS database, made\n"
 		"        if missing; default /var/lib/ipsec/nss)\n"
+		"  checkconfig [--config FILE] [--nssdir DIR] (default\n"
+		"        /etc/ipsec.conf: silent when good)\n"
 		"  start, stop, restart (the daemon; ipsec setup VERB too)\n"
 		"  whack [--name N] --route|--initiate|--delete|... and a conn\n"
 		"        on the command line (--psk --id --host --client --to ...)\n"
@@ -265,6 +268,8 @@ static int run(const struct cli *c, const struct ipsec_args *a)
 	case IPSEC_CHECKNSS:
 	case IPSEC_INITNSS:
 		return ipsec_nss(a->verb, a->nssdir);
+	case IPSEC_CHECKCONFIG:
+		return ipsec_checkconfig(c, a->config, a->nssdir);
 	case IPSEC_VERSION:
 		printf("Libreswan %s (ikebana %s)\n", LSW_VERSION, IKB_VERSION);
 		return CLI_OK;

@@ -43,7 +43,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		    !from_argv(a.ctlsocket, argv, argc) ||
 		    !from_argv(a.nssdir, argv, argc) ||
 		    (a.nssdir && a.verb != IPSEC_CHECKNSS &&
-		     a.verb != IPSEC_INITNSS))
+		     a.verb != IPSEC_INITNSS && a.verb != IPSEC_CHECKCONFIG))
 			abort();
 	} else if (!why[0] || !memchr(why, '\0', sizeof(why))) {
 		abort(); /* every refusal says why */

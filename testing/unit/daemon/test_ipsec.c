@@ -413,6 +413,30 @@ static void test_nss(void **state)
 	free(conf);
 }
 
+/*
+ * ipsec checkconfig: silent and 0 on a good file, as libreswan's; the
+ * bad conn's file, line and key on another, exit 1.
+ */
+static void test_checkconfig(void **state)
+{
+	struct fx *f = *state;
+	char nssdir[512], *out, *err;
+
+	snprintf(nssdir, sizeof(nssdir), "%s/nss", f->dir);
+	assert_int_equal(ipsec(f, &out, &err, "checkconfig", "--config",
+			       f->conf, "--nssdir", nssdir, NULL),
+			 0);
+	assert_string_equal(out, "");
+	free(out), free(err);
+	assert_int_equal(ipsec(f, &out, &err, "checkconfig", "--config",
+			       f->more, NULL),
+			 1);
+	assert_string_equal(out, "");
+	if (!strstr(err, "more.conf:14: error: conn bad: rekeymargin=banana"))
+		fail_msg("not the bad conn's line: %s", err);
+	free(out), free(err);
+}
+
 /* ipsec stop (no systemd here): the daemon exits as on SIGTERM */
 static void test_stop(void **state)
 {
@@ -438,6 +462,7 @@ int main(void)
 		cmocka_unit_test(test_whack_submariner),
 		cmocka_unit_test(test_version_and_usage),
 		cmocka_unit_test(test_nss),
+		cmocka_unit_test(test_checkconfig),
 		cmocka_unit_test(test_stop),
 	};
 
