@@ -280,7 +280,19 @@ int ike_engine_conn_usable(struct ike_engine *e, const char *name,
 		snprintf(err->msg, sizeof(err->msg), "no conn %s", name);
 		return -ENOENT;
 	}
-	return conn_view_local(e, c, &v, err);
+	/*
+	 * Only an end of this host that failed to compile (its certificate
+	 * or key missing) makes it unusable: a conn for a peer of %any, or
+	 * one whose host names are not resolved yet, waits as it should.
+	 */
+	for (int side = 1; side >= 0; side--) {
+		const struct ikb_addr *a = &c->view[side].local.addr;
+
+		if (c->view_rc[side] && a->family && e->io.is_local &&
+		    e->io.is_local(e->io.ctx, a))
+			return conn_view_local(e, c, &v, err);
+	}
+	return 0;
 }
 
 void ike_engine_start_auto(struct ike_engine *e)

@@ -179,8 +179,9 @@ int ike_engine_down(struct ike_engine *e, const char *conn,
 int ike_engine_redo(struct ike_engine *e, const char *conn,
 		    struct ikb_error *err);
 /*
- * 0 when this host can use conn (an end of it is ours, with its
- * credentials); else why not in err, as an up would say it.
+ * Whether an end of conn that is this host's failed to compile (its
+ * certificate or key missing): then why in err, as an up would say it,
+ * and not 0. A conn for %any, or not resolved yet, is no such failure.
  */
 int ike_engine_conn_usable(struct ike_engine *e, const char *conn,
 			   struct ikb_error *err);

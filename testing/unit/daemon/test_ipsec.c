@@ -362,6 +362,17 @@ static void test_nss(void **state)
 		       "\tleftid=@certy\n\trightid=@peer\n"
 		       "\tleftcert=ovs_certkey_certy\n\tleftrsasigkey=%cert\n"
 		       "\trightca=%same\n\tauto=route\n");
+	/* a responder for any peer waits as it should: no warning */
+	char *road = h_write(f->dir, "road.conf", 0644,
+			     "conn road\n\tleft=127.0.0.1\n\tright=%any\n"
+			     "\tauthby=secret\n");
+
+	assert_int_equal(ipsec(f, &out, &err, "add", "--config", road, "road",
+			       NULL),
+			 0);
+	if (strstr(err, "cannot use"))
+		fail_msg("a warning for a conn of %%any: %s", err);
+	free(out), free(err), free(road);
 	/* in, as libreswan's paths would have it, with why it cannot work */
 	assert_int_equal(
 		ipsec(f, &out, &err, "add", "--config", conf, "certy", NULL),
